@@ -1,0 +1,73 @@
+/** Byte helpers for store keys: the reference stores keys as raw bytes compared lexicographically. */
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder("utf-8", { fatal: false });
+
+export const utf8 = (s: string): Uint8Array => textEncoder.encode(s);
+export const fromUtf8 = (b: Uint8Array): string => textDecoder.decode(b);
+
+export function concat(...parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Lexicographic byte comparison (Go bytes.Compare). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function toHex(b: Uint8Array): string {
+  let s = "";
+  for (const x of b) s += x.toString(16).padStart(2, "0");
+  return s;
+}
+
+export function fromHex(h: string): Uint8Array {
+  const clean = h.replace(/\s+/g, "");
+  if (clean.length % 2 !== 0 || /[^0-9a-fA-F]/.test(clean)) throw new Error(`invalid hex: ${h}`);
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** 8-byte big-endian encoding of an unsigned 64-bit integer (the reference's sdk.Uint64ToBigEndian). */
+export function be64(n: bigint | number): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt.asUintN(64, BigInt(n)));
+  return out;
+}
+
+/** Reads 8 big-endian bytes starting at `offset` as an unsigned 64-bit integer. */
+export function readBe64(b: Uint8Array, offset = 0): bigint {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(offset);
+}
+
+/** The smallest key strictly greater than every key with this prefix, or undefined when none exists (all 0xff). */
+export function prefixEnd(prefix: Uint8Array): Uint8Array | undefined {
+  const end = prefix.slice();
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]! += 1;
+      return end.slice(0, i + 1);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,32 @@
+import type { KVStore } from "../store/types.js";
+import type { Height, UnixMs } from "./brand.js";
+
+/** An ABCI-style event: a type and ordered string attributes. */
+export interface Event {
+  readonly type: string;
+  readonly attributes: readonly { readonly key: string; readonly value: string }[];
+}
+
+export type LogLevel = "info" | "error";
+
+/** A log line a module wrote. Log lines are part of the trace, so their text is exact. */
+export interface LogLine {
+  readonly level: LogLevel;
+  readonly module: string;
+  readonly message: string;
+}
+
+/**
+ * The execution context handed to keepers: the block header facts they may read, the stores of the current
+ * branch, and sinks for events and logs. A keeper never reaches anything else (no clock, no randomness).
+ */
+export interface Ctx {
+  readonly chainId: string;
+  readonly height: Height;
+  readonly time: UnixMs;
+  /** Consensus params `Version.App` (0 when unset); shown in the downgrade halt message. */
+  readonly appVersion: bigint;
+  kv(storeName: string): KVStore;
+  emit(event: Event): void;
+  log(level: LogLevel, module: string, message: string): void;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "models/**/*.test.ts", "properties/**/*.test.ts", "test/**/*.test.ts"],
+    setupFiles: ["test/setup.ts"],
+    sequence: { shuffle: false },
+    testTimeout: 60_000,
+    reporters: process.env.CI ? ["default", "junit", "json"] : ["default"],
+    outputFile: { junit: "reports/ci/junit.xml", json: "reports/ci/vitest.json" },
+    coverage: { provider: "v8", include: ["src/**", "models/**"], exclude: ["src/gen/**"] },
+  },
+});
