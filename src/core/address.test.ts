@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { addressOfName, decodeAddress, GOV_AUTHORITY, nameToAddressBytes } from "./address.js";
 import { toHex } from "./bytes.js";
-import { GOV_AUTHORITY, addressOfName, decodeAddress, nameToAddressBytes } from "./address.js";
 
 describe("addresses", () => {
   it("the gov authority is bech32('chain', sha256('gov')[0:20])", () => {

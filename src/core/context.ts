@@ -29,4 +29,10 @@ export interface Ctx {
   kv(storeName: string): KVStore;
   emit(event: Event): void;
   log(level: LogLevel, module: string, message: string): void;
+  /**
+   * A branch of this context: same header, stores that read through to this context's stores, and its own event
+   * and log buffers. `write()` flushes the branch's writes, events and logs into this context; dropping the branch
+   * discards them (how failed transactions and failed proposal executions leave no trace).
+   */
+  branch(): { readonly ctx: Ctx; write(): void };
 }
