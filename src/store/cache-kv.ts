@@ -1,14 +1,35 @@
 import { compareBytes, toHex } from "../core/bytes.js";
 import type { KVStore } from "./types.js";
 
+type Entry = readonly [Uint8Array, Uint8Array];
+/** A buffered write: the value, or undefined for a delete. */
+export type DirtyEntry = readonly [Uint8Array, Uint8Array | undefined];
+
+const byHex = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** First index i with keys[i] >= key. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * A write-back cache over a parent KVStore: reads fall through, writes and deletes are buffered until `write()`.
- * Iteration merges the buffered writes with the parent's entries in byte order.
+ * Iteration merges the buffered writes with the parent's entries in byte order; an iterator works on the
+ * entries as they were when it was created, so writing while iterating is safe (though not allowed by contract).
  */
 export class CacheKVStore implements KVStore {
   readonly #parent: KVStore;
   /** hex key → [key, value | undefined (deleted)] */
-  readonly #dirty = new Map<string, readonly [Uint8Array, Uint8Array | undefined]>();
+  readonly #dirty = new Map<string, DirtyEntry>();
+  /** The dirty hex keys in order; undefined when a key was added since the last sort. */
+  #sorted: string[] | undefined = [];
 
   constructor(parent: KVStore) {
     this.#parent = parent;
@@ -21,45 +42,75 @@ export class CacheKVStore implements KVStore {
   has(key: Uint8Array): boolean {
     return this.get(key) !== undefined;
   }
+  #put(key: Uint8Array, value: Uint8Array | undefined): void {
+    const h = toHex(key);
+    if (!this.#dirty.has(h)) this.#sorted = undefined;
+    this.#dirty.set(h, [key.slice(), value]);
+  }
   set(key: Uint8Array, value: Uint8Array): void {
-    this.#dirty.set(toHex(key), [key.slice(), value.slice()]);
+    this.#put(key, value.slice());
   }
   delete(key: Uint8Array): void {
-    this.#dirty.set(toHex(key), [key.slice(), undefined]);
+    this.#put(key, undefined);
   }
   /** True when nothing is buffered. */
   isClean(): boolean {
     return this.#dirty.size === 0;
   }
+  #keys(): string[] {
+    if (this.#sorted === undefined) this.#sorted = [...this.#dirty.keys()].sort(byHex);
+    return this.#sorted;
+  }
+  /** The buffered writes in key byte order (deletes have value undefined). */
+  dirtyEntries(): readonly DirtyEntry[] {
+    return this.#keys().map((h) => this.#dirty.get(h)!);
+  }
+  /** Drops every buffered write. */
+  discard(): void {
+    this.#dirty.clear();
+    this.#sorted = [];
+  }
+  /** Flushes the buffered writes into the parent in key byte order and empties the buffer. */
   write(): void {
-    for (const [, [k, v]] of [...this.#dirty].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [k, v] of this.dirtyEntries()) {
       if (v === undefined) this.#parent.delete(k);
       else this.#parent.set(k, v);
     }
-    this.#dirty.clear();
+    this.discard();
   }
-  #merged(start: Uint8Array | undefined, end: Uint8Array | undefined): (readonly [Uint8Array, Uint8Array])[] {
-    const inRange = (k: Uint8Array) =>
-      (start === undefined || compareBytes(k, start) >= 0) && (end === undefined || compareBytes(k, end) < 0);
-    const out = new Map<string, readonly [Uint8Array, Uint8Array]>();
-    for (const [k, v] of this.#parent.iterator(start, end)) out.set(toHex(k), [k, v]);
-    for (const [h, [k, v]] of this.#dirty) {
-      if (!inRange(k)) continue;
-      if (v === undefined) out.delete(h);
-      else out.set(h, [k, v]);
+  /** The merged entries of [start, end) in byte order: a sorted merge of the parent range and the buffer. */
+  #merged(start: Uint8Array | undefined, end: Uint8Array | undefined): Entry[] {
+    const keys = this.#keys();
+    const from = start === undefined ? 0 : lowerBound(keys, toHex(start));
+    const to = end === undefined ? keys.length : lowerBound(keys, toHex(end));
+    const out: Entry[] = [];
+    let i = from;
+    for (const [k, v] of this.#parent.iterator(start, end)) {
+      let match: DirtyEntry | undefined;
+      for (; i < to; i++) {
+        const d = this.#dirty.get(keys[i]!)!;
+        const c = compareBytes(d[0], k);
+        if (c > 0) break;
+        if (c === 0) {
+          match = d;
+          i++;
+          break;
+        }
+        if (d[1] !== undefined) out.push([d[0], d[1]]);
+      }
+      if (match === undefined) out.push([k, v]);
+      else if (match[1] !== undefined) out.push([match[0], match[1]]);
     }
-    return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+    for (; i < to; i++) {
+      const d = this.#dirty.get(keys[i]!)!;
+      if (d[1] !== undefined) out.push([d[0], d[1]]);
+    }
+    return out;
   }
-  *iterator(
-    start: Uint8Array | undefined,
-    end: Uint8Array | undefined,
-  ): IterableIterator<readonly [Uint8Array, Uint8Array]> {
-    yield* this.#merged(start, end);
+  iterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
+    return this.#merged(start, end).values();
   }
-  *reverseIterator(
-    start: Uint8Array | undefined,
-    end: Uint8Array | undefined,
-  ): IterableIterator<readonly [Uint8Array, Uint8Array]> {
-    yield* this.#merged(start, end).reverse();
+  reverseIterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
+    return this.#merged(start, end).reverse().values();
   }
 }

@@ -1,3 +1,5 @@
+import type { PlainError, Result } from "../core/errors.js";
+
 /**
  * Store interfaces. A KVStore is one module's byte-keyed map with keys in lexicographic byte order. Iterators
  * yield [key, value] pairs over [start, end) (end exclusive; undefined means unbounded), forward or reverse.
@@ -38,4 +40,33 @@ export interface StoreUpgrades {
   readonly added: readonly string[];
   readonly renamed: readonly { readonly oldKey: string; readonly newKey: string }[];
   readonly deleted: readonly string[];
+}
+
+/** Store-level failures render as Go `errors.New`/`fmt.Errorf` texts: plain errors. */
+export type StoreError = PlainError;
+
+/** The identity of a committed version: its number and the app hash of its content. */
+export interface CommitId {
+  readonly version: number;
+  readonly appHash: Uint8Array;
+}
+
+/**
+ * The committing multistore the app runs on (VersionedMultiStore). `getKVStore` serves the working state: the
+ * current block's uncommitted writes over the last commit.
+ */
+export interface CommitMultiStore extends MultiStore {
+  branch(): CacheMultiStore;
+  /** Commits the working state as the next version and prunes per the pruning options. */
+  commit(): CommitId;
+  /** Drops the uncommitted writes of the current block. */
+  discardWorking(): void;
+  lastCommitId(): CommitId;
+  latestVersion(): number;
+  earliestVersion(): number;
+  /** A read-only view of a retained version. */
+  readAt(version: number): Result<MultiStore, StoreError>;
+  appHashAt(version: number): Result<Uint8Array, StoreError>;
+  loadLatestVersion(): Result<void, StoreError>;
+  loadLatestVersionAndUpgrade(upgrades: StoreUpgrades): Result<void, StoreError>;
 }

@@ -1,0 +1,923 @@
+import { addressOfName, GOV_AUTHORITY, nameToAddressBytes } from "../core/address.js";
+import type { UnixMs } from "../core/brand.js";
+import { formatRfc3339 } from "../core/time.js";
+import type { Action, Step, StepResult, Trigger, UpgradeMsgSpec } from "./actions.js";
+import { BlockStore } from "./block-store.js";
+import { BlockTimeSource } from "./block-time.js";
+import { canonicalJson } from "./canonical-json.js";
+import { decideCommit, type NodeExecution } from "./consensus.js";
+import type { AppHost, CommittedView, ProposalView } from "./host.js";
+import { TraceWriter } from "./trace.js";
+import type {
+  ChainConfig,
+  ExecOutcome,
+  GovBlockEvent,
+  Halt,
+  NodeConfig,
+  NodeProcess,
+  NodeStatus,
+  SimTx,
+  UpgradeMsgInput,
+} from "./types.js";
+
+/** A halt as the chain records it. */
+export interface HaltRecord {
+  readonly node: string;
+  readonly height: number;
+  readonly kind: Halt["kind"];
+  readonly message: string;
+  readonly timeMs: number;
+}
+
+/** Everything known about a proposal submitted through a step. */
+export interface ProposalRecord {
+  readonly id: bigint;
+  readonly label: string | null;
+  status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed" | "dropped" | "cancelled";
+  readonly submitHeight: number;
+  depositEndTimeMs: number | null;
+  votingStartTimeMs: number | null;
+  votingEndTimeMs: number | null;
+  failedReason: string;
+}
+
+interface NodeRuntime<S> {
+  readonly cfg: NodeConfig;
+  state: S;
+  process: NodeProcess | undefined;
+  status: NodeStatus;
+  binary: string;
+  skip: readonly number[];
+  /** Sequence number of the node's latest halt (for sidecar staleness checks). */
+  haltSeq: number;
+}
+
+type QueuedPayload =
+  | { readonly timeMs: number; readonly kind: "step"; readonly step: Step }
+  | { readonly timeMs: number; readonly kind: "sidecar"; readonly node: string; readonly haltSeq: number };
+type QueuedEvent = QueuedPayload & { readonly seq: number };
+
+interface MempoolEntry {
+  readonly tx: SimTx;
+  /** The step that sent it, and for multi-tx steps (votes) the part index. */
+  readonly stepIndex: number | undefined;
+}
+
+/** When a run ends. Absent fields do not limit. */
+export interface StopCondition {
+  readonly untilHeight?: number;
+  readonly untilTimeMs?: number;
+  /** Blocks committed during this call. */
+  readonly maxBlocks?: number;
+  /** Scenario default: stop 10 blocks past the last step or plan height once nothing is pending. */
+  readonly settle?: boolean;
+}
+
+export interface EngineOptions {
+  /** Keep trace lines in memory (for --trace); the hash is always computed. */
+  readonly keepTrace?: boolean;
+  /** Disable the idle fast path (for equivalence tests). */
+  readonly noFastPath?: boolean;
+}
+
+/** Hard cap for settle runs whose plan lies absurdly far ahead. */
+export const SETTLE_BLOCKS_MAX = 1_000_000;
+const SETTLE_MARGIN_BLOCKS = 10;
+
+/**
+ * The chain engine: one simulated clock, validators and full nodes each running a binary over their own state,
+ * the consensus rule, halts, restarts, swaps, catch-up and sidecars, exactly as scenarios.md §1 defines them.
+ * Deterministic: everything derives from the config, the seed and the steps. Expected failures are data (halts,
+ * step results); nothing throws out of the engine for bad scenario input that passed validation.
+ */
+export class ChainEngine<S> {
+  readonly cfg: ChainConfig;
+  readonly #host: AppHost<S>;
+  readonly #opts: EngineOptions;
+  #nodes: NodeRuntime<S>[];
+  #totalPower: number;
+  #blockTimes: BlockTimeSource;
+  #blocks: BlockStore<SimTx>;
+  #trace: TraceWriter;
+
+  #height = 0;
+  #lastTimeMs: number;
+  #nowMs: number;
+  #stalled = false;
+  #mempool: MempoolEntry[] = [];
+  #queue: QueuedEvent[] = [];
+  #seq = 0;
+  #heightSteps = new Map<number, Step[]>();
+  #haltWatchers: { step: Step; key: string; claimed: boolean }[] = [];
+  #halts: HaltRecord[] = [];
+  #proposals = new Map<bigint, ProposalRecord>();
+  #labels = new Map<string, bigint>();
+  #handlerRuns = new Map<string, number>();
+  #stepResults = new Map<number, StepResult>();
+  #pendingTxSteps = new Map<
+    number,
+    {
+      label: string | null;
+      action: Action["type"];
+      parts: number;
+      errors: string[];
+      result: Record<string, unknown> | null;
+      landed: number;
+    }
+  >();
+  #lastStepHeight = 0;
+  #lastPlanEventHeight = 0;
+  #blocksCommitted = 0;
+  #nextStepIndex = 1_000_000;
+
+  private constructor(cfg: ChainConfig, host: AppHost<S>, nodes: readonly NodeConfig[], opts: EngineOptions) {
+    this.cfg = cfg;
+    this.#host = host;
+    this.#opts = opts;
+    this.#lastTimeMs = cfg.genesisTimeMs;
+    this.#nowMs = cfg.genesisTimeMs;
+    this.#totalPower = nodes.reduce((n, c) => n + c.power, 0);
+    this.#nodes = nodes.map((c) => ({
+      cfg: c,
+      state: host.createNodeState(c),
+      process: undefined,
+      status: "stopped",
+      binary: c.binary,
+      skip: c.skipUpgradeHeights,
+      haltSeq: 0,
+    }));
+    this.#blockTimes = new BlockTimeSource(cfg.seed, cfg.blockTime);
+    const validators = nodes.filter((n) => n.power > 0);
+    this.#blocks = new BlockStore<SimTx>(
+      cfg.chainId,
+      host.genesisAppHash(),
+      canonicalJson(validators.map((v) => [v.name, v.power])),
+      validators.map((v) => nameToAddressBytes(v.name)),
+      (tx) => new TextEncoder().encode(canonicalJson(tx)),
+    );
+    this.#trace = new TraceWriter(opts.keepTrace ?? false);
+  }
+
+  /** Creates the chain at genesis and starts every node with its configured binary. */
+  static create<S>(
+    cfg: ChainConfig,
+    host: AppHost<S>,
+    nodes: readonly NodeConfig[],
+    steps: readonly Step[],
+    opts: EngineOptions = {},
+  ): ChainEngine<S> {
+    const e = new ChainEngine(cfg, host, nodes, opts);
+    e.#trace.emit({
+      t: "genesis",
+      chainId: cfg.chainId,
+      seed: cfg.seed,
+      time: formatRfc3339(cfg.genesisTimeMs),
+      appHash: host.genesisAppHash(),
+      blockTime: cfg.blockTime,
+      nodes: nodes.map((n) => ({ name: n.name, power: n.power, binary: n.binary, skip: n.skipUpgradeHeights })),
+    });
+    for (const n of e.#nodes) e.#startNode(n, n.cfg.binary, n.cfg.skipUpgradeHeights);
+    for (const s of steps) e.schedule(s);
+    return e;
+  }
+
+  // ---------------------------------------------------------------- scheduling
+
+  /** Adds a step. Height and time triggers in the past run at the next opportunity. */
+  schedule(step: Step): void {
+    const t = step.trigger;
+    switch (t.type) {
+      case "height": {
+        const list = this.#heightSteps.get(t.height) ?? [];
+        list.push(step);
+        this.#heightSteps.set(t.height, list);
+        break;
+      }
+      case "time":
+        this.#push({ timeMs: Math.max(t.timeMs, this.#nowMs), kind: "step", step });
+        break;
+      case "halt": {
+        const w = { step, key: haltKey(t), claimed: false };
+        this.#haltWatchers.push(w);
+        // A halt that already happened and is unclaimed for this key counts.
+        for (const h of this.#halts) if (this.#tryClaim(w, h)) break;
+        break;
+      }
+      case "now":
+        this.#runStep(step);
+        this.#retryIfStalled();
+        break;
+    }
+  }
+
+  /** Runs an action at the current point (library use, e.g. the property harness). */
+  apply(action: Action, label?: string): StepResult | undefined {
+    const index = this.#nextStepIndex++;
+    this.schedule({ index, trigger: { type: "now" }, action, ...(label === undefined ? {} : { label }) });
+    return this.#stepResults.get(index);
+  }
+
+  #push(e: QueuedPayload): void {
+    const ev: QueuedEvent = { ...e, seq: this.#seq++ };
+    // Insertion keeps (time, seq) order; the queue is short.
+    let i = this.#queue.length;
+    while (i > 0 && this.#queue[i - 1]!.timeMs > ev.timeMs) i--;
+    this.#queue.splice(i, 0, ev);
+  }
+
+  #tryClaim(w: { step: Step; key: string; claimed: boolean }, h: HaltRecord & { claimedKeys?: Set<string> }): boolean {
+    if (w.claimed) return false;
+    const t = w.step.trigger;
+    if (t.type !== "halt") return false;
+    if (t.node !== "any" && t.node !== h.node) return false;
+    if (t.kind !== undefined && t.kind !== h.kind) return false;
+    if (t.height !== undefined && t.height !== h.height) return false;
+    h.claimedKeys ??= new Set();
+    if (h.claimedKeys.has(w.key)) return false;
+    h.claimedKeys.add(w.key);
+    w.claimed = true;
+    this.#push({ timeMs: h.timeMs + t.delayMs, kind: "step", step: w.step });
+    return true;
+  }
+
+  // ---------------------------------------------------------------- running
+
+  /** Runs until the condition holds, the chain stalls with nothing pending, or nothing can happen any more. */
+  run(stop: StopCondition): void {
+    const startBlocks = this.#blocksCommitted;
+    const maxBlocks = stop.maxBlocks ?? (stop.settle ? SETTLE_BLOCKS_MAX : Number.POSITIVE_INFINITY);
+    for (;;) {
+      if (stop.untilHeight !== undefined && this.#height >= stop.untilHeight) return;
+      if (this.#blocksCommitted - startBlocks >= maxBlocks) return;
+      if (stop.settle && this.#settled()) return;
+      const h = this.#height + 1;
+      const blockAt = this.#stalled ? Number.POSITIVE_INFINITY : this.#lastTimeMs + this.#blockTimes.interval(h);
+      const next = this.#queue[0];
+      if (next !== undefined && next.timeMs <= blockAt) {
+        if (stop.untilTimeMs !== undefined && next.timeMs > stop.untilTimeMs) {
+          this.#nowMs = Math.max(this.#nowMs, stop.untilTimeMs);
+          return;
+        }
+        this.#queue.shift();
+        this.#nowMs = Math.max(this.#nowMs, next.timeMs);
+        this.#handleQueued(next);
+        this.#retryIfStalled();
+        continue;
+      }
+      if (blockAt === Number.POSITIVE_INFINITY) {
+        if (stop.untilTimeMs !== undefined) this.#nowMs = Math.max(this.#nowMs, stop.untilTimeMs);
+        return; // stalled with nothing pending
+      }
+      if (stop.untilTimeMs !== undefined && blockAt > stop.untilTimeMs) {
+        this.#nowMs = Math.max(this.#nowMs, stop.untilTimeMs);
+        return;
+      }
+      if (!this.#opts.noFastPath && this.#fastForward(stop, startBlocks, maxBlocks)) continue;
+      this.#nowMs = blockAt;
+      const steps = this.#heightSteps.get(h);
+      if (steps !== undefined) {
+        this.#heightSteps.delete(h);
+        for (const s of steps) this.#runStep(s);
+      }
+      this.#attemptBlock(h, blockAt);
+    }
+  }
+
+  /** Advances until the chain has committed `height` (or cannot). */
+  advanceToHeight(height: number): void {
+    this.run({ untilHeight: height });
+  }
+
+  /** Advances the simulated clock to `timeMs`, committing every block due before it. */
+  advanceToTime(timeMs: number): void {
+    this.run({ untilTimeMs: timeMs });
+  }
+
+  #settled(): boolean {
+    if (this.#heightSteps.size > 0 || this.#queue.length > 0 || this.#pendingTxSteps.size > 0) return false;
+    if (this.#height < this.#lastStepHeight + SETTLE_MARGIN_BLOCKS) return false;
+    const ref = this.#referenceNode();
+    if (ref !== undefined && this.#host.readCommitted(ref.state).plan !== null) return false;
+    return this.#height >= this.#lastPlanEventHeight + SETTLE_MARGIN_BLOCKS;
+  }
+
+  #retryIfStalled(): void {
+    if (!this.#stalled) return;
+    this.#attemptBlock(this.#height + 1, this.#nowMs);
+  }
+
+  /**
+   * Commits a run of idle blocks without executing them: no transactions, no steps, no queued events before the
+   * block time, every running node idle and the running nodes agreeing with more than 2/3 of the power. Exactly
+   * equivalent to executing those blocks (tested), and O(nodes) per block.
+   */
+  #fastForward(stop: StopCondition, startBlocks: number, maxBlocks: number): boolean {
+    if (this.#mempool.length > 0 || this.#stalled) return false;
+    const running = this.#nodes.filter((n) => n.status === "running" && n.process !== undefined);
+    if (running.length === 0) return false;
+    const execs: NodeExecution[] = running.map((n) => ({
+      node: n.cfg.name,
+      power: n.cfg.power,
+      ok: true,
+      appHash: n.process!.lastAppHash(),
+    }));
+    const decision = decideCommit(execs, this.#totalPower);
+    if (!decision.commit || decision.mismatched.length > 0) return false;
+    const appHash = decision.appHash;
+    let advanced = false;
+    for (;;) {
+      const h = this.#height + 1;
+      if (stop.untilHeight !== undefined && this.#height >= stop.untilHeight) break;
+      if (this.#blocksCommitted - startBlocks >= maxBlocks) break;
+      if (this.#heightSteps.has(h)) break;
+      const t = this.#lastTimeMs + this.#blockTimes.interval(h);
+      if (stop.untilTimeMs !== undefined && t > stop.untilTimeMs) break;
+      const next = this.#queue[0];
+      if (next !== undefined && next.timeMs <= t) break;
+      let idle = true;
+      for (const n of running) {
+        if (n.process!.lastHeight() !== h - 1 || !n.process!.isIdle(h, t)) {
+          idle = false;
+          break;
+        }
+      }
+      if (!idle) break;
+      if (stop.settle && this.#settled()) break;
+      for (const n of running) n.process!.commitIdle(h, t);
+      this.#nowMs = t;
+      this.#blocks.append(h, t, [], appHash);
+      this.#trace.plainBlock(h, t, appHash);
+      this.#height = h;
+      this.#lastTimeMs = t;
+      this.#blocksCommitted++;
+      advanced = true;
+    }
+    return advanced;
+  }
+
+  #attemptBlock(h: number, timeMs: number): void {
+    const txs = this.#mempool.map((e) => e.tx);
+    const execs: NodeExecution[] = [];
+    const outcomes = new Map<string, ExecOutcome & { ok: true }>();
+    for (const n of this.#nodes) {
+      if (n.status !== "running" || n.process === undefined || n.process.lastHeight() !== h - 1) continue;
+      const out = n.process.execute(h, timeMs, txs);
+      if (!out.ok) {
+        this.#haltNode(n, h, out.halt, timeMs);
+        execs.push({ node: n.cfg.name, power: n.cfg.power, ok: false });
+        continue;
+      }
+      outcomes.set(n.cfg.name, out);
+      execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: out.appHash });
+    }
+    const decision = decideCommit(execs, this.#totalPower);
+    if (!decision.commit) {
+      for (const name of outcomes.keys()) this.#node(name)!.process!.abort();
+      if (!this.#stalled) this.#trace.emit({ t: "stall", height: h, time: formatRfc3339(timeMs) });
+      this.#stalled = true;
+      return;
+    }
+    for (const name of decision.committers) this.#node(name)!.process!.commit();
+    for (const name of decision.mismatched) {
+      const n = this.#node(name)!;
+      n.process!.abort();
+      this.#haltNode(n, h, { kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${h}` }, timeMs);
+    }
+    const rep = outcomes.get(decision.committers[0]!)!;
+    const prevHash = this.#blocks.appHash(this.#height)!;
+    const wasStalled = this.#stalled;
+    this.#blocks.append(h, timeMs, txs, decision.appHash);
+    this.#height = h;
+    this.#lastTimeMs = timeMs;
+    this.#nowMs = Math.max(this.#nowMs, timeMs);
+    this.#stalled = false;
+    this.#blocksCommitted++;
+    this.#recordTxResults(h, rep);
+    this.#recordGov(h, rep.gov);
+    if (rep.applied !== undefined) {
+      this.#handlerRuns.set(rep.applied, (this.#handlerRuns.get(rep.applied) ?? 0) + 1);
+      this.#lastPlanEventHeight = h;
+    }
+    if (rep.skipped !== undefined) this.#lastPlanEventHeight = h;
+    const plain =
+      txs.length === 0 &&
+      rep.gov.length === 0 &&
+      rep.applied === undefined &&
+      rep.skipped === undefined &&
+      decision.appHash === prevHash &&
+      !wasStalled;
+    if (plain) this.#trace.plainBlock(h, timeMs, decision.appHash);
+    else
+      this.#trace.emit({
+        t: "block",
+        height: h,
+        time: formatRfc3339(timeMs),
+        appHash: decision.appHash,
+        txs: txs.map((tx, i) => ({ tx, result: rep.txResults[i] })),
+        gov: rep.gov,
+        applied: rep.applied,
+        skipped: rep.skipped,
+        committers: decision.committers,
+      });
+    const ref = this.#referenceNode();
+    if (ref !== undefined) {
+      const plan = this.#host.readCommitted(ref.state).plan;
+      if (plan !== null && rep.gov.length + txs.length > 0)
+        this.#lastPlanEventHeight = Math.max(this.#lastPlanEventHeight, h);
+    }
+  }
+
+  #recordTxResults(h: number, rep: ExecOutcome & { ok: true }): void {
+    const entries = this.#mempool;
+    this.#mempool = [];
+    entries.forEach((e, i) => {
+      if (e.stepIndex === undefined) return;
+      const p = this.#pendingTxSteps.get(e.stepIndex);
+      if (p === undefined) return;
+      const r = rep.txResults[i] ?? { ok: false, error: "no result" };
+      if (!r.ok) p.errors.push(r.error ?? "failed");
+      if (r.proposalId !== undefined && r.ok) {
+        p.result = { proposalId: Number(r.proposalId) };
+        const label = p.label;
+        if (e.tx.kind === "submitProposal") {
+          const lbl = this.#submitLabels.get(e.stepIndex) ?? null;
+          if (lbl !== null) this.#labels.set(lbl, r.proposalId);
+          this.#proposals.set(r.proposalId, {
+            id: r.proposalId,
+            label: lbl ?? label,
+            status: "deposit_period",
+            submitHeight: h,
+            depositEndTimeMs: null,
+            votingStartTimeMs: null,
+            votingEndTimeMs: null,
+            failedReason: "",
+          });
+        }
+      }
+      p.landed++;
+      if (p.landed === p.parts) {
+        this.#pendingTxSteps.delete(e.stepIndex);
+        this.#stepResults.set(e.stepIndex, {
+          index: e.stepIndex,
+          label: p.label,
+          action: p.action,
+          height: h,
+          ok: p.errors.length === 0,
+          error: p.errors.length === 0 ? null : p.errors.join("; "),
+          result: p.result,
+        });
+      }
+    });
+  }
+
+  #submitLabels = new Map<number, string>();
+
+  #recordGov(h: number, events: readonly GovBlockEvent[]): void {
+    if (events.length === 0) return;
+    const ref = this.#referenceNode();
+    const touched = new Set<bigint>();
+    for (const ev of events) {
+      const p = this.#proposals.get(ev.id);
+      if (p === undefined) continue;
+      touched.add(ev.id);
+      switch (ev.type) {
+        case "dropped":
+        case "cancelled":
+          p.status = ev.type;
+          break;
+        case "failed":
+          p.status = "failed";
+          p.failedReason = ev.reason;
+          break;
+        case "passed":
+        case "rejected":
+          p.status = ev.type;
+          break;
+        case "voting-started":
+          p.status = "voting_period";
+          break;
+        default:
+          break;
+      }
+      if (ev.type === "passed" || ev.type === "failed")
+        this.#lastPlanEventHeight = Math.max(this.#lastPlanEventHeight, h);
+    }
+    if (ref === undefined) return;
+    for (const id of touched) {
+      const v: ProposalView | undefined = this.#host.readProposal(ref.state, id);
+      const p = this.#proposals.get(id)!;
+      if (v === undefined) continue;
+      p.status = v.status;
+      p.depositEndTimeMs = v.depositEndTimeMs;
+      p.votingStartTimeMs = v.votingStartTimeMs ?? null;
+      p.votingEndTimeMs = v.votingEndTimeMs ?? null;
+      p.failedReason = v.failedReason;
+    }
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  #node(name: string): NodeRuntime<S> | undefined {
+    return this.#nodes.find((n) => n.cfg.name === name);
+  }
+
+  #lastHeightOf(n: NodeRuntime<S>): number {
+    return n.process?.lastHeight() ?? this.#host.lastHeight(n.state);
+  }
+
+  #stopNode(n: NodeRuntime<S>): void {
+    n.process?.abort();
+    n.process = undefined;
+    if (n.status !== "stopped") {
+      n.status = "stopped";
+      this.#trace.emit({ t: "stop", node: n.cfg.name, time: formatRfc3339(this.#nowMs) });
+    }
+  }
+
+  #startNode(n: NodeRuntime<S>, binary: string, skip: readonly number[]): void {
+    this.#stopNode(n);
+    n.binary = binary;
+    n.skip = skip;
+    this.#trace.emit({ t: "start", node: n.cfg.name, binary, skip, time: formatRfc3339(this.#nowMs) });
+    const res = this.#host.start(n.state, n.cfg, binary, skip);
+    if (!res.ok) {
+      this.#haltNode(n, this.#host.lastHeight(n.state) + 1, res.halt, this.#nowMs);
+      return;
+    }
+    n.process = res.process;
+    n.status = "running";
+    this.#catchUp(n);
+  }
+
+  /** Re-executes committed blocks the node missed, with their transactions and times. */
+  #catchUp(n: NodeRuntime<S>): void {
+    const p = n.process!;
+    while (n.status === "running" && p.lastHeight() < this.#height) {
+      const h = p.lastHeight() + 1;
+      const b = this.#blocks.get(h)!;
+      if (b.txs.length === 0 && !this.#opts.noFastPath && p.isIdle(h, b.timeMs)) {
+        p.commitIdle(h, b.timeMs);
+        if (p.lastAppHash() !== b.appHash) {
+          this.#haltNode(
+            n,
+            h,
+            { kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${h}` },
+            this.#nowMs,
+          );
+        }
+        continue;
+      }
+      const out = p.execute(h, b.timeMs, b.txs);
+      if (!out.ok) {
+        this.#haltNode(n, h, out.halt, this.#nowMs);
+        return;
+      }
+      if (out.appHash !== b.appHash) {
+        p.abort();
+        this.#haltNode(
+          n,
+          h,
+          { kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${h}` },
+          this.#nowMs,
+        );
+        return;
+      }
+      p.commit();
+    }
+    if (n.status === "running" && p.lastHeight() > this.#height) {
+      // Cannot happen: a node never commits past the chain. Guard the invariant loudly in tests.
+      throw new Error(`invariant: node ${n.cfg.name} is ahead of the chain`);
+    }
+  }
+
+  #haltNode(n: NodeRuntime<S>, height: number, halt: Halt, timeMs: number): void {
+    n.process?.abort();
+    n.process = undefined;
+    n.status = "halted";
+    n.haltSeq++;
+    const rec: HaltRecord = { node: n.cfg.name, height, kind: halt.kind, message: halt.message, timeMs };
+    this.#halts.push(rec);
+    this.#trace.emit({
+      t: "halt",
+      node: n.cfg.name,
+      height,
+      kind: halt.kind,
+      message: halt.message,
+      time: formatRfc3339(timeMs),
+    });
+    if (n.cfg.sidecar.enabled && halt.kind === "upgrade-needed") {
+      this.#push({ timeMs: timeMs + n.cfg.sidecar.delayMs, kind: "sidecar", node: n.cfg.name, haltSeq: n.haltSeq });
+    }
+    for (const w of this.#haltWatchers) this.#tryClaim(w, rec);
+  }
+
+  #runSidecar(name: string, haltSeq: number): void {
+    const n = this.#node(name)!;
+    if (n.status !== "halted" || n.haltSeq !== haltSeq) {
+      this.#trace.emit({ t: "sidecar", node: name, action: "none", reason: "node no longer halted" });
+      return;
+    }
+    const info = this.#host.readUpgradeInfo(n.state);
+    if (info.kind !== "ok") {
+      this.#trace.emit({
+        t: "sidecar",
+        node: name,
+        action: "none",
+        reason: info.kind === "absent" ? "no upgrade-info.json" : info.error,
+      });
+      return;
+    }
+    const mapped = n.cfg.sidecar.binaries.get(info.name);
+    const candidates = this.#host.binariesWithHandler(info.name);
+    const binary = mapped ?? (candidates.length === 1 ? candidates[0] : undefined);
+    if (binary === undefined) {
+      this.#trace.emit({
+        t: "sidecar",
+        node: name,
+        action: "none",
+        reason:
+          candidates.length === 0
+            ? `no binary has a handler for "${info.name}"`
+            : `several binaries have a handler for "${info.name}"`,
+      });
+      return;
+    }
+    this.#trace.emit({
+      t: "sidecar",
+      node: name,
+      action: "swap",
+      plan: info.name,
+      binary,
+      time: formatRfc3339(this.#nowMs),
+    });
+    this.#startNode(n, binary, n.skip);
+  }
+
+  #handleQueued(e: QueuedEvent): void {
+    if (e.kind === "sidecar") this.#runSidecar(e.node, e.haltSeq);
+    else this.#runStep(e.step);
+  }
+
+  // ---------------------------------------------------------------- steps
+
+  #runStep(step: Step): void {
+    const a = step.action;
+    const label = step.label ?? null;
+    this.#lastStepHeight = Math.max(this.#lastStepHeight, this.#height);
+    this.#trace.emit({
+      t: "step",
+      index: step.index,
+      label,
+      action: a.type,
+      time: formatRfc3339(this.#nowMs),
+      height: this.#height,
+    });
+    const done = (ok: boolean, error: string | null, result: Record<string, unknown> | null = null): void => {
+      this.#stepResults.set(step.index, {
+        index: step.index,
+        label,
+        action: a.type,
+        height: this.#height,
+        ok,
+        error,
+        result,
+      });
+    };
+    const sendTxs = (txs: readonly SimTx[]) => {
+      this.#pendingTxSteps.set(step.index, {
+        label,
+        action: a.type,
+        parts: txs.length,
+        errors: [],
+        result: null,
+        landed: 0,
+      });
+      for (const tx of txs) this.#mempool.push({ tx, stepIndex: step.index });
+      this.#lastStepHeight = Math.max(this.#lastStepHeight, this.#height + 1);
+      if (txs.length === 0) done(true, null);
+    };
+    const proposalId = (lbl: string): bigint | undefined => this.#labels.get(lbl);
+    switch (a.type) {
+      case "submitProposal":
+        this.#submitLabels.set(step.index, a.id);
+        sendTxs([
+          {
+            kind: "submitProposal",
+            proposer: addressOfName(a.proposer),
+            messages: a.messages.map((m) => resolveMsg(m, GOV_AUTHORITY)),
+            initialDeposit: a.deposit,
+            title: a.title,
+            summary: a.summary,
+            metadata: a.metadata,
+            expedited: a.expedited,
+          },
+        ]);
+        return;
+      case "deposit":
+      case "cancelProposal": {
+        const id = proposalId(a.proposal);
+        if (id === undefined)
+          return done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
+        sendTxs([
+          a.type === "deposit"
+            ? { kind: "deposit", proposalId: id, depositor: addressOfName(a.from), amount: a.amount }
+            : { kind: "cancelProposal", proposalId: id, proposer: addressOfName(a.from) },
+        ]);
+        return;
+      }
+      case "vote": {
+        const id = proposalId(a.proposal);
+        if (id === undefined)
+          return done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
+        sendTxs(
+          a.votes.map(([voter, option]) => ({ kind: "vote", proposalId: id, voter: addressOfName(voter), option })),
+        );
+        return;
+      }
+      case "tx": {
+        const signer = addressOfName(a.from);
+        sendTxs([{ kind: "upgrade", signer, messages: a.messages.map((m) => resolveMsg(m, signer)) }]);
+        return;
+      }
+      case "authorityExec":
+        sendTxs([
+          { kind: "upgrade", signer: GOV_AUTHORITY, messages: a.messages.map((m) => resolveMsg(m, GOV_AUTHORITY)) },
+        ]);
+        return;
+      case "swapBinary":
+      case "restart": {
+        const n = this.#node(a.node);
+        if (n === undefined) return done(false, `unknown node "${a.node}"`);
+        const binary = a.type === "swapBinary" ? a.binary : n.binary;
+        this.#startNode(n, binary, a.skipUpgradeHeights ?? n.skip);
+        return done(true, null, { status: n.status });
+      }
+      case "stop": {
+        const n = this.#node(a.node);
+        if (n === undefined) return done(false, `unknown node "${a.node}"`);
+        this.#stopNode(n);
+        return done(true, null);
+      }
+      case "check": {
+        const r = a.run();
+        return done(r.ok, r.error ?? null);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- reading state
+
+  get height(): number {
+    return this.#height;
+  }
+  get nowMs(): UnixMs {
+    return this.#nowMs as UnixMs;
+  }
+  get lastBlockTimeMs(): number {
+    return this.#lastTimeMs;
+  }
+  get stalled(): boolean {
+    return this.#stalled;
+  }
+  get blocksCommitted(): number {
+    return this.#blocksCommitted;
+  }
+  get blocks(): BlockStore<SimTx> {
+    return this.#blocks;
+  }
+  get halts(): readonly HaltRecord[] {
+    return this.#halts;
+  }
+  get handlerRuns(): ReadonlyMap<string, number> {
+    return this.#handlerRuns;
+  }
+  get proposals(): readonly ProposalRecord[] {
+    return [...this.#proposals.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+  proposalByLabel(label: string): ProposalRecord | undefined {
+    const id = this.#labels.get(label);
+    return id === undefined ? undefined : this.#proposals.get(id);
+  }
+  /** Step results by step index, including steps whose transactions never landed (reported as failed). */
+  stepResults(): readonly StepResult[] {
+    const out = [...this.#stepResults.values()];
+    for (const [index, p] of this.#pendingTxSteps)
+      out.push({
+        index,
+        label: p.label,
+        action: p.action,
+        height: null,
+        ok: false,
+        error: `not included in a committed block (the chain is at height ${this.#height})`,
+        result: null,
+      });
+    return out.sort((a, b) => a.index - b.index);
+  }
+  /** True when an unfired step or queued event remains. */
+  get pending(): boolean {
+    return this.#heightSteps.size > 0 || this.#queue.length > 0 || this.#pendingTxSteps.size > 0;
+  }
+
+  nodeNames(): readonly string[] {
+    return this.#nodes.map((n) => n.cfg.name);
+  }
+  nodeStatus(
+    name: string,
+  ): { status: NodeStatus; binary: string; height: number; skip: readonly number[] } | undefined {
+    const n = this.#node(name);
+    if (n === undefined) return undefined;
+    return { status: n.status, binary: n.binary, height: this.#lastHeightOf(n), skip: n.skip };
+  }
+  nodeState(name: string): S | undefined {
+    return this.#node(name)?.state;
+  }
+
+  /** The node whose committed state is the chain's: the first node at the chain height with the chain's hash. */
+  #referenceNode(): NodeRuntime<S> | undefined {
+    const hash = this.#blocks.appHash(this.#height);
+    return this.#nodes.find(
+      (n) =>
+        this.#lastHeightOf(n) === this.#height &&
+        (n.process?.lastAppHash() ?? this.#host.lastAppHash(n.state)) === hash,
+    );
+  }
+
+  /** The chain's committed state, read from a node that holds it. */
+  committed(): CommittedView | undefined {
+    const ref = this.#referenceNode();
+    return ref === undefined ? undefined : this.#host.readCommitted(ref.state);
+  }
+
+  /** The halted state of the chain: stalled with block `height` uncommitted, and which nodes are halted. */
+  haltedInfo(): { height: number; nodes: string[]; reason: string } | null {
+    if (!this.#stalled) return null;
+    const nodes = this.#nodes.filter((n) => n.status === "halted").map((n) => n.cfg.name);
+    const running = this.#nodes.filter((n) => n.status === "running").reduce((p, n) => p + n.cfg.power, 0);
+    return {
+      height: this.#height + 1,
+      nodes,
+      reason: `no app hash reached more than 2/3 of the voting power (running power ${running} of ${this.#totalPower})`,
+    };
+  }
+
+  traceHash(): string {
+    return this.#trace.hash();
+  }
+  traceLines(): readonly string[] {
+    return this.#trace.lines();
+  }
+  get host(): AppHost<S> {
+    return this.#host;
+  }
+
+  /** An independent copy of the whole simulation (for the property harness). */
+  clone(): ChainEngine<S> {
+    const c = new ChainEngine<S>(this.cfg, this.#host, [], this.#opts);
+    c.#nodes = this.#nodes.map((n) => {
+      const state = this.#host.cloneNodeState(n.state);
+      return {
+        ...n,
+        state,
+        process: n.process === undefined ? undefined : this.#host.cloneProcess(n.process, state),
+      };
+    });
+    c.#totalPower = this.#totalPower;
+    c.#blockTimes = this.#blockTimes.clone();
+    c.#blocks = this.#blocks.clone();
+    c.#trace = this.#trace.clone();
+    c.#height = this.#height;
+    c.#lastTimeMs = this.#lastTimeMs;
+    c.#nowMs = this.#nowMs;
+    c.#stalled = this.#stalled;
+    c.#mempool = [...this.#mempool];
+    c.#queue = [...this.#queue];
+    c.#seq = this.#seq;
+    c.#heightSteps = new Map([...this.#heightSteps].map(([k, v]) => [k, [...v]]));
+    c.#haltWatchers = this.#haltWatchers.map((w) => ({ ...w }));
+    c.#halts = this.#halts.map((h) => ({
+      ...h,
+      ...("claimedKeys" in h ? { claimedKeys: new Set((h as { claimedKeys: Set<string> }).claimedKeys) } : {}),
+    }));
+    c.#proposals = new Map([...this.#proposals].map(([k, v]) => [k, { ...v }]));
+    c.#labels = new Map(this.#labels);
+    c.#handlerRuns = new Map(this.#handlerRuns);
+    c.#stepResults = new Map(this.#stepResults);
+    c.#pendingTxSteps = new Map([...this.#pendingTxSteps].map(([k, v]) => [k, { ...v, errors: [...v.errors] }]));
+    c.#submitLabels = new Map(this.#submitLabels);
+    c.#lastStepHeight = this.#lastStepHeight;
+    c.#lastPlanEventHeight = this.#lastPlanEventHeight;
+    c.#blocksCommitted = this.#blocksCommitted;
+    c.#nextStepIndex = this.#nextStepIndex;
+    return c;
+  }
+}
+
+function haltKey(t: Trigger & { type: "halt" }): string {
+  return canonicalJson({ node: t.node, kind: t.kind, height: t.height });
+}
+
+function resolveMsg(m: UpgradeMsgSpec, defaultAuthority: string): UpgradeMsgInput {
+  return m.type === "softwareUpgrade"
+    ? { type: "softwareUpgrade", authority: m.authority ?? defaultAuthority, plan: m.plan }
+    : { type: "cancelUpgrade", authority: m.authority ?? defaultAuthority };
+}

@@ -1,0 +1,54 @@
+import type { Halt, NodeConfig, NodeProcess } from "./types.js";
+
+/** An upgrade-info.json as a node or its sidecar reads it. */
+export type UpgradeInfoRead =
+  | { readonly kind: "absent" }
+  | { readonly kind: "ok"; readonly name: string; readonly height: number; readonly info: string }
+  | { readonly kind: "invalid"; readonly error: string };
+
+/** A proposal as the committed state shows it (times in ms; undefined when not set). */
+export interface ProposalView {
+  readonly status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed";
+  readonly submitTimeMs: number;
+  readonly depositEndTimeMs: number;
+  readonly votingStartTimeMs?: number;
+  readonly votingEndTimeMs?: number;
+  readonly failedReason: string;
+}
+
+/** The parts of a node's committed state that expectations and reports read. */
+export interface CommittedView {
+  readonly plan: { readonly name: string; readonly height: number; readonly info: string } | null;
+  /** Done markers: plan name → lowest done height. */
+  readonly applied: ReadonlyMap<string, number>;
+  readonly moduleVersions: ReadonlyMap<string, number>;
+  readonly protocolVersion: number;
+  readonly stores: readonly string[];
+  readonly appHash: string;
+}
+
+/**
+ * What the chain engine needs from the application layer. `S` is a node's persistent state (its stores and its
+ * file system); a NodeProcess is one run of a binary over it. The engine never looks inside either.
+ */
+export interface AppHost<S> {
+  /** App hash of the genesis state (what block 1's header carries). */
+  genesisAppHash(): string;
+  createNodeState(cfg: NodeConfig): S;
+  cloneNodeState(state: S): S;
+  /** Starts a process: reads upgrade-info.json, runs the store loader, checks mounted stores. */
+  start(
+    state: S,
+    cfg: NodeConfig,
+    binary: string,
+    skipUpgradeHeights: readonly number[],
+  ): { readonly ok: true; readonly process: NodeProcess } | { readonly ok: false; readonly halt: Halt };
+  cloneProcess(process: NodeProcess, state: S): NodeProcess;
+  lastHeight(state: S): number;
+  lastAppHash(state: S): string;
+  /** Binaries that register an upgrade handler for this plan name, in definition order. */
+  binariesWithHandler(planName: string): readonly string[];
+  readUpgradeInfo(state: S): UpgradeInfoRead;
+  readCommitted(state: S): CommittedView;
+  readProposal(state: S, id: bigint): ProposalView | undefined;
+}

@@ -1,0 +1,76 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { toHex, utf8 } from "../core/bytes.js";
+import { canonicalJson } from "./canonical-json.js";
+
+/** One trace event. `t` names the kind; the rest is kind-specific and canonicalised. */
+export type TraceEvent = { readonly t: string } & Readonly<Record<string, unknown>>;
+
+/**
+ * The canonical trace: JSON lines, hashed incrementally with SHA-256. Consecutive plain blocks (no transactions,
+ * no events, no app-hash change, no halt) are merged into one `blocks` range line, by content alone, so the trace
+ * is the same whether the engine executed those blocks one by one or fast-forwarded them.
+ */
+export class TraceWriter {
+  #hash = sha256.create();
+  readonly #lines: string[] | undefined;
+  #pending: { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string } | undefined;
+  #count = 0;
+
+  constructor(keepLines: boolean) {
+    this.#lines = keepLines ? [] : undefined;
+  }
+
+  /** Records a plain block; merges it into the pending range when it continues it. */
+  plainBlock(height: number, timeMs: number, appHash: string): void {
+    const p = this.#pending;
+    if (p !== undefined && p.to + 1 === height && p.appHash === appHash) {
+      p.to = height;
+      p.timeToMs = timeMs;
+      return;
+    }
+    this.#flush();
+    this.#pending = { from: height, to: height, timeFromMs: timeMs, timeToMs: timeMs, appHash };
+  }
+
+  emit(event: TraceEvent): void {
+    this.#flush();
+    this.#write(canonicalJson(event));
+  }
+
+  #flush(): void {
+    const p = this.#pending;
+    if (p === undefined) return;
+    this.#pending = undefined;
+    this.#write(canonicalJson({ t: "blocks", ...p }));
+  }
+
+  #write(line: string): void {
+    this.#count++;
+    this.#hash.update(utf8(`${line}\n`));
+    this.#lines?.push(line);
+  }
+
+  /** SHA-256 (hex) of every line so far, each followed by "\n". Does not close the writer. */
+  hash(): string {
+    this.#flush();
+    return toHex(this.#hash.clone().digest());
+  }
+
+  lines(): readonly string[] {
+    this.#flush();
+    return this.#lines ?? [];
+  }
+
+  get lineCount(): number {
+    return this.#count + (this.#pending ? 1 : 0);
+  }
+
+  clone(): TraceWriter {
+    const c = new TraceWriter(this.#lines !== undefined);
+    c.#hash = this.#hash.clone();
+    if (this.#lines) c.#lines!.push(...this.#lines);
+    c.#pending = this.#pending ? { ...this.#pending } : undefined;
+    c.#count = this.#count;
+    return c;
+  }
+}

@@ -1,0 +1,127 @@
+import type { DurationMs, UnixMs } from "../core/brand.js";
+import type { HaltKind } from "../upgrade/halt.js";
+import type { BlockTimeModel } from "./block-time.js";
+
+export type { HaltKind };
+
+/** A plan as carried by an upgrade message: passed to the keeper as it is, so invalid plans can be tested. */
+export interface PlanInput {
+  readonly name: string;
+  readonly height: bigint;
+  readonly info: string;
+}
+
+export type UpgradeMsgInput =
+  | { readonly type: "softwareUpgrade"; readonly authority: string; readonly plan: PlanInput }
+  | { readonly type: "cancelUpgrade"; readonly authority: string };
+
+export interface CoinInput {
+  readonly denom: string;
+  readonly amount: bigint;
+}
+
+export type VoteOptionName = "yes" | "no" | "abstain" | "no_with_veto";
+
+/** A simulated transaction: one message from one signer (addresses are bech32 `chain1…`). */
+export type SimTx =
+  | {
+      readonly kind: "submitProposal";
+      readonly proposer: string;
+      readonly messages: readonly UpgradeMsgInput[];
+      readonly initialDeposit: readonly CoinInput[];
+      readonly title: string;
+      readonly summary: string;
+      readonly metadata: string;
+      readonly expedited: boolean;
+    }
+  | {
+      readonly kind: "deposit";
+      readonly proposalId: bigint;
+      readonly depositor: string;
+      readonly amount: readonly CoinInput[];
+    }
+  | { readonly kind: "vote"; readonly proposalId: bigint; readonly voter: string; readonly option: VoteOptionName }
+  | { readonly kind: "cancelProposal"; readonly proposalId: bigint; readonly proposer: string }
+  /** Upgrade messages sent straight to the upgrade module (`authorityExec` uses the gov authority as signer). */
+  | { readonly kind: "upgrade"; readonly signer: string; readonly messages: readonly UpgradeMsgInput[] };
+
+export interface TxResult {
+  readonly ok: boolean;
+  readonly error?: string;
+  /** e.g. the new proposal id of a submission. */
+  readonly proposalId?: bigint;
+}
+
+export interface Halt {
+  readonly kind: HaltKind;
+  readonly message: string;
+}
+
+/** What one node produced for a block: its new app hash and per-tx results, or a halt (nothing committed). */
+export type ExecOutcome =
+  | {
+      readonly ok: true;
+      readonly appHash: string;
+      readonly txResults: readonly TxResult[];
+      /** Plan name whose upgrade handler ran in this block, if any. */
+      readonly applied?: string;
+      /** Plan name skipped in this block (skip height), if any. */
+      readonly skipped?: string;
+      readonly gov: readonly GovBlockEvent[];
+    }
+  | { readonly ok: false; readonly halt: Halt };
+
+/** Governance outcomes of one block, for the timeline and the proposal table. */
+export type GovBlockEvent =
+  | { readonly type: "submitted"; readonly id: bigint }
+  | { readonly type: "voting-started"; readonly id: bigint }
+  | { readonly type: "passed"; readonly id: bigint }
+  | { readonly type: "rejected"; readonly id: bigint }
+  | { readonly type: "failed"; readonly id: bigint; readonly reason: string }
+  | { readonly type: "expedited-fallback"; readonly id: bigint }
+  | { readonly type: "dropped"; readonly id: bigint }
+  | { readonly type: "cancelled"; readonly id: bigint };
+
+/**
+ * One process of a node's binary over the node's persistent state. Created at each start; dropped at each stop.
+ * Contract: `execute` leaves the block's writes pending; exactly one of `commit` or `abort` follows.
+ */
+export interface NodeProcess {
+  readonly binary: string;
+  lastHeight(): number;
+  lastAppHash(): string;
+  /** True when executing block h at this time with no transactions would write nothing and halt nothing. */
+  isIdle(height: number, timeMs: number): boolean;
+  /** Commits block h without executing it; valid only when `isIdle(h, time)` holds. */
+  commitIdle(height: number, timeMs: number): void;
+  execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome;
+  commit(): void;
+  abort(): void;
+}
+
+export interface SidecarConfig {
+  readonly enabled: boolean;
+  readonly delayMs: DurationMs;
+  /** plan name → binary name; otherwise the only binary that registers a handler for the plan. */
+  readonly binaries: ReadonlyMap<string, string>;
+}
+
+export interface NodeConfig {
+  readonly name: string;
+  /** Voting power (0 for full nodes). */
+  readonly power: number;
+  readonly binary: string;
+  readonly skipUpgradeHeights: readonly number[];
+  readonly sidecar: SidecarConfig;
+  /** false makes `<home>/data` read-only, so writing upgrade-info.json fails. */
+  readonly upgradeInfoWritable: boolean;
+}
+
+export interface ChainConfig {
+  readonly chainId: string;
+  readonly genesisTimeMs: UnixMs;
+  readonly seed: number;
+  readonly blockTime: BlockTimeModel;
+}
+
+export type NodeStatus = "running" | "halted" | "stopped";

@@ -1,0 +1,35 @@
+import { bech32 } from "@scure/base";
+import { ACCOUNT_PREFIX } from "../core/address.js";
+
+/**
+ * Why an account address string is rejected, in the words of the reference's bech32 address codec
+ * (`StringToBytes`), or undefined when it is a valid `chain1…` address. The decode failure detail comes from the
+ * bech32 library and may be worded differently from Go's.
+ */
+export function addressProblem(address: string): string | undefined {
+  if (address.trim().length === 0) return "empty address string is not allowed";
+  let prefix: string;
+  let bytes: Uint8Array;
+  try {
+    const decoded = bech32.decode(address as `${string}1${string}`);
+    prefix = decoded.prefix;
+    bytes = bech32.fromWords(decoded.words);
+  } catch (e) {
+    return `decoding bech32 failed: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (prefix !== ACCOUNT_PREFIX) {
+    return `hrp does not match bech32 prefix: expected '${ACCOUNT_PREFIX}' got '${prefix}': internal logic error`;
+  }
+  if (bytes.length === 0) return "addresses cannot be empty: unknown address";
+  if (bytes.length > 255) return `address max length is 255, got ${bytes.length}: unknown address`;
+  return undefined;
+}
+
+/** Address bytes with any bech32 prefix (operator addresses may use another prefix), or undefined. */
+export function anyPrefixBytes(address: string): Uint8Array | undefined {
+  try {
+    return bech32.fromWords(bech32.decode(address as `${string}1${string}`).words);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,17 @@
+import type { BankKeeper } from "../bank/keeper.js";
+import type { GovConfig, MsgRouter, StakingView } from "./types.js";
+
+/** The gov module account's name; its address is `addressOfName("gov")` (GOV_AUTHORITY). */
+export const GOV_MODULE = "gov";
+/** Withheld cancel deposits sent to this module's address fund the community pool. */
+export const DISTRIBUTION_MODULE = "distribution";
+/** Module name in log lines. */
+export const LOG_MODULE = "x/gov";
+
+/** Everything the gov handlers depend on besides the Ctx. */
+export interface GovDeps {
+  readonly bank: Pick<BankKeeper, "sendToModule" | "sendFromModule" | "send" | "burn">;
+  readonly staking: StakingView;
+  readonly router: MsgRouter;
+  readonly config: GovConfig;
+}

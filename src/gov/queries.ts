@@ -1,0 +1,151 @@
+import { create } from "@bufbuild/protobuf";
+import type { Ctx } from "../core/context.js";
+import { err, ok, type Result } from "../core/errors.js";
+import {
+  DepositParamsSchema,
+  ProposalStatus,
+  TallyParamsSchema,
+  VotingParamsSchema,
+} from "../gen/chain/gov/v1/gov_pb.js";
+import {
+  type QueryDepositResponse,
+  QueryDepositResponseSchema,
+  type QueryDepositsResponse,
+  QueryDepositsResponseSchema,
+  type QueryParamsResponse,
+  QueryParamsResponseSchema,
+  type QueryProposalResponse,
+  QueryProposalResponseSchema,
+  type QueryProposalsResponse,
+  QueryProposalsResponseSchema,
+  type QueryTallyResultResponse,
+  QueryTallyResultResponseSchema,
+  type QueryVoteResponse,
+  QueryVoteResponseSchema,
+  type QueryVotesResponse,
+  QueryVotesResponseSchema,
+} from "../gen/chain/gov/v1/query_pb.js";
+import { readParams } from "./params.js";
+import { allProposals, depositsOf, getDeposit, getProposal, getStoredParams, getVote, votesOf } from "./store.js";
+import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
+import type { StakingView } from "./types.js";
+
+/** A gRPC status error of the query server (`x/gov/keeper/grpc_query.go`): code and message. */
+export interface QueryError {
+  readonly code: "InvalidArgument" | "NotFound" | "Internal";
+  readonly message: string;
+}
+
+const invalid = (message: string) => err<QueryError>({ code: "InvalidArgument", message });
+const notFound = (message: string) => err<QueryError>({ code: "NotFound", message });
+
+const ZERO_ID = "proposal id can not be 0";
+
+export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalResponse, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  const proposal = getProposal(ctx, id);
+  if (proposal === undefined) return notFound(`proposal ${id} doesn't exist`);
+  return ok(create(QueryProposalResponseSchema, { proposal }));
+}
+
+/** All proposals in id order, optionally only those with a status, a vote by `voter`, a deposit by `depositor`. */
+export function queryProposals(
+  ctx: Ctx,
+  filter: { readonly status?: ProposalStatus; readonly voter?: string; readonly depositor?: string } = {},
+): Result<QueryProposalsResponse, QueryError> {
+  const proposals = allProposals(ctx).filter(
+    (p) =>
+      (filter.status === undefined || filter.status === ProposalStatus.UNSPECIFIED || p.status === filter.status) &&
+      (filter.voter === undefined || filter.voter === "" || getVote(ctx, p.id, filter.voter) !== undefined) &&
+      (filter.depositor === undefined ||
+        filter.depositor === "" ||
+        getDeposit(ctx, p.id, filter.depositor) !== undefined),
+  );
+  return ok(create(QueryProposalsResponseSchema, { proposals }));
+}
+
+export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVoteResponse, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  if (voter === "") return invalid("empty voter address");
+  const vote = getVote(ctx, id, voter);
+  if (vote === undefined) return notFound(`voter: ${voter} not found for proposal: ${id}`);
+  return ok(create(QueryVoteResponseSchema, { vote }));
+}
+
+export function queryVotes(ctx: Ctx, id: bigint): Result<QueryVotesResponse, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  return ok(create(QueryVotesResponseSchema, { votes: votesOf(ctx, id) }));
+}
+
+/**
+ * Params: `params` always; the deprecated `deposit`, `voting` or `tallying` sub-record when asked for; any other
+ * non-empty type is `unknown params type: <t>`.
+ */
+export function queryParams(ctx: Ctx, paramsType = ""): Result<QueryParamsResponse, QueryError> {
+  const params = getStoredParams(ctx);
+  if (params === undefined) return err({ code: "Internal", message: "gov params are not set" });
+  const response = create(QueryParamsResponseSchema, { params });
+  switch (paramsType) {
+    case "deposit":
+      response.depositParams = create(DepositParamsSchema, {
+        minDeposit: params.minDeposit,
+        ...(params.maxDepositPeriod === undefined ? {} : { maxDepositPeriod: params.maxDepositPeriod }),
+      });
+      break;
+    case "voting":
+      response.votingParams = create(
+        VotingParamsSchema,
+        params.votingPeriod === undefined ? {} : { votingPeriod: params.votingPeriod },
+      );
+      break;
+    case "tallying":
+      response.tallyParams = create(TallyParamsSchema, {
+        quorum: params.quorum,
+        threshold: params.threshold,
+        vetoThreshold: params.vetoThreshold,
+      });
+      break;
+    case "":
+      break;
+    default:
+      return invalid(`unknown params type: ${paramsType}`);
+  }
+  return ok(response);
+}
+
+export function queryDeposit(ctx: Ctx, id: bigint, depositor: string): Result<QueryDepositResponse, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  if (depositor === "") return invalid("empty depositor address");
+  const deposit = getDeposit(ctx, id, depositor);
+  if (deposit === undefined) return notFound(`depositer: ${depositor} not found for proposal: ${id}`);
+  return ok(create(QueryDepositResponseSchema, { deposit }));
+}
+
+export function queryDeposits(ctx: Ctx, id: bigint): Result<QueryDepositsResponse, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  return ok(create(QueryDepositsResponseSchema, { deposits: depositsOf(ctx, id) }));
+}
+
+/**
+ * Tally: zeros in DEPOSIT_PERIOD, the stored final tally once decided, and a fresh (non-destructive) count of the
+ * current votes while voting.
+ */
+export function queryTally(ctx: Ctx, staking: StakingView, id: bigint): Result<QueryTallyResultResponse, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  const proposal = getProposal(ctx, id);
+  if (proposal === undefined) return notFound(`proposal ${id} doesn't exist`);
+  switch (proposal.status) {
+    case ProposalStatus.DEPOSIT_PERIOD:
+      return ok(create(QueryTallyResultResponseSchema, { tally: emptyTallyResult() }));
+    case ProposalStatus.PASSED:
+    case ProposalStatus.REJECTED:
+    case ProposalStatus.FAILED:
+      return ok(create(QueryTallyResultResponseSchema, { tally: proposal.finalTallyResult ?? emptyTallyResult() }));
+    default: {
+      const params = readParams(ctx);
+      if (!params.ok) return err({ code: "Internal", message: params.error.message });
+      const tally = computeTally(ctx, staking, proposal, params.value, votesOf(ctx, id));
+      return ok(create(QueryTallyResultResponseSchema, { tally: tallyResultOf(tally.counts) }));
+    }
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * Checks beyond the shape: every name a file refers to exists, labels are unique, reserved names are not used.
+ *
+ * Contract: runs on the raw parsed data, before or regardless of the shape validation, so that one pass reports
+ * every error. Each read is defensive (a value of the wrong type is skipped: the shape validation reports it), and
+ * a name set whose source is malformed is treated as unknown, so no reference is reported against it.
+ */
+
+import { BASE_MODULES, SCENARIO_DEFAULTS } from "./defaults.js";
+import type { DocPath, PathIssue } from "./errors.js";
+import { QUERY_ACTIONS_AVAILABLE, QUERY_UNAVAILABLE_MESSAGE } from "./features.js";
+import { ANY_NODE, DEFAULT_NODE_KEY } from "./schema.js";
+
+type Rec = Readonly<Record<string, unknown>>;
+
+const isRecord = (v: unknown): v is Rec => v !== null && typeof v === "object" && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const quoted = (s: string): string => JSON.stringify(s);
+
+class Names {
+  /** undefined: the source is malformed, so membership is unknown. */
+  constructor(readonly set: ReadonlySet<string> | undefined) {}
+  has(name: string): boolean {
+    return this.set === undefined || this.set.has(name);
+  }
+}
+
+export function checkReferences(data: unknown): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const add = (path: DocPath, message: string) => issues.push({ path, message });
+  reservedKeys(data, [], add);
+  if (!isRecord(data)) return issues;
+
+  const chain = data.chain === undefined ? {} : data.chain;
+  const validatorNames = isRecord(chain) ? collectValidators(chain.validators, add) : undefined;
+  const accountNames = !isRecord(chain)
+    ? undefined
+    : chain.accounts === undefined
+      ? new Set<string>()
+      : keysOf(chain.accounts);
+  const actors = new Names(union(validatorNames, accountNames));
+  const binaries = new Names(data.binaries === undefined ? undefined : keysOf(data.binaries));
+  const nodeKeys = data.nodes === undefined ? new Set<string>() : keysOf(data.nodes);
+  const nodes = new Names(
+    union(validatorNames, nodeKeys === undefined ? undefined : without(nodeKeys, DEFAULT_NODE_KEY)),
+  );
+  const steps: readonly unknown[] = Array.isArray(data.steps) ? data.steps : [];
+  const stepsKnown = data.steps === undefined || Array.isArray(data.steps);
+  const labels = uniqueValues(steps, (s) => (isRecord(s) ? s.label : undefined), ["label"], "step label", add);
+  const ids = uniqueValues(
+    steps,
+    (s) => (isRecord(s) && isRecord(s.submitProposal) ? s.submitProposal.id : undefined),
+    ["submitProposal", "id"],
+    "proposal id",
+    add,
+  );
+  const stepLabels = new Names(stepsKnown ? labels : undefined);
+  const proposalIds = new Names(stepsKnown ? ids : undefined);
+
+  const ref = (names: Names, what: string) => (value: unknown, path: DocPath) => {
+    const name = str(value);
+    if (name !== undefined && !names.has(name)) add(path, `unknown ${what} ${quoted(name)}`);
+  };
+  const refNode = ref(nodes, "node");
+  const refBinary = ref(binaries, "binary");
+  const refAccount = ref(actors, "account");
+  const refVoter = ref(actors, "validator");
+  const refProposal = ref(proposalIds, "proposal label");
+  const refStep = ref(stepLabels, "step label");
+
+  refBinary(data.genesisBinary, ["genesisBinary"]);
+  checkBinaries(data.binaries, add);
+
+  if (isRecord(data.nodes)) {
+    for (const [name, options] of Object.entries(data.nodes)) {
+      if (name === ANY_NODE) add(["nodes", name], `node name ${quoted(ANY_NODE)} is reserved (on.halt: any)`);
+      if (!isRecord(options)) continue;
+      refBinary(options.binary, ["nodes", name, "binary"]);
+      const sidecar = options.sidecar;
+      if (isRecord(sidecar) && isRecord(sidecar.binaries)) {
+        for (const [plan, binary] of Object.entries(sidecar.binaries)) {
+          refBinary(binary, ["nodes", name, "sidecar", "binaries", plan]);
+        }
+      }
+    }
+  }
+
+  const checkExpect = (e: unknown, path: DocPath) => {
+    if (!isRecord(e)) return;
+    if (isRecord(e.halted) && Array.isArray(e.halted.nodes)) {
+      e.halted.nodes.forEach((n, i) => {
+        refNode(n, [...path, "halted", "nodes", i]);
+      });
+    }
+    if (isRecord(e.proposals)) for (const k of Object.keys(e.proposals)) refProposal(k, [...path, "proposals", k]);
+    if (Array.isArray(e.halts)) {
+      e.halts.forEach((h, i) => {
+        if (isRecord(h)) refNode(h.node, [...path, "halts", i, "node"]);
+      });
+    }
+    if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) refNode(k, [...path, "upgradeInfo", k]);
+    if (isRecord(e.steps)) for (const k of Object.keys(e.steps)) refStep(k, [...path, "steps", k]);
+  };
+
+  steps.forEach((step, i) => {
+    if (!isRecord(step)) return;
+    const at = (...rest: (string | number)[]): DocPath => ["steps", i, ...rest];
+    if (isRecord(step.on) && step.on.halt !== ANY_NODE) refNode(step.on.halt, at("on", "halt"));
+    const a = (key: string): Rec | undefined => (isRecord(step[key]) ? (step[key] as Rec) : undefined);
+    const submit = a("submitProposal");
+    if (submit) refAccount(submit.proposer, at("submitProposal", "proposer"));
+    const deposit = a("deposit");
+    if (deposit) {
+      refProposal(deposit.proposal, at("deposit", "proposal"));
+      refAccount(deposit.from, at("deposit", "from"));
+    }
+    const vote = a("vote");
+    if (vote) {
+      refProposal(vote.proposal, at("vote", "proposal"));
+      if (isRecord(vote.votes))
+        for (const voter of Object.keys(vote.votes)) refVoter(voter, at("vote", "votes", voter));
+    }
+    const cancel = a("cancelProposal");
+    if (cancel) {
+      refProposal(cancel.proposal, at("cancelProposal", "proposal"));
+      refAccount(cancel.from, at("cancelProposal", "from"));
+    }
+    const tx = a("tx");
+    if (tx) refAccount(tx.from, at("tx", "from"));
+    const swap = a("swapBinary");
+    if (swap) {
+      refNode(swap.node, at("swapBinary", "node"));
+      refBinary(swap.binary, at("swapBinary", "binary"));
+    }
+    for (const key of ["restart", "stop"]) {
+      const action = a(key);
+      if (action) refNode(action.node, at(key, "node"));
+    }
+    const query = a("query");
+    if (query) {
+      refNode(query.node, at("query", "node"));
+      if (!QUERY_ACTIONS_AVAILABLE) add(at("query"), QUERY_UNAVAILABLE_MESSAGE);
+    }
+    checkExpect(step.expect, at("expect"));
+  });
+  checkExpect(data.expect, ["expect"]);
+  return issues;
+}
+
+/** `__proto__` as a key would be dropped or change an object's prototype on some paths; never allow it. */
+function reservedKeys(v: unknown, path: DocPath, add: (p: DocPath, m: string) => void): void {
+  if (Array.isArray(v)) {
+    v.forEach((item, i) => {
+      reservedKeys(item, [...path, i], add);
+    });
+  } else if (isRecord(v)) {
+    for (const [k, child] of Object.entries(v)) {
+      if (k === "__proto__") add([...path, k], `key ${quoted(k)} is not allowed`);
+      else reservedKeys(child, [...path, k], add);
+    }
+  }
+}
+
+function collectValidators(validators: unknown, add: (p: DocPath, m: string) => void): ReadonlySet<string> | undefined {
+  if (validators === undefined) return new Set(SCENARIO_DEFAULTS.validators.map((v) => v.name));
+  if (!Array.isArray(validators)) return undefined;
+  const names = uniqueValues(validators, (v) => (isRecord(v) ? v.name : undefined), ["name"], "validator", add, [
+    "chain",
+    "validators",
+  ]);
+  validators.forEach((v, i) => {
+    const name = isRecord(v) ? str(v.name) : undefined;
+    if (name === DEFAULT_NODE_KEY || name === ANY_NODE) {
+      add(["chain", "validators", i, "name"], `validator name ${quoted(name)} is reserved`);
+    }
+  });
+  return names;
+}
+
+/** Collects string values, reporting each repeat at its own path; undefined when an item is malformed. */
+function uniqueValues(
+  items: readonly unknown[],
+  pick: (item: unknown) => unknown,
+  within: DocPath,
+  what: string,
+  add: (p: DocPath, m: string) => void,
+  base: DocPath = ["steps"],
+): ReadonlySet<string> {
+  const first = new Map<string, number>();
+  items.forEach((item, i) => {
+    const value = str(pick(item));
+    if (value === undefined) return;
+    const seen = first.get(value);
+    if (seen === undefined) first.set(value, i);
+    else add([...base, i, ...within], `duplicate ${what} ${quoted(value)} (first at ${renderIndex(base, seen)})`);
+  });
+  return new Set(first.keys());
+}
+
+const renderIndex = (base: DocPath, i: number): string => `${base.join(".")}[${i}]`;
+
+function checkBinaries(binaries: unknown, add: (p: DocPath, m: string) => void): void {
+  if (!isRecord(binaries)) return;
+  for (const [name, binary] of Object.entries(binaries)) {
+    if (!isRecord(binary)) continue;
+    const modules = new Set<string>([
+      ...BASE_MODULES,
+      ...(isRecord(binary.modules) ? Object.keys(binary.modules) : []),
+    ]);
+    if (isRecord(binary.migrations)) {
+      for (const [module, versions] of Object.entries(binary.migrations)) {
+        const path: DocPath = ["binaries", name, "migrations", module];
+        if (!modules.has(module)) add(path, `no module ${quoted(module)} in this binary's modules`);
+        if (!Array.isArray(versions)) continue;
+        versions.forEach((v, i) => {
+          if (versions.indexOf(v) !== i) add([...path, i], `duplicate from-version ${String(v)}`);
+        });
+      }
+    }
+    if (isRecord(binary.upgrades)) {
+      for (const [plan, upgrade] of Object.entries(binary.upgrades)) {
+        if (isRecord(upgrade) && upgrade.failMessage !== undefined && upgrade.handler !== "fail") {
+          add(["binaries", name, "upgrades", plan, "failMessage"], 'only allowed with handler "fail"');
+        }
+      }
+    }
+  }
+}
+
+function keysOf(v: unknown): ReadonlySet<string> | undefined {
+  return isRecord(v) ? new Set(Object.keys(v)) : undefined;
+}
+
+function union(
+  a: ReadonlySet<string> | undefined,
+  b: ReadonlySet<string> | undefined,
+): ReadonlySet<string> | undefined {
+  return a === undefined || b === undefined ? undefined : new Set([...a, ...b]);
+}
+
+function without(s: ReadonlySet<string>, name: string): ReadonlySet<string> {
+  return new Set([...s].filter((x) => x !== name));
+}

@@ -1,0 +1,103 @@
+/**
+ * Validation errors of scenario files. Each error names the file, the path inside the document
+ * (`steps[2].vote.votes.val9`) and a message, and renders as one line `<file>: <path>: <message>`.
+ * Syntax errors have an empty path and carry the line and column in their message; other errors carry the line
+ * and column of the offending node when the source has positions (both YAML and JSON do), for editors.
+ */
+
+export type PathSegment = string | number;
+export type DocPath = readonly PathSegment[];
+
+export interface ScenarioError {
+  readonly file: string;
+  /** Rendered path (`steps[2].vote.votes.val9`); `""` for the document itself and for syntax errors. */
+  readonly path: string;
+  readonly message: string;
+  /** 1-based position of the node the error is about, when known. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** `["steps", 2, "vote", "votes", "val9"]` → `steps[2].vote.votes.val9`; odd keys are quoted: `upgrades["v2.0"]`. */
+export function renderPath(path: DocPath): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (IDENTIFIER.test(seg)) out += out === "" ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/** One line: `<file>: <path>: <message>`, or `<file>: <message>` when the path is empty. */
+export const formatScenarioError = (e: ScenarioError): string =>
+  e.path === "" ? `${e.file}: ${e.message}` : `${e.file}: ${e.path}: ${e.message}`;
+
+/**
+ * Document order of a path: at each level, the position of the key (or index) among the parent's entries as
+ * parsed; a key that is absent (a missing required key) sorts after the parent's existing entries. A parent sorts
+ * before its children.
+ */
+export function documentOrderKey(root: unknown, path: DocPath): readonly number[] {
+  const key: number[] = [];
+  let node: unknown = root;
+  for (const seg of path) {
+    if (Array.isArray(node) && typeof seg === "number") {
+      key.push(seg);
+      node = node[seg];
+    } else if (node !== null && typeof node === "object" && !Array.isArray(node)) {
+      const keys = Object.keys(node);
+      const i = keys.indexOf(String(seg));
+      key.push(i < 0 ? keys.length : i);
+      node = i < 0 ? undefined : (node as Record<string, unknown>)[String(seg)];
+    } else {
+      key.push(Number.MAX_SAFE_INTEGER);
+      node = undefined;
+    }
+  }
+  return key;
+}
+
+export function compareOrderKeys(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/** An error found at a path, before it is bound to a file and sorted. */
+export interface PathIssue {
+  readonly path: DocPath;
+  readonly message: string;
+}
+
+/**
+ * Sorts issues into document order (stable for equal paths), drops exact duplicates and binds them to the file.
+ * `position` maps a path to its source line and column when the source has positions.
+ */
+export function bindIssues(
+  file: string,
+  root: unknown,
+  issues: readonly PathIssue[],
+  position?: (path: DocPath) => { readonly line: number; readonly column: number } | undefined,
+): ScenarioError[] {
+  const keyed = issues.map((issue, i) => ({ issue, i, key: documentOrderKey(root, issue.path) }));
+  keyed.sort((a, b) => compareOrderKeys(a.key, b.key) || a.i - b.i);
+  const seen = new Set<string>();
+  const out: ScenarioError[] = [];
+  for (const { issue } of keyed) {
+    const path = renderPath(issue.path);
+    const id = `${path}\u0000${issue.message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const pos = position?.(issue.path);
+    out.push(
+      pos === undefined ? { file, path, message: issue.message } : { file, path, message: issue.message, ...pos },
+    );
+  }
+  return out;
+}

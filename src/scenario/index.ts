@@ -1,0 +1,21 @@
+/** Scenario files (scenarios.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
+export { type Coin, type Coins, formatCoins, parseCoin, parseCoins } from "./coins.js";
+export { BASE_MODULES, GOV_DEFAULTS, SCENARIO_DEFAULTS } from "./defaults.js";
+export { formatDuration, formatDurationNs, parseDuration, parseDurationNs } from "./duration.js";
+export { formatScenarioError, renderPath, type ScenarioError } from "./errors.js";
+export { QUERY_ACTIONS_AVAILABLE } from "./features.js";
+export { scenarioJsonSchema, scenarioJsonSchemaText } from "./json-schema.js";
+export { parseScenario, scenarioFromData } from "./load.js";
+export type * from "./model.js";
+export {
+  ACTION_KEYS,
+  HALT_KINDS,
+  type HaltKind,
+  PROPOSAL_STATUSES,
+  type ProposalStatusName,
+  type ScenarioDocument,
+  VOTE_OPTIONS,
+  type VoteOptionName,
+} from "./schema.js";
+export { type SerializeOptions, scenarioToYaml } from "./serialize.js";
+export { formatRfc3339, parseRfc3339, parseTimeSpec } from "./time.js";

@@ -1,0 +1,37 @@
+/**
+ * Loading a scenario: text → syntax (YAML or JSON) → shape (zod) and references → resolved model.
+ *
+ * Contract: every error of the shape and reference passes is returned at once, in document order, each as
+ * `{file, path, message}` (one line when rendered with `formatScenarioError`). A syntax error stops before the
+ * shape pass. Nothing throws for bad input.
+ */
+import { err, ok, type Result } from "../core/errors.js";
+import { checkReferences } from "./checks.js";
+import { bindIssues, type ScenarioError } from "./errors.js";
+import { flattenIssues, scenarioErrorMap } from "./issues.js";
+import type { Scenario } from "./model.js";
+import { resolveScenario } from "./resolve.js";
+import { ScenarioSchema } from "./schema.js";
+import { type ParsedSource, parseSource } from "./source.js";
+
+/** Parses and validates a scenario file's text; `fileName`'s extension selects YAML or JSON. */
+export function parseScenario(fileName: string, text: string): Result<Scenario, ScenarioError[]> {
+  const source = parseSource(fileName, text);
+  if (!source.ok) return source;
+  return scenarioFromData(fileName, source.value.data, source.value.position);
+}
+
+/**
+ * Validates already-parsed data (e.g. a document the property harness built) and resolves it. `position` locates
+ * errors in a source, when there is one.
+ */
+export function scenarioFromData(
+  fileName: string,
+  data: unknown,
+  position?: ParsedSource["position"],
+): Result<Scenario, ScenarioError[]> {
+  const shape = ScenarioSchema.safeParse(data, { reportInput: true, error: scenarioErrorMap });
+  const issues = [...(shape.success ? [] : flattenIssues(shape.error.issues)), ...checkReferences(data)];
+  if (!shape.success || issues.length > 0) return err(bindIssues(fileName, data, issues, position));
+  return ok(resolveScenario(fileName, shape.data));
+}

@@ -1,0 +1,221 @@
+/**
+ * The resolved scenario: what the engine runs. Every default is applied, every name it refers to exists, times are
+ * Unix milliseconds, durations are milliseconds (fields end in `Ms`), coins are parsed, and name-keyed collections
+ * are Maps in a defined order. Optional properties mean "not given" (e.g. an expectation that is not checked);
+ * `null` is a value (e.g. `plan: null` expects no plan).
+ *
+ * Integers: heights, versions, powers and counts are JS numbers (safe integers). Plan heights inside messages and
+ * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
+ */
+import type { DurationMs, Height, UnixMs } from "../core/brand.js";
+import type { StoreUpgrades } from "../store/types.js";
+import type { Coins } from "./coins.js";
+import type { FallbackVotes, HaltKind, ProposalStatusName, VoteOptionName } from "./schema.js";
+
+export type BlockTimeModel =
+  | { readonly kind: "fixed"; readonly intervalMs: DurationMs }
+  | { readonly kind: "uniform"; readonly minMs: DurationMs; readonly maxMs: DurationMs }
+  | {
+      readonly kind: "normal";
+      readonly meanMs: DurationMs;
+      readonly stddevMs: DurationMs;
+      /** Draws are clipped to [minMs, maxMs]; minMs defaults to 1 ms. */
+      readonly minMs: DurationMs;
+      /** null: no upper clip. */
+      readonly maxMs: DurationMs | null;
+    };
+
+/** x/gov params at genesis. Ratios are SDK decimal strings as written (e.g. "0.334"); gov parses them. */
+export interface GovParams {
+  readonly minDeposit: Coins;
+  readonly expeditedMinDeposit: Coins;
+  readonly maxDepositPeriodMs: DurationMs;
+  readonly votingPeriodMs: DurationMs;
+  readonly expeditedVotingPeriodMs: DurationMs;
+  readonly quorum: string;
+  readonly threshold: string;
+  readonly expeditedThreshold: string;
+  readonly vetoThreshold: string;
+  readonly minInitialDepositRatio: string;
+  readonly minDepositRatio: string;
+  readonly proposalCancelRatio: string;
+  /** "" burns withheld deposits. */
+  readonly proposalCancelDest: string;
+  readonly burnVoteQuorum: boolean;
+  readonly burnProposalDepositPrevote: boolean;
+  readonly burnVoteVeto: boolean;
+}
+
+export interface ValidatorModel {
+  readonly name: string;
+  /** Bonded `stake`; > 0. */
+  readonly power: number;
+}
+
+export interface ChainModel {
+  readonly chainId: string;
+  readonly genesisTime: UnixMs;
+  readonly blockTime: BlockTimeModel;
+  readonly gov: GovParams;
+  /** In file order. */
+  readonly validators: readonly ValidatorModel[];
+  /** Genesis balances: listed accounts in file order, then each unlisted validator with 1000000000000stake. */
+  readonly accounts: ReadonlyMap<string, Coins>;
+}
+
+export type UpgradeHandlerModel =
+  | { readonly handler: "migrate" | "noop"; readonly storeUpgrades: StoreUpgrades | null }
+  | { readonly handler: "fail"; readonly failMessage: string; readonly storeUpgrades: StoreUpgrades | null };
+
+export interface BinaryModel {
+  readonly name: string;
+  /** Module → consensus version, ascending by name; includes bank, gov and upgrade (version 1 unless listed). */
+  readonly modules: ReadonlyMap<string, number>;
+  /** Module → from-versions `v` with a registered migration `v → v+1`, ascending. */
+  readonly migrations: ReadonlyMap<string, readonly number[]>;
+  /** Plan name → handler, in file order. */
+  readonly upgrades: ReadonlyMap<string, UpgradeHandlerModel>;
+}
+
+export interface SidecarModel {
+  readonly enabled: boolean;
+  readonly delayMs: DurationMs;
+  /** Plan name → binary to switch to. */
+  readonly binaries: ReadonlyMap<string, string>;
+}
+
+export interface NodeModel {
+  readonly name: string;
+  /** True for a validator's node (same name); false for a full node (power 0). */
+  readonly validator: boolean;
+  readonly power: number;
+  /** The binary the node starts with. */
+  readonly binary: string;
+  readonly skipUpgradeHeights: readonly Height[];
+  readonly sidecar: SidecarModel;
+  /** false simulates an unwritable data directory: writing upgrade-info.json fails. */
+  readonly upgradeInfoWritable: boolean;
+}
+
+export interface PlanModel {
+  readonly name: string;
+  readonly height: bigint;
+  readonly info: string;
+}
+
+export type UpgradeMessage =
+  | { readonly kind: "softwareUpgrade"; readonly authority: string; readonly plan: PlanModel }
+  | { readonly kind: "cancelUpgrade"; readonly authority: string };
+
+export type Trigger =
+  | { readonly kind: "height"; readonly height: Height }
+  | { readonly kind: "time"; readonly time: UnixMs }
+  | {
+      readonly kind: "halt";
+      /** null: any node. */
+      readonly node: string | null;
+      readonly haltKind: HaltKind | null;
+      readonly height: Height | null;
+      readonly delayMs: DurationMs;
+    };
+
+export interface PlanExpectation {
+  readonly name: string;
+  readonly height: bigint;
+  /** Absent: not compared. */
+  readonly info?: string;
+}
+
+export interface HaltExpectation {
+  readonly node?: string;
+  readonly height?: Height;
+  readonly kind?: HaltKind;
+  readonly message?: string;
+}
+
+export interface Expectations {
+  readonly height?: Height;
+  readonly halted?: false | { readonly height: Height; readonly nodes?: readonly string[] };
+  readonly plan?: PlanExpectation | null;
+  readonly applied?: ReadonlyMap<string, Height>;
+  readonly moduleVersions?: ReadonlyMap<string, number>;
+  readonly protocolVersion?: number;
+  readonly proposals?: ReadonlyMap<string, ProposalStatusName>;
+  readonly halts?: readonly HaltExpectation[];
+  readonly handlerRuns?: ReadonlyMap<string, number>;
+  readonly upgradeInfo?: ReadonlyMap<string, PlanExpectation | null>;
+  readonly stores?: readonly string[];
+  readonly steps?: ReadonlyMap<string, { readonly ok: boolean; readonly error?: string }>;
+}
+
+export type Action =
+  | {
+      readonly kind: "submitProposal";
+      /** The proposal's label in the file. */
+      readonly id: string;
+      readonly proposer: string;
+      readonly title: string;
+      readonly summary: string;
+      readonly metadata: string;
+      readonly deposit: Coins;
+      readonly expedited: boolean;
+      readonly messages: readonly UpgradeMessage[];
+    }
+  | { readonly kind: "deposit"; readonly proposal: string; readonly from: string; readonly amount: Coins }
+  | { readonly kind: "vote"; readonly proposal: string; readonly votes: ReadonlyMap<string, VoteOptionName> }
+  | { readonly kind: "cancelProposal"; readonly proposal: string; readonly from: string }
+  | { readonly kind: "tx"; readonly from: string; readonly messages: readonly UpgradeMessage[] }
+  | { readonly kind: "authorityExec"; readonly messages: readonly UpgradeMessage[] }
+  | {
+      readonly kind: "swapBinary";
+      readonly node: string;
+      readonly binary: string;
+      /** Absent: keep the node's current skip heights. */
+      readonly skipUpgradeHeights?: readonly Height[];
+    }
+  | { readonly kind: "restart"; readonly node: string; readonly skipUpgradeHeights?: readonly Height[] }
+  | { readonly kind: "stop"; readonly node: string }
+  | {
+      readonly kind: "query";
+      readonly node: string;
+      readonly path: string;
+      readonly height?: number;
+      readonly headers: ReadonlyMap<string, string>;
+      readonly expect: { readonly status: number; readonly body?: unknown };
+    }
+  | { readonly kind: "expect"; readonly expect: Expectations };
+
+export type ActionKind = Action["kind"];
+
+export interface Step {
+  /** Position in the file's `steps` list. */
+  readonly index: number;
+  readonly label?: string;
+  readonly trigger: Trigger;
+  readonly action: Action;
+}
+
+export interface RunModel {
+  readonly untilHeight?: Height;
+  readonly untilTime?: UnixMs;
+  readonly maxBlocks?: number;
+}
+
+export interface Scenario {
+  /** The file name it was loaded from, as given to the loader. */
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  readonly seed: number;
+  readonly chain: ChainModel;
+  /** In file order. */
+  readonly binaries: ReadonlyMap<string, BinaryModel>;
+  readonly genesisBinary: string;
+  /** Validators' nodes in validator order, then full nodes in file order. */
+  readonly nodes: ReadonlyMap<string, NodeModel>;
+  readonly steps: readonly Step[];
+  /** Absent fields: the default stop rule (10 blocks past the last step or plan height; or a stall). */
+  readonly run: RunModel;
+  readonly expect?: Expectations;
+  readonly options: { readonly expeditedFallbackVotes: FallbackVotes };
+}

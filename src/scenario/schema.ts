@@ -1,0 +1,559 @@
+/**
+ * The scenario file format (scenarios.md §2) as zod 4 schemas of the INPUT document: what a user writes.
+ *
+ * Contract:
+ * - Every object is strict: an unknown key is an error. Nothing here transforms or fills defaults; `resolve.ts`
+ *   turns a validated document into the typed model. The same schemas generate the JSON Schema (`json-schema.ts`),
+ *   so every check that JSON Schema cannot express (Go durations, coins, "exactly one action") is a refinement
+ *   with a plain message, plus a `meta` hint (pattern, oneOf) for editors.
+ * - Cross-references (unknown validator, node, binary, proposal label...) are checked in `references.ts`, not here.
+ * - Plan fields inside messages (`name`, `height`, `info`) are not judged: any string, any int64 (a safe integer
+ *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
+ */
+import { z } from "zod";
+import { DENOM_PATTERN, parseCoins } from "./coins.js";
+import { parseDurationNs } from "./duration.js";
+import { parseRfc3339, parseTimeSpec } from "./time.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Closed sets
+
+export const HALT_KINDS = [
+  "upgrade-needed",
+  "binary-too-early",
+  "downgrade",
+  "handler-error",
+  "upgrade-info-write-failed",
+  "store-load-failed",
+  "app-hash-mismatch",
+] as const;
+export type HaltKind = (typeof HALT_KINDS)[number];
+
+export const PROPOSAL_STATUSES = [
+  "deposit_period",
+  "voting_period",
+  "passed",
+  "rejected",
+  "failed",
+  "dropped",
+  "cancelled",
+] as const;
+export type ProposalStatusName = (typeof PROPOSAL_STATUSES)[number];
+
+export const VOTE_OPTIONS = ["yes", "no", "abstain", "no_with_veto"] as const;
+export type VoteOptionName = (typeof VOTE_OPTIONS)[number];
+
+export const HANDLER_KINDS = ["migrate", "noop", "fail"] as const;
+export type HandlerKind = (typeof HANDLER_KINDS)[number];
+
+export const FALLBACK_VOTES = ["delete", "keep"] as const;
+export type FallbackVotes = (typeof FALLBACK_VOTES)[number];
+
+/** Trigger keys of a step; exactly one per step. */
+export const TRIGGER_KEYS = ["at", "on"] as const;
+/** Action keys of a step; exactly one per step, in the order of the §2 table. */
+export const ACTION_KEYS = [
+  "submitProposal",
+  "deposit",
+  "vote",
+  "cancelProposal",
+  "tx",
+  "authorityExec",
+  "swapBinary",
+  "restart",
+  "stop",
+  "query",
+  "expect",
+] as const;
+export type ActionKey = (typeof ACTION_KEYS)[number];
+
+/** Node-name value of `on.halt` that matches every node; reserved, so no node may be called this. */
+export const ANY_NODE = "any";
+/** Key of `nodes` whose options apply to every node; reserved, so no node may be called this. */
+export const DEFAULT_NODE_KEY = "default";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scalars
+
+const quoted = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+export const SCENARIO_NAME = /^[a-z0-9._-]+$/;
+/** Validators, accounts, nodes and binaries: names usable as directory names. */
+export const ENTITY_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+const scenarioName = z
+  .string()
+  .regex(SCENARIO_NAME, { error: (iss) => `must match [a-z0-9._-]+, got ${quoted(iss.input)}` });
+
+const entityName = (what: string) =>
+  z
+    .string()
+    .regex(ENTITY_NAME, { error: (iss) => `${what} name must match [A-Za-z0-9._-]{1,64}, got ${quoted(iss.input)}` });
+
+const label = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
+
+const intMin = (min: number) => z.int().min(min);
+
+/** A block height as written for heights the file controls: integer ≥ 1. */
+const height = intMin(1);
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+const INT_TEXT = /^-?[0-9]+$/;
+
+/** The message of a union none of whose alternatives took the input's type; a missing value keeps the default. */
+const unionError =
+  (expected: string) =>
+  (iss: { input?: unknown }): string | undefined =>
+    iss.input === undefined ? undefined : `expected ${expected}, got ${describeValue(iss.input)}`;
+
+/** Any int64: a safe-integer number, or a decimal string for the full range. */
+const int64 = z.union(
+  [
+    z.int({
+      error: (iss) =>
+        iss.code === "too_big" || iss.code === "too_small"
+          ? `${String(iss.input)} is beyond ±2^53 and loses precision: write it as a string, e.g. "9223372036854775807"`
+          : undefined,
+    }),
+    z
+      .string()
+      .regex(INT_TEXT, { error: (iss) => `expected an integer, got string ${quoted(iss.input)}` })
+      .refine((s) => !INT_TEXT.test(s) || (BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX), {
+        error: (iss) => `${quoted(iss.input)} is outside the int64 range`,
+      }),
+  ],
+  { error: unionError("a 64-bit integer") },
+);
+
+const DURATION_BODY = "((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+";
+
+/** A Go duration string; `bound` is what the field needs. Values are checked with Go's own parser. */
+function duration(bound: "positive" | "nonNegative", description: string) {
+  return z
+    .string()
+    .superRefine((text, ctx) => {
+      const r = parseDurationNs(text);
+      if (!r.ok) ctx.addIssue({ code: "custom", message: r.error, input: text });
+      else if (bound === "positive" && r.value < 1_000_000n) {
+        ctx.addIssue({ code: "custom", message: `must be at least 1ms, got ${quoted(text)}`, input: text });
+      } else if (bound === "nonNegative" && r.value < 0n) {
+        ctx.addIssue({ code: "custom", message: `must not be negative, got ${quoted(text)}`, input: text });
+      }
+    })
+    .meta({
+      description,
+      pattern: bound === "positive" ? `^\\+?${DURATION_BODY}$` : `^\\+?(0|${DURATION_BODY})$`,
+    });
+}
+
+const rfc3339 = (description: string) =>
+  z
+    .string()
+    .superRefine((text, ctx) => {
+      const r = parseRfc3339(text);
+      if (!r.ok) ctx.addIssue({ code: "custom", message: r.error, input: text });
+    })
+    .meta({ description, format: "date-time" });
+
+/** `+<duration>` (offset from genesis) or an RFC 3339 time. */
+const timeSpec = (description: string) =>
+  z
+    .string()
+    .superRefine((text, ctx) => {
+      const r = parseTimeSpec(text);
+      if (!r.ok) ctx.addIssue({ code: "custom", message: r.error, input: text });
+    })
+    .meta({ description });
+
+const COINS_PATTERN = `^\\s*([0-9]+${DENOM_PATTERN}\\s*(,\\s*[0-9]+${DENOM_PATTERN}\\s*)*)?$`;
+
+const coins = (description: string) =>
+  z
+    .string()
+    .superRefine((text, ctx) => {
+      const r = parseCoins(text);
+      if (!r.ok) ctx.addIssue({ code: "custom", message: r.error, input: text });
+    })
+    .meta({ description, pattern: COINS_PATTERN });
+
+/** An SDK LegacyDec as a string: non-negative, at most 18 decimals. */
+const ratio = (description: string) =>
+  z
+    .string({
+      error: (iss) =>
+        iss.input === undefined
+          ? undefined
+          : `expected a decimal string such as "0.334" (quote it), got ${describeValue(iss.input)}`,
+    })
+    .regex(/^[0-9]+(\.[0-9]{1,18})?$/, {
+      error: (iss) => `expected a non-negative decimal with at most 18 decimals, got ${quoted(iss.input)}`,
+    })
+    .meta({ description });
+
+/** A short description of a value for messages: `string "abc"`, `number 1.5`, `a list`, `a map`, `null`. */
+export function describeValue(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "a map";
+  if (typeof v === "string") return `string ${quoted(v.length > 60 ? `${v.slice(0, 57)}...` : v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * A refinement requiring exactly one of `keys` in an object; runs even when other fields are invalid, so that all
+ * errors are reported at once.
+ */
+function exactlyOne(keys: readonly string[], what: string) {
+  return [
+    (_value: unknown, ctx: z.RefinementCtx) => {
+      const value: unknown = ctx.value;
+      if (!isRecord(value)) return;
+      const present = keys.filter((k) => value[k] !== undefined);
+      if (present.length === 0) {
+        ctx.addIssue({ code: "custom", message: `missing ${what}: one of ${keys.join(", ")}`, input: value });
+      } else if (present.length > 1) {
+        ctx.addIssue({
+          code: "custom",
+          message: `only one ${what} allowed, found ${present.map((k) => `"${k}"`).join(" and ")}`,
+          input: value,
+        });
+      }
+    },
+    { when: (payload: { value: unknown }) => isRecord(payload.value) },
+  ] as const;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Messages (upgrade module)
+
+const softwareUpgrade = z
+  .strictObject({
+    name: z.string().meta({ description: "Plan name, passed to the keeper as written (may be invalid on purpose)" }),
+    height: int64.meta({ description: "Plan height, any int64, passed to the keeper as written" }),
+    info: z.optional(z.string()),
+    authority: z.optional(
+      z.string().meta({
+        description: "Signer address; default: the gov authority (proposals, authorityExec) or the tx signer (tx)",
+      }),
+    ),
+  })
+  .meta({ description: "MsgSoftwareUpgrade" });
+
+const cancelUpgrade = z.strictObject({ authority: z.optional(z.string()) }).meta({ description: "MsgCancelUpgrade" });
+
+const MESSAGE_KEYS = ["softwareUpgrade", "cancelUpgrade"] as const;
+
+export const UpgradeMessageSchema = z
+  .strictObject({ softwareUpgrade: z.optional(softwareUpgrade), cancelUpgrade: z.optional(cancelUpgrade) })
+  .superRefine(...exactlyOne(MESSAGE_KEYS, "message type"))
+  .meta({ id: "UpgradeMessage", oneOf: MESSAGE_KEYS.map((k) => ({ required: [k] })) });
+
+const messages = z.array(UpgradeMessageSchema);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Expectations
+
+const planExpectation = z.strictObject({ name: z.string(), height: int64, info: z.optional(z.string()) });
+
+export const ExpectationsSchema = z
+  .strictObject({
+    height: z.optional(intMin(0).meta({ description: "Last committed height of the chain" })),
+    halted: z.optional(
+      z.union([z.literal(false), z.strictObject({ height, nodes: z.optional(z.array(entityName("node"))) })], {
+        error: (iss) => `expected false or {height, nodes?}, got ${describeValue(iss.input)}`,
+      }),
+    ),
+    plan: z.optional(
+      z.union([z.null(), planExpectation], { error: unionError("null or {name, height, info?}") }),
+    ),
+    applied: z.optional(z.record(z.string(), intMin(0)).meta({ description: "Plan name → done height (0 = never)" })),
+    moduleVersions: z.optional(z.record(z.string(), intMin(0))),
+    protocolVersion: z.optional(intMin(0)),
+    proposals: z.optional(z.record(z.string(), z.enum(PROPOSAL_STATUSES))),
+    halts: z.optional(
+      z.array(
+        z.strictObject({
+          node: z.optional(entityName("node")),
+          height: z.optional(height),
+          kind: z.optional(z.enum(HALT_KINDS)),
+          message: z.optional(z.string()),
+        }),
+      ),
+    ),
+    handlerRuns: z.optional(z.record(z.string(), intMin(0))),
+    upgradeInfo: z.optional(
+      z.record(
+        z.string(),
+        z.union([z.null(), planExpectation], { error: unionError("null or {name, height, info?}") }),
+      ),
+    ),
+    stores: z.optional(z.array(z.string())),
+    steps: z.optional(z.record(z.string(), z.strictObject({ ok: z.boolean(), error: z.optional(z.string()) }))),
+  })
+  .meta({ id: "Expectations", description: "Expectations, checked at the end of the run or at an expect step" });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Steps
+
+const proposalLabel = label("proposal label");
+const accountRef = entityName("account");
+
+const actionSchemas = {
+  submitProposal: z.strictObject({
+    id: proposalLabel.meta({ description: "Label of this proposal, used by deposit, vote, cancelProposal, expect" }),
+    proposer: accountRef,
+    title: z.optional(z.string().meta({ description: "Default: the id" })),
+    summary: z.optional(z.string().meta({ description: "Default: the title" })),
+    metadata: z.optional(z.string()),
+    deposit: z.optional(coins('Initial deposit; default: minDeposit (expeditedMinDeposit if expedited); "" for none')),
+    expedited: z.optional(z.boolean()),
+    messages: z.optional(messages),
+  }),
+  deposit: z.strictObject({ proposal: proposalLabel, from: accountRef, amount: coins("Deposit amount") }),
+  vote: z.strictObject({
+    proposal: proposalLabel,
+    votes: z
+      .record(z.string(), z.enum(VOTE_OPTIONS))
+      .refine((v) => Object.keys(v).length > 0, { error: "at least one voter is required" })
+      .meta({ description: "Voter (validator or account) → option", minProperties: 1 }),
+  }),
+  cancelProposal: z.strictObject({
+    proposal: proposalLabel,
+    from: z.optional(accountRef.meta({ description: "Default: the proposal's proposer" })),
+  }),
+  tx: z.strictObject({ from: accountRef, messages: messages.min(1) }),
+  authorityExec: z.strictObject({ messages: messages.min(1) }),
+  swapBinary: z.strictObject({
+    node: entityName("node"),
+    binary: entityName("binary"),
+    skipUpgradeHeights: z.optional(z.array(height).meta({ description: "Default: keep the node's current ones" })),
+  }),
+  restart: z.strictObject({
+    node: entityName("node"),
+    skipUpgradeHeights: z.optional(z.array(height).meta({ description: "Default: keep the node's current ones" })),
+  }),
+  stop: z.strictObject({ node: entityName("node") }),
+  query: z.strictObject({
+    node: z.optional(entityName("node").meta({ description: "Default: the first validator's node" })),
+    path: z.string().min(1),
+    height: z.optional(z.int().meta({ description: "Sent as the block-height header" })),
+    headers: z.optional(z.record(z.string(), z.string())),
+    expect: z.strictObject({ status: z.int().min(100).max(599), body: z.optional(z.unknown()) }),
+  }),
+  expect: ExpectationsSchema,
+} as const;
+
+const haltTrigger = z.strictObject({
+  halt: z.string().min(1).meta({ description: 'Node name, or "any"' }),
+  kind: z.optional(z.enum(HALT_KINDS)),
+  height: z.optional(height),
+});
+
+export const StepSchema = z
+  .strictObject({
+    label: z.optional(label("step label")),
+    at: z.optional(
+      z.union([height, z.strictObject({ time: timeSpec('"+<duration>" after genesis, or an RFC 3339 time') })], {
+        error: unionError('a height (integer ≥ 1) or {time: "+50h" | RFC 3339}'),
+      }),
+    ),
+    on: z.optional(haltTrigger),
+    delay: z.optional(duration("nonNegative", "With an `on` trigger: how long after the matching halt to run")),
+    submitProposal: z.optional(actionSchemas.submitProposal),
+    deposit: z.optional(actionSchemas.deposit),
+    vote: z.optional(actionSchemas.vote),
+    cancelProposal: z.optional(actionSchemas.cancelProposal),
+    tx: z.optional(actionSchemas.tx),
+    authorityExec: z.optional(actionSchemas.authorityExec),
+    swapBinary: z.optional(actionSchemas.swapBinary),
+    restart: z.optional(actionSchemas.restart),
+    stop: z.optional(actionSchemas.stop),
+    query: z.optional(actionSchemas.query),
+    expect: z.optional(actionSchemas.expect),
+  })
+  .superRefine(...exactlyOne(TRIGGER_KEYS, "trigger"))
+  .superRefine(...exactlyOne(ACTION_KEYS, "action"))
+  .superRefine(
+    (_v, ctx) => {
+      const value: unknown = ctx.value;
+      if (isRecord(value) && value.delay !== undefined && value.on === undefined) {
+        ctx.addIssue({ code: "custom", path: ["delay"], message: '"delay" is only allowed with an "on" trigger' });
+      }
+    },
+    { when: (payload) => isRecord(payload.value) },
+  )
+  .meta({
+    description: "One trigger (at | on), one action, an optional label",
+    allOf: [
+      { oneOf: TRIGGER_KEYS.map((k) => ({ required: [k] })) },
+      { oneOf: ACTION_KEYS.map((k) => ({ required: [k] })) },
+    ],
+  });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Chain, binaries, nodes
+
+/** `{min, max}` (uniform) or `{mean, stddev, min?, max?}` (normal, clipped); told apart by `mean`/`stddev`. */
+const blockTimeObject = z
+  .strictObject({
+    min: z.optional(duration("positive", "Smallest interval (normal: default 1ms)")),
+    max: z.optional(duration("positive", "Largest interval")),
+    mean: z.optional(duration("positive", "Mean interval (normal)")),
+    stddev: z.optional(duration("nonNegative", "Standard deviation (normal)")),
+  })
+  .superRefine(
+    (_v, ctx) => {
+      const value: unknown = ctx.value;
+      if (!isRecord(value)) return;
+      const normal = value.mean !== undefined || value.stddev !== undefined;
+      const required = normal ? ["mean", "stddev"] : ["min", "max"];
+      for (const k of required) {
+        if (value[k] === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [k],
+            message: normal
+              ? `required by the normal model {mean, stddev, min?, max?}`
+              : `required by the uniform model {min, max}`,
+          });
+        }
+      }
+    },
+    { when: (payload) => isRecord(payload.value) },
+  )
+  .meta({
+    oneOf: [
+      { required: ["min", "max"], not: { anyOf: [{ required: ["mean"] }, { required: ["stddev"] }] } },
+      { required: ["mean", "stddev"] },
+    ],
+  });
+
+const blockTime = z.union([duration("positive", "Fixed block interval"), blockTimeObject], {
+  error: unionError('a duration such as "6s", or {min, max}, or {mean, stddev, min?, max?}'),
+});
+
+const GovParamsSchema = z
+  .strictObject({
+    minDeposit: z.optional(coins("Default 10000000stake")),
+    expeditedMinDeposit: z.optional(coins("Default 50000000stake")),
+    maxDepositPeriod: z.optional(duration("positive", "Default 48h")),
+    votingPeriod: z.optional(duration("positive", "Default 48h")),
+    expeditedVotingPeriod: z.optional(duration("positive", "Default 24h")),
+    quorum: z.optional(ratio('Default "0.334"')),
+    threshold: z.optional(ratio('Default "0.5"')),
+    expeditedThreshold: z.optional(ratio('Default "0.667"')),
+    vetoThreshold: z.optional(ratio('Default "0.334"')),
+    minInitialDepositRatio: z.optional(ratio('Default "0"')),
+    minDepositRatio: z.optional(ratio('Default "0.01"')),
+    proposalCancelRatio: z.optional(ratio('Default "0.5"')),
+    proposalCancelDest: z.optional(z.string().meta({ description: 'Default "" (burn)' })),
+    burnVoteQuorum: z.optional(z.boolean()),
+    burnProposalDepositPrevote: z.optional(z.boolean()),
+    burnVoteVeto: z.optional(z.boolean()),
+  })
+  .meta({ description: "x/gov params at genesis; unset ones take the reference defaults" });
+
+const ChainSchema = z.strictObject({
+  chainId: z.optional(z.string().min(1).meta({ description: "Default chain-sim-1" })),
+  genesisTime: z.optional(rfc3339("Default 2026-01-01T00:00:00Z")),
+  blockTime: z.optional(blockTime.meta({ description: "Default 6s" })),
+  gov: z.optional(GovParamsSchema),
+  validators: z.optional(
+    z
+      .array(z.strictObject({ name: entityName("validator"), power: intMin(1) }))
+      .min(1)
+      .meta({ description: "Default [{name: val1, power: 100}]" }),
+  ),
+  accounts: z.optional(
+    z
+      .record(entityName("account"), coins("Balance"))
+      .meta({ description: "Name → balance; each validator not listed gets 1000000000000stake" }),
+  ),
+});
+
+const storeUpgrades = z.strictObject({
+  added: z.optional(z.array(z.string())),
+  renamed: z.optional(z.array(z.strictObject({ from: z.string(), to: z.string() }))),
+  deleted: z.optional(z.array(z.string())),
+});
+
+const upgradeDefinition = z.strictObject({
+  handler: z.optional(z.enum(HANDLER_KINDS).meta({ description: "Default migrate" })),
+  failMessage: z.optional(z.string().meta({ description: 'Only with handler fail; default "upgrade handler failed"' })),
+  storeUpgrades: z.optional(storeUpgrades),
+});
+
+const BinarySchema = z.strictObject({
+  modules: z.optional(
+    z
+      .record(z.string().min(1), intMin(1))
+      .meta({ description: "Module → consensus version; upgrade, gov and bank are at 1 unless listed" }),
+  ),
+  migrations: z.optional(
+    z.record(z.string().min(1), z.array(intMin(1))).meta({ description: "Module → from-versions with a migration" }),
+  ),
+  upgrades: z.optional(z.record(z.string(), upgradeDefinition).meta({ description: "Plan name → handler" })),
+});
+
+const NodeOptionsSchema = z.strictObject({
+  binary: z.optional(entityName("binary")),
+  skipUpgradeHeights: z.optional(z.array(height)),
+  sidecar: z.optional(
+    z.strictObject({
+      enabled: z.optional(z.boolean()),
+      delay: z.optional(duration("nonNegative", "Whole reaction time of the sidecar; default 0s")),
+      binaries: z.optional(z.record(z.string(), entityName("binary")).meta({ description: "Plan name → binary" })),
+    }),
+  ),
+  upgradeInfoWritable: z.optional(
+    z.boolean().meta({ description: "false simulates an unwritable data directory (default true)" }),
+  ),
+});
+
+export const ScenarioSchema = z
+  .strictObject({
+    $schema: z.optional(z.string().meta({ description: "Ignored; lets editors find this schema" })),
+    name: scenarioName,
+    description: z.optional(z.string()),
+    seed: z.optional(intMin(0).meta({ description: "Default 1" })),
+    chain: z.optional(ChainSchema),
+    binaries: z
+      .record(entityName("binary"), BinarySchema)
+      .refine((v) => Object.keys(v).length > 0, { error: "at least one binary is required" })
+      .meta({ minProperties: 1 }),
+    genesisBinary: z.optional(entityName("binary").meta({ description: "Default: the first binary" })),
+    nodes: z.optional(
+      z
+        .record(entityName("node"), NodeOptionsSchema)
+        .meta({ description: "Node → options; key `default` applies to every node; other keys are full nodes" }),
+    ),
+    options: z.optional(
+      z.strictObject({
+        expeditedFallbackVotes: z.optional(
+          z
+            .enum(FALLBACK_VOTES)
+            .meta({ description: "Votes after expedited fallback (governance.md §10); default delete" }),
+        ),
+      }),
+    ),
+    steps: z.optional(z.array(StepSchema)),
+    run: z.optional(
+      z.strictObject({
+        untilHeight: z.optional(height),
+        untilTime: z.optional(timeSpec('"+<duration>" after genesis, or an RFC 3339 time')),
+        maxBlocks: z.optional(intMin(1)),
+      }),
+    ),
+    expect: z.optional(ExpectationsSchema),
+  })
+  .meta({ title: "chainsim scenario", description: "A chainsim scenario file (scenarios.md §2)" });
+
+/** The document as written (and as `scenarioToYaml` writes it). */
+export type ScenarioDocument = z.input<typeof ScenarioSchema>;
+export type StepDocument = z.input<typeof StepSchema>;
+export type UpgradeMessageDocument = z.input<typeof UpgradeMessageSchema>;
+export type ExpectationsDocument = z.input<typeof ExpectationsSchema>;

@@ -1,0 +1,41 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { describe, expect, it } from "vitest";
+import { concat, utf8 } from "../core/bytes.js";
+import { appHash, contentHash, sortNames } from "./app-hash.js";
+
+const u32 = (n: number) => {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n);
+  return out;
+};
+
+describe("app hash encoding", () => {
+  it("hashes length-prefixed pairs, also across the 64 KiB staging boundary", () => {
+    const entries = Array.from(
+      { length: 3000 },
+      (_, i) => [utf8(`key${i}`), new Uint8Array(i % 97).fill(i & 0xff)] as const,
+    );
+    entries.push([utf8("zz-big"), new Uint8Array(200_000).fill(7)]);
+    const stream = concat(...entries.flatMap(([k, v]) => [u32(k.length), k, u32(v.length), v]));
+    expect(contentHash(entries)).toEqual(sha256(stream));
+    expect(contentHash([])).toEqual(sha256(new Uint8Array(0)));
+  });
+
+  it("hashes store names in byte order with their content hashes", () => {
+    const h1 = new Uint8Array(32).fill(1);
+    const h2 = new Uint8Array(32).fill(2);
+    const expected = sha256(concat(u32(1), utf8("a"), h1, u32(2), utf8("ab"), h2));
+    expect(
+      appHash(
+        new Map([
+          ["ab", h2],
+          ["a", h1],
+        ]),
+      ),
+    ).toEqual(expected);
+  });
+
+  it("orders names by UTF-8 bytes, not UTF-16 units", () => {
+    expect(sortNames(["\u{1F600}", "\uFF61", "b"])).toEqual(["b", "\uFF61", "\u{1F600}"]);
+  });
+});

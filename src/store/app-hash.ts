@@ -1,0 +1,67 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { compareBytes, utf8 } from "../core/bytes.js";
+
+/**
+ * App hash of a multistore (this project's own scheme; not the reference's IAVL/simple-merkle bytes).
+ *
+ *   contentHash(store) = sha256( for each (k, v) in key byte order: u32be(|k|) k u32be(|v|) v )
+ *   appHash            = sha256( for each store in name byte order: u32be(|name|) name contentHash(store) )
+ *
+ * Both depend on content only (never on history or version), so nodes that agree on content agree on the hash,
+ * an unchanged block keeps the hash, and an empty store still contributes its name.
+ */
+
+const u32be = (n: number): Uint8Array => {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n);
+  return out;
+};
+
+const CHUNK = 1 << 16;
+
+/** Hash of one store's entries, which must come in strictly ascending key byte order. */
+export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>): Uint8Array {
+  // The length-prefixed stream is staged in 64 KiB chunks: one hasher update per chunk, not four per entry.
+  const h = sha256.create();
+  const buf = new Uint8Array(CHUNK);
+  const view = new DataView(buf.buffer);
+  let used = 0;
+  const put = (bytes: Uint8Array): void => {
+    if (used + 4 + bytes.length > CHUNK) {
+      h.update(buf.subarray(0, used));
+      used = 0;
+    }
+    if (4 + bytes.length > CHUNK) {
+      h.update(u32be(bytes.length));
+      h.update(bytes);
+      return;
+    }
+    view.setUint32(used, bytes.length);
+    buf.set(bytes, used + 4);
+    used += 4 + bytes.length;
+  };
+  for (const [k, v] of entries) {
+    put(k);
+    put(v);
+  }
+  if (used > 0) h.update(buf.subarray(0, used));
+  return h.digest();
+}
+
+/** Store names compared as UTF-8 bytes (Go string order). */
+export const compareNames = (a: string, b: string): number => compareBytes(utf8(a), utf8(b));
+
+/** Sorts names in byte order (a new array). */
+export const sortNames = (names: Iterable<string>): string[] => [...names].sort(compareNames);
+
+/** Hash over every store's name and content hash, in name byte order. */
+export function appHash(storeHashes: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const h = sha256.create();
+  for (const name of sortNames(storeHashes.keys())) {
+    const n = utf8(name);
+    h.update(u32be(n.length));
+    h.update(n);
+    h.update(storeHashes.get(name)!);
+  }
+  return h.digest();
+}

@@ -1,0 +1,75 @@
+import type { BackendWrite, StoreBackend } from "./backend.js";
+import { PersistentBTree } from "./persistent-btree.js";
+
+/**
+ * Bytes <-> latin1 strings: one UTF-16 code unit (0..255) per byte, so string order (`<`) equals the byte
+ * order of the keys, including "a proper prefix sorts first".
+ */
+export function bytesToLatin1(b: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode(...b.subarray(i, i + 4096));
+  return s;
+}
+
+export function latin1ToBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+const bound = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : bytesToLatin1(b));
+
+/** Iterators capture the tree when created (the tree is immutable), hence the snapshot semantics. */
+function* toBytes(entries: Iterable<readonly [string, Uint8Array]>): Generator<readonly [Uint8Array, Uint8Array]> {
+  for (const [k, v] of entries) yield [latin1ToBytes(k), v];
+}
+
+/**
+ * The in-memory backend: a persistent B+tree, so `fork()` is O(1) and every iterator is a free snapshot.
+ * Stored arrays are shared, never copied: writers hand them over and readers must not mutate them.
+ */
+export class MemBackend implements StoreBackend {
+  #tree: PersistentBTree<Uint8Array>;
+
+  constructor(tree: PersistentBTree<Uint8Array> = PersistentBTree.empty()) {
+    this.#tree = tree;
+  }
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    return this.#tree.get(bytesToLatin1(key));
+  }
+
+  iterator(
+    start: Uint8Array | undefined,
+    end: Uint8Array | undefined,
+  ): IterableIterator<readonly [Uint8Array, Uint8Array]> {
+    return toBytes(this.#tree.entries(bound(start), bound(end)));
+  }
+
+  reverseIterator(
+    start: Uint8Array | undefined,
+    end: Uint8Array | undefined,
+  ): IterableIterator<readonly [Uint8Array, Uint8Array]> {
+    return toBytes(this.#tree.entriesReverse(bound(start), bound(end)));
+  }
+
+  write(batch: readonly BackendWrite[]): void {
+    if (batch.length === 0) return;
+    this.#tree = this.#tree.edit((s) => {
+      for (const w of batch) {
+        const k = bytesToLatin1(w.key);
+        if (w.value === undefined) s.delete(k);
+        else s.set(k, w.value);
+      }
+    });
+  }
+
+  fork(): MemBackend {
+    return new MemBackend(this.#tree);
+  }
+
+  /** Number of stored entries (O(n); for tests and diagnostics). */
+  size(): number {
+    return this.#tree.size();
+  }
+}

@@ -1,0 +1,80 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PersistentBTree } from "./persistent-btree.js";
+
+type Op =
+  | { readonly kind: "set"; readonly key: string; readonly val: number }
+  | { readonly kind: "del"; readonly key: string };
+
+const key = fc.integer({ min: 0, max: 400 }).map((n) => n.toString(36).padStart(2, "0"));
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant("set" as const), key, val: fc.integer() }),
+  fc.record({ kind: fc.constant("del" as const), key }),
+);
+/** Batches of edits: small and large, so nodes split, empty out and collapse. */
+const batches = fc.array(fc.array(op, { maxLength: 300 }), { maxLength: 8 });
+
+const apply = (t: PersistentBTree<number>, ops: readonly Op[]) =>
+  t.edit((s) => {
+    for (const o of ops) o.kind === "set" ? s.set(o.key, o.val) : s.delete(o.key);
+  });
+const applyModel = (m: Map<string, number>, ops: readonly Op[]) => {
+  for (const o of ops) o.kind === "set" ? m.set(o.key, o.val) : m.delete(o.key);
+};
+const sortedModel = (m: Map<string, number>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+const inRange = (k: string, lo?: string, hi?: string) => (lo === undefined || k >= lo) && (hi === undefined || k < hi);
+
+describe("PersistentBTree", () => {
+  it("behaves as a sorted map for get, forward and reverse ranges", () => {
+    fc.assert(
+      fc.property(batches, fc.option(key, { nil: undefined }), fc.option(key, { nil: undefined }), (bs, lo, hi) => {
+        let t = PersistentBTree.empty<number>();
+        const m = new Map<string, number>();
+        for (const b of bs) {
+          t = apply(t, b);
+          applyModel(m, b);
+        }
+        const expected = sortedModel(m).filter(([k]) => inRange(k, lo, hi));
+        expect([...t.entries(lo, hi)]).toEqual(expected);
+        expect([...t.entriesReverse(lo, hi)]).toEqual(expected.reverse());
+        expect(t.size()).toBe(m.size);
+        for (const [k, v] of m) expect(t.get(k)).toBe(v);
+        expect(t.get("zzzz")).toBeUndefined();
+      }),
+    );
+  });
+
+  it("never changes a published tree (old roots and iterators are snapshots)", () => {
+    fc.assert(
+      fc.property(batches, batches, (first, second) => {
+        let t = PersistentBTree.empty<number>();
+        for (const b of first) t = apply(t, b);
+        const before = [...t.entries(undefined, undefined)];
+        const it = t.entries(undefined, undefined);
+        let u = t;
+        for (const b of second) u = apply(u, b);
+        // a fork edited independently
+        let w = t;
+        for (const b of second) w = apply(w, [...b].reverse());
+        expect([...t.entries(undefined, undefined)]).toEqual(before);
+        expect([...it]).toEqual(before);
+      }),
+    );
+  });
+
+  it("handles a large sequential load and drain", () => {
+    let t = PersistentBTree.empty<number>();
+    const keys = Array.from({ length: 20_000 }, (_, i) => i.toString().padStart(6, "0"));
+    t = t.edit((s) => {
+      for (const [i, k] of keys.entries()) s.set(k, i);
+    });
+    expect(t.size()).toBe(20_000);
+    expect([...t.entries("009990", "010002")].map(([k]) => k)).toEqual(keys.slice(9990, 10002));
+    t = t.edit((s) => {
+      for (const k of keys.slice(0, 19_990)) s.delete(k);
+    });
+    expect([...t.entriesReverse(undefined, undefined)].map(([, v]) => v)).toEqual(
+      Array.from({ length: 10 }, (_, i) => 19_999 - i),
+    );
+  });
+});
