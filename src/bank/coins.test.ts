@@ -38,7 +38,10 @@ describe("coin strings", () => {
 describe("coin validation and arithmetic", () => {
   it("validates like Coins.Validate", () => {
     expect(validateCoins([]).ok).toBe(true);
-    expect(validateCoins([{ denom: "stake", amount: 0n }])).toEqual({ ok: false, error: "coin 0stake amount is not positive" });
+    expect(validateCoins([{ denom: "stake", amount: 0n }])).toEqual({
+      ok: false,
+      error: "coin 0stake amount is not positive",
+    });
     expect(
       validateCoins([
         { denom: "stake", amount: 1n },
@@ -58,7 +61,12 @@ describe("coin validation and arithmetic", () => {
     expect(addCoins(c("1stake"), c("2atom,3stake"))).toEqual(c("2atom,4stake"));
     expect(subCoins(c("2atom,4stake"), c("4stake"))).toEqual(c("2atom"));
     expect(subCoins(c("2atom"), c("3atom"))).toBeUndefined();
-    expect(normalizeCoins([{ denom: "b-x", amount: 1n }, { denom: "a-x", amount: 0n }])).toEqual([{ denom: "b-x", amount: 1n }]);
+    expect(
+      normalizeCoins([
+        { denom: "b-x", amount: 1n },
+        { denom: "a-x", amount: 0n },
+      ]),
+    ).toEqual([{ denom: "b-x", amount: 1n }]);
   });
 
   it("isAllGTE follows the reference's empty-list rules", () => {

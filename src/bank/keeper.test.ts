@@ -50,10 +50,12 @@ describe("bank keeper", () => {
     const { ctx, bank } = setup();
     const r = bank.send(ctx, alice, bob, coins("5atom,101stake"));
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(errorText(r.error)).toBe("spendable balance 100stake is smaller than 101stake: insufficient funds");
+    if (!r.ok)
+      expect(errorText(r.error)).toBe("spendable balance 100stake is smaller than 101stake: insufficient funds");
     expect(bank.balance(ctx, alice, "atom")).toBe(7n); // the atom part was not moved
     const zero = bank.send(ctx, bob, alice, coins("1stake"));
-    if (!zero.ok) expect(errorText(zero.error)).toBe("spendable balance 0stake is smaller than 1stake: insufficient funds");
+    if (!zero.ok)
+      expect(errorText(zero.error)).toBe("spendable balance 0stake is smaller than 1stake: insufficient funds");
     expect(zero.ok).toBe(false);
   });
 

@@ -294,7 +294,8 @@ export class ChainEngine<S> {
   }
 
   #settled(): boolean {
-    if (this.#heightSteps.size > 0 || this.#queue.length > 0 || this.#pendingTxSteps.size > 0) return false;
+    if (this.pending) return false;
+    for (const p of this.#proposals.values()) if (p.status === "deposit_period" || p.status === "voting_period") return false;
     if (this.#height < this.#lastStepHeight + SETTLE_MARGIN_BLOCKS) return false;
     const ref = this.#referenceNode();
     if (ref !== undefined && this.#host.readCommitted(ref.state).plan !== null) return false;
@@ -307,52 +308,60 @@ export class ChainEngine<S> {
   }
 
   /**
-   * Commits a run of idle blocks without executing them: no transactions, no steps, no queued events before the
-   * block time, every running node idle and the running nodes agreeing with more than 2/3 of the power. Exactly
-   * equivalent to executing those blocks (tested), and O(nodes) per block.
+   * Commits a run of idle blocks without executing them: no transactions, no steps, no queued events at or
+   * before the block time, every running node inside its idle horizon, and the running nodes agreeing with more
+   * than 2/3 of the power. Exactly equivalent to executing those blocks (tested with the fast path off), and a
+   * few hundred nanoseconds per block whatever the number of nodes.
    */
   #fastForward(stop: StopCondition, startBlocks: number, maxBlocks: number): boolean {
     if (this.#mempool.length > 0 || this.#stalled) return false;
     const running = this.#nodes.filter((n) => n.status === "running" && n.process !== undefined);
     if (running.length === 0) return false;
-    const execs: NodeExecution[] = running.map((n) => ({
-      node: n.cfg.name,
-      power: n.cfg.power,
-      ok: true,
-      appHash: n.process!.lastAppHash(),
-    }));
+    let heightEnd = Number.POSITIVE_INFINITY;
+    let timeEndMs = Number.POSITIVE_INFINITY;
+    const execs: NodeExecution[] = [];
+    for (const n of running) {
+      const p = n.process!;
+      if (p.lastHeight() !== this.#height) return false;
+      const hz = p.idleHorizon();
+      if (hz === undefined) return false;
+      heightEnd = Math.min(heightEnd, hz.heightEnd);
+      timeEndMs = Math.min(timeEndMs, hz.timeEndMs);
+      execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: p.lastAppHash() });
+    }
     const decision = decideCommit(execs, this.#totalPower);
     if (!decision.commit || decision.mismatched.length > 0) return false;
+    if (stop.untilHeight !== undefined) heightEnd = Math.min(heightEnd, stop.untilHeight + 1);
+    heightEnd = Math.min(heightEnd, this.#height + 1 + (maxBlocks - (this.#blocksCommitted - startBlocks)));
+    if (stop.settle && !this.pending && ![...this.#proposals.values()].some((p) => p.status === "deposit_period" || p.status === "voting_period")) {
+      const ref = this.#referenceNode();
+      if (ref !== undefined && this.#host.readCommitted(ref.state).plan === null) {
+        heightEnd = Math.min(
+          heightEnd,
+          Math.max(this.#lastStepHeight, this.#lastPlanEventHeight) + SETTLE_MARGIN_BLOCKS + 1,
+        );
+      }
+    }
+    const queueAt = this.#queue[0]?.timeMs ?? Number.POSITIVE_INFINITY;
+    if (stop.untilTimeMs !== undefined) timeEndMs = Math.min(timeEndMs, stop.untilTimeMs + 1);
     const appHash = decision.appHash;
-    let advanced = false;
-    for (;;) {
-      const h = this.#height + 1;
-      if (stop.untilHeight !== undefined && this.#height >= stop.untilHeight) break;
-      if (this.#blocksCommitted - startBlocks >= maxBlocks) break;
+    const from = this.#height;
+    let h = from + 1;
+    for (; h < heightEnd; h++) {
       if (this.#heightSteps.has(h)) break;
       const t = this.#lastTimeMs + this.#blockTimes.interval(h);
-      if (stop.untilTimeMs !== undefined && t > stop.untilTimeMs) break;
-      const next = this.#queue[0];
-      if (next !== undefined && next.timeMs <= t) break;
-      let idle = true;
-      for (const n of running) {
-        if (n.process!.lastHeight() !== h - 1 || !n.process!.isIdle(h, t)) {
-          idle = false;
-          break;
-        }
-      }
-      if (!idle) break;
-      if (stop.settle && this.#settled()) break;
-      for (const n of running) n.process!.commitIdle(h, t);
-      this.#nowMs = t;
+      if (t >= timeEndMs || t >= queueAt) break;
       this.#blocks.append(h, t, [], appHash);
       this.#trace.plainBlock(h, t, appHash);
-      this.#height = h;
       this.#lastTimeMs = t;
-      this.#blocksCommitted++;
-      advanced = true;
+      this.#nowMs = t;
     }
-    return advanced;
+    const count = h - 1 - from;
+    if (count === 0) return false;
+    for (const n of running) n.process!.commitIdle(count);
+    this.#height = from + count;
+    this.#blocksCommitted += count;
+    return true;
   }
 
   #attemptBlock(h: number, timeMs: number): void {
@@ -381,7 +390,7 @@ export class ChainEngine<S> {
     for (const name of decision.mismatched) {
       const n = this.#node(name)!;
       n.process!.abort();
-      this.#haltNode(n, h, { kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${h}` }, timeMs);
+      this.#haltNode(n, h, mismatch(h), timeMs);
     }
     const rep = outcomes.get(decision.committers[0]!)!;
     const prevHash = this.#blocks.appHash(this.#height)!;
@@ -554,19 +563,26 @@ export class ChainEngine<S> {
     const p = n.process!;
     while (n.status === "running" && p.lastHeight() < this.#height) {
       const h = p.lastHeight() + 1;
-      const b = this.#blocks.get(h)!;
-      if (b.txs.length === 0 && !this.#opts.noFastPath && p.isIdle(h, b.timeMs)) {
-        p.commitIdle(h, b.timeMs);
-        if (p.lastAppHash() !== b.appHash) {
-          this.#haltNode(
-            n,
-            h,
-            { kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${h}` },
-            this.#nowMs,
-          );
+      const hz = this.#opts.noFastPath ? undefined : p.idleHorizon();
+      if (hz !== undefined) {
+        let end = h;
+        while (
+          end <= this.#height &&
+          end < hz.heightEnd &&
+          this.#blocks.txs(end).length === 0 &&
+          this.#blocks.timeMs(end)! < hz.timeEndMs
+        )
+          end++;
+        if (end > h) {
+          p.commitIdle(end - h);
+          if (p.lastAppHash() !== this.#blocks.appHash(end - 1)) {
+            this.#haltNode(n, end - 1, mismatch(end - 1), this.#nowMs);
+            return;
+          }
+          continue;
         }
-        continue;
       }
+      const b = this.#blocks.get(h)!;
       const out = p.execute(h, b.timeMs, b.txs);
       if (!out.ok) {
         this.#haltNode(n, h, out.halt, this.#nowMs);
@@ -574,19 +590,10 @@ export class ChainEngine<S> {
       }
       if (out.appHash !== b.appHash) {
         p.abort();
-        this.#haltNode(
-          n,
-          h,
-          { kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${h}` },
-          this.#nowMs,
-        );
+        this.#haltNode(n, h, mismatch(h), this.#nowMs);
         return;
       }
       p.commit();
-    }
-    if (n.status === "running" && p.lastHeight() > this.#height) {
-      // Cannot happen: a node never commits past the chain. Guard the invariant loudly in tests.
-      throw new Error(`invariant: node ${n.cfg.name} is ahead of the chain`);
     }
   }
 
@@ -911,6 +918,11 @@ export class ChainEngine<S> {
     return c;
   }
 }
+
+const mismatch = (h: number): Halt => ({
+  kind: "app-hash-mismatch",
+  message: `wrong Block.Header.AppHash at height ${h}`,
+});
 
 function haltKey(t: Trigger & { type: "halt" }): string {
   return canonicalJson({ node: t.node, kind: t.kind, height: t.height });

@@ -90,10 +90,14 @@ export interface NodeProcess {
   readonly binary: string;
   lastHeight(): number;
   lastAppHash(): string;
-  /** True when executing block h at this time with no transactions would write nothing and halt nothing. */
-  isIdle(height: number, timeMs: number): boolean;
-  /** Commits block h without executing it; valid only when `isIdle(h, time)` holds. */
-  commitIdle(height: number, timeMs: number): void;
+  /**
+   * The idle horizon: blocks with no transactions at heights < heightEnd and times < timeEndMs would write
+   * nothing and halt nothing (no plan due, no early handler, no downgrade check pending, no governance deadline).
+   * undefined when the next block is not idle whatever its time.
+   */
+  idleHorizon(): { readonly heightEnd: number; readonly timeEndMs: number } | undefined;
+  /** Commits the next `count` blocks without executing them; valid only inside the idle horizon. */
+  commitIdle(count: number): void;
   execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome;
   commit(): void;
   abort(): void;

@@ -10,7 +10,7 @@ export const LOG_MODULE = "x/gov";
 
 /** Everything the gov handlers depend on besides the Ctx. */
 export interface GovDeps {
-  readonly bank: Pick<BankKeeper, "sendToModule" | "sendFromModule" | "send" | "burn">;
+  readonly bank: Pick<BankKeeper, "sendToModule" | "sendFromModule" | "burn">;
   readonly staking: StakingView;
   readonly router: MsgRouter;
   readonly config: GovConfig;

@@ -51,7 +51,12 @@ describe("passed proposals", () => {
     expect([readProbe(c.ctx(), "a"), readProbe(c.ctx(), "b")]).toEqual(["1", "2"]);
     const p = proposal(c, id);
     expect(p.status).toBe(ProposalStatus.PASSED);
-    expect(p.finalTallyResult).toMatchObject({ yesCount: "600", noCount: "0", abstainCount: "0", noWithVetoCount: "0" });
+    expect(p.finalTallyResult).toMatchObject({
+      yesCount: "600",
+      noCount: "0",
+      abstainCount: "0",
+      noWithVetoCount: "0",
+    });
     expect(c.balance(alice)).toBe(before);
     expect(c.balance(GOV)).toBe(0n);
     expect(r.result.ok && r.result.value.outcomes).toEqual([
@@ -88,6 +93,14 @@ describe("passed proposals", () => {
     c.advance(2 * DAY);
     c.endBlock();
     expect(proposal(c, id).failedReason).toBe("handling x/gov proposal msg [/test.v1.MsgPanic] PANICKED: boom");
+    const id2 = c.submitActive({ messages: [setMsg("gone", "1")] });
+    castVote(c, id2, val1, VoteOption.YES);
+    c.router.unrouted.add("/test.v1.MsgSet");
+    c.advance(2 * DAY);
+    c.endBlock();
+    expect(proposal(c, id2).failedReason).toBe(
+      "handling x/gov proposal msg [/test.v1.MsgSet] PANICKED: runtime error: invalid memory address or nil pointer dereference",
+    );
   });
 
   it("run in (voting_end_time, id) order, each seeing the writes of the previous ones", () => {
@@ -145,7 +158,11 @@ describe("rejected proposals and deposit burning", () => {
     castVote(c, id, val1, VoteOption.NO_WITH_VETO);
     c.advance(2 * DAY);
     const r = c.endBlock();
-    expect(r.result.ok && r.result.value.outcomes[0]).toMatchObject({ kind: "rejected", reason: "vetoed", depositsBurned: true });
+    expect(r.result.ok && r.result.value.outcomes[0]).toMatchObject({
+      kind: "rejected",
+      reason: "vetoed",
+      depositsBurned: true,
+    });
     expect(c.bank.supply(c.ctx(), "stake")).toBe(supply - 10_000_000n);
 
     const keep = new TestChain({ params: create(ParamsSchema, { ...defaultParams(), burnVoteVeto: false }) });
@@ -164,7 +181,10 @@ describe("rejected proposals and deposit burning", () => {
     castVote(c, id, val3, VoteOption.YES); // 100 of 1000 < 0.334
     c.advance(2 * DAY);
     const r = c.endBlock();
-    expect(r.result.ok && r.result.value.outcomes[0]).toMatchObject({ reason: "quorum-not-met", depositsBurned: false });
+    expect(r.result.ok && r.result.value.outcomes[0]).toMatchObject({
+      reason: "quorum-not-met",
+      depositsBurned: false,
+    });
     expect(c.balance(alice)).toBe(before);
 
     const burn = new TestChain({ params: create(ParamsSchema, { ...defaultParams(), burnVoteQuorum: true }) });

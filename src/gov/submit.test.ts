@@ -18,7 +18,9 @@ describe("MsgSubmitProposal checks, in order", () => {
     expect(errorOf(c.submit({ title: "", summary: "", proposer: "bad" }))).toBe(
       "proposal title cannot be empty: invalid request",
     );
-    expect(errorOf(c.submit({ summary: "", proposer: "bad" }))).toBe("proposal summary cannot be empty: invalid request");
+    expect(errorOf(c.submit({ summary: "", proposer: "bad" }))).toBe(
+      "proposal summary cannot be empty: invalid request",
+    );
     expect(errorOf(c.submit({ proposer: "" }))).toBe(
       "invalid proposer address: empty address string is not allowed: invalid address",
     );

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { StoreCtx } from "../app/context.js";
 import { addressOfName } from "../core/address.js";
 import { height, unixMs } from "../core/brand.js";
-import { ParamsSchema, ProposalSchema, type Vote, VoteOption, VoteSchema, WeightedVoteOptionSchema } from "../gen/chain/gov/v1/gov_pb.js";
+import {
+  ParamsSchema,
+  ProposalSchema,
+  type Vote,
+  VoteOption,
+  VoteSchema,
+  WeightedVoteOptionSchema,
+} from "../gen/chain/gov/v1/gov_pb.js";
 import { MemMultiStore } from "../store/mem-multistore.js";
 import { Dec } from "./dec.js";
 import { defaultParams, type GovParams, parseParams } from "./params.js";
@@ -32,11 +39,7 @@ const vote = (voter: string, ...options: [VoteOption, string][]): Vote =>
   });
 const single = (voter: string, option: VoteOption) => vote(voter, [option, "1.000000000000000000"]);
 
-function tally(
-  validators: BondedValidator[],
-  votes: Vote[],
-  opts: { expedited?: boolean; params?: GovParams } = {},
-) {
+function tally(validators: BondedValidator[], votes: Vote[], opts: { expedited?: boolean; params?: GovParams } = {}) {
   const proposal = create(ProposalSchema, { id: 1n, expedited: opts.expedited ?? false });
   return computeTally(ctx, { bondedValidators: () => validators }, proposal, opts.params ?? params(), votes);
 }
@@ -76,11 +79,9 @@ describe("tally decision order and comparisons", () => {
     expect([at.passes, at.reason]).toEqual([true, "passed"]);
     const above = tally(four(335n, 665n, 0n, 0n), [single(v1, VoteOption.NO_WITH_VETO), single(v2, VoteOption.YES)]);
     expect([above.passes, above.burnDeposits, above.reason]).toEqual([false, true, "vetoed"]);
-    const noBurn = tally(
-      four(335n, 665n, 0n, 0n),
-      [single(v1, VoteOption.NO_WITH_VETO), single(v2, VoteOption.YES)],
-      { params: params({ burnVoteVeto: false }) },
-    );
+    const noBurn = tally(four(335n, 665n, 0n, 0n), [single(v1, VoteOption.NO_WITH_VETO), single(v2, VoteOption.YES)], {
+      params: params({ burnVoteVeto: false }),
+    });
     expect([noBurn.reason, noBurn.burnDeposits]).toEqual(["vetoed", false]);
   });
 

@@ -60,9 +60,16 @@ const KNOWN = new Set([
   "/test.v1.MsgTwoSigners",
 ]);
 
-function body(msg: AnyMsg): Record<string, string> | undefined {
+interface TestBody {
+  readonly signer?: string;
+  readonly key?: string;
+  readonly value?: string;
+  readonly message?: string;
+}
+
+function body(msg: AnyMsg): TestBody | undefined {
   try {
-    return JSON.parse(fromUtf8(msg.value)) as Record<string, string>;
+    return JSON.parse(fromUtf8(msg.value)) as TestBody;
   } catch {
     return undefined;
   }
@@ -71,12 +78,14 @@ function body(msg: AnyMsg): Record<string, string> | undefined {
 export class FakeRouter implements MsgRouter {
   /** Type urls routed, in call order (to observe execution). */
   readonly calls: string[] = [];
+  /** Type urls whose handler is gone (as after a binary change); `route` returns undefined for them. */
+  readonly unrouted = new Set<string>();
 
   inspect(msg: AnyMsg): Result<MsgFacts, ChainError> | undefined {
     if (!KNOWN.has(msg.typeUrl)) return undefined;
     const b = body(msg);
     if (b === undefined) return err(plain(`unable to decode ${msg.typeUrl}`));
-    const signer = b["signer"] ?? "";
+    const signer = b.signer ?? "";
     if (msg.typeUrl === "/test.v1.MsgTwoSigners") return ok({ signers: [signer, signer] });
     if (msg.typeUrl === "/test.v1.MsgInvalid") {
       return ok({ signers: [signer], validateBasicError: wrap(SdkErrors.ErrInvalidRequest, "bad field") });
@@ -85,20 +94,20 @@ export class FakeRouter implements MsgRouter {
   }
 
   route(ctx: Ctx, msg: AnyMsg): Result<void, ChainError> | undefined {
-    if (!KNOWN.has(msg.typeUrl)) return undefined;
+    if (!KNOWN.has(msg.typeUrl) || this.unrouted.has(msg.typeUrl)) return undefined;
     this.calls.push(msg.typeUrl);
     const b = body(msg) ?? {};
     switch (msg.typeUrl) {
       case "/test.v1.MsgSet":
-        ctx.kv("bank").set(utf8(PROBE + (b["key"] ?? "")), utf8(b["value"] ?? ""));
-        ctx.emit({ type: "probe_set", attributes: [{ key: "key", value: b["key"] ?? "" }] });
+        ctx.kv("bank").set(utf8(PROBE + (b.key ?? "")), utf8(b.value ?? ""));
+        ctx.emit({ type: "probe_set", attributes: [{ key: "key", value: b.key ?? "" }] });
         return ok(undefined);
       case "/test.v1.MsgRequire": {
-        const have = readProbe(ctx, b["key"] ?? "");
-        return have === b["value"] ? ok(undefined) : err(plain(`probe ${b["key"]} is ${have ?? "unset"}`));
+        const have = readProbe(ctx, b.key ?? "");
+        return have === b.value ? ok(undefined) : err(plain(`probe ${b.key} is ${have ?? "unset"}`));
       }
       case "/test.v1.MsgFail":
-        return err(wrap(SdkErrors.ErrInvalidRequest, b["message"] ?? ""));
+        return err(wrap(SdkErrors.ErrInvalidRequest, b.message ?? ""));
       case "/test.v1.MsgPanic":
         throw new Error("boom");
       default:

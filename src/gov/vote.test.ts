@@ -48,9 +48,7 @@ describe("MsgVote", () => {
     castVote(c, id, alice, VoteOption.YES);
     castVote(c, id, alice, VoteOption.NO);
     const votes = c.gov.queryVotes(c.ctx(), id);
-    expect(votes.ok && votes.value.votes.map((v) => [v.voter, v.options[0]!.option])).toEqual([
-      [alice, VoteOption.NO],
-    ]);
+    expect(votes.ok && votes.value.votes.map((v) => [v.voter, v.options[0]!.option])).toEqual([[alice, VoteOption.NO]]);
   });
 
   it("only in the voting period; unknown ids are inactive too", () => {

@@ -51,10 +51,18 @@ describe("parseCoins", () => {
       error: 'invalid coins "1stake,2stake": denom "stake" appears twice',
     });
     expect(parseCoins("1stake,").ok).toBe(false);
-    expect(parseCoins("1stake,-2atom")).toEqual({ ok: false, error: 'invalid coin "-2atom": amount must not be negative' });
+    expect(parseCoins("1stake,-2atom")).toEqual({
+      ok: false,
+      error: 'invalid coin "-2atom": amount must not be negative',
+    });
   });
   it("formats back to the file form", () => {
-    expect(formatCoins([{ denom: "stake", amount: 1n }, { denom: "atom", amount: 20n }])).toBe("1stake,20atom");
+    expect(
+      formatCoins([
+        { denom: "stake", amount: 1n },
+        { denom: "atom", amount: 20n },
+      ]),
+    ).toBe("1stake,20atom");
     expect(formatCoins([])).toBe("");
   });
 });

@@ -18,4 +18,4 @@ export {
   type VoteOptionName,
 } from "./schema.js";
 export { type SerializeOptions, scenarioToYaml } from "./serialize.js";
-export { formatRfc3339, parseRfc3339, parseTimeSpec } from "./time.js";
+export { parseRfc3339, parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";

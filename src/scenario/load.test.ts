@@ -141,7 +141,9 @@ describe("errors name the file and the exact path", () => {
     expect(chain({ mean: "5s" })).toEqual([
       "s.json: chain.blockTime.stddev: required by the normal model {mean, stddev, min?, max?}",
     ]);
-    expect(chain({ min: "1s", max: "2s", median: "1s" })).toEqual(['s.json: chain.blockTime.median: unknown key "median"']);
+    expect(chain({ min: "1s", max: "2s", median: "1s" })).toEqual([
+      's.json: chain.blockTime.median: unknown key "median"',
+    ]);
     expect(errorsOf(withSteps([{ on: { halt: "val1" }, delay: "-1s", stop: { node: "val1" } }]))).toEqual([
       's.json: steps[0].delay: must not be negative, got "-1s"',
     ]);
@@ -154,9 +156,9 @@ describe("errors name the file and the exact path", () => {
     expect(errorsOf({ ...MINIMAL, chain: { gov: { minDeposit: "10" } } })).toEqual([
       's.json: chain.gov.minDeposit: invalid coin "10": expected <integer><denom> such as "10000000stake" (denom [a-zA-Z][a-zA-Z0-9/:._-]{2,127})',
     ]);
-    expect(errorsOf(withSteps([submit(), { at: 3, deposit: { proposal: "up", from: "val1", amount: "1stake,2stake" } }]))).toEqual([
-      's.json: steps[1].deposit.amount: invalid coins "1stake,2stake": denom "stake" appears twice',
-    ]);
+    expect(
+      errorsOf(withSteps([submit(), { at: 3, deposit: { proposal: "up", from: "val1", amount: "1stake,2stake" } }])),
+    ).toEqual(['s.json: steps[1].deposit.amount: invalid coins "1stake,2stake": denom "stake" appears twice']);
     expect(errorsOf({ ...MINIMAL, chain: { gov: { quorum: 0.4, threshold: "-0.5" } } })).toEqual([
       's.json: chain.gov.quorum: expected a decimal string such as "0.334" (quote it), got number 0.4',
       's.json: chain.gov.threshold: expected a non-negative decimal with at most 18 decimals, got "-0.5"',
@@ -253,7 +255,9 @@ describe("errors name the file and the exact path", () => {
   });
 
   it("checks trigger values", () => {
-    expect(errorsOf(withSteps([{ at: 0, stop: { node: "val1" } }]))).toEqual(["s.json: steps[0].at: must be ≥ 1, got 0"]);
+    expect(errorsOf(withSteps([{ at: 0, stop: { node: "val1" } }]))).toEqual([
+      "s.json: steps[0].at: must be ≥ 1, got 0",
+    ]);
     expect(errorsOf(withSteps([{ at: { time: "50h" }, stop: { node: "val1" } }]))).toEqual([
       's.json: steps[0].at.time: expected "+<duration>" (offset from genesis, e.g. "+50h") or an RFC 3339 time, got "50h"',
     ]);
@@ -343,9 +347,9 @@ describe("errors name the file and the exact path", () => {
       's.json: chain.validators[0].name: validator name "default" is reserved',
       's.json: nodes.any: node name "any" is reserved (on.halt: any)',
     ]);
-    expect(errorsOf(JSON.parse('{"name":"m","binaries":{"v1":{}},"chain":{"accounts":{"__proto__":"1stake"}}}'))).toEqual([
-      's.json: chain.accounts.__proto__: key "__proto__" is not allowed',
-    ]);
+    expect(
+      errorsOf(JSON.parse('{"name":"m","binaries":{"v1":{}},"chain":{"accounts":{"__proto__":"1stake"}}}')),
+    ).toEqual(['s.json: chain.accounts.__proto__: key "__proto__" is not allowed']);
   });
 
   it("rejects query steps until the node API exists", () => {
@@ -408,7 +412,14 @@ describe("plan fields inside messages pass through unjudged", () => {
   });
   it("requires exactly one message type", () => {
     expect(
-      errorsOf(withSteps([{ at: 2, authorityExec: { messages: [{}, { cancelUpgrade: {}, softwareUpgrade: { name: "a", height: 1 } }] } }])),
+      errorsOf(
+        withSteps([
+          {
+            at: 2,
+            authorityExec: { messages: [{}, { cancelUpgrade: {}, softwareUpgrade: { name: "a", height: 1 } }] },
+          },
+        ]),
+      ),
     ).toEqual([
       "s.json: steps[0].authorityExec.messages[0]: missing message type: one of softwareUpgrade, cancelUpgrade",
       's.json: steps[0].authorityExec.messages[1]: only one message type allowed, found "softwareUpgrade" and "cancelUpgrade"',
@@ -432,7 +443,9 @@ describe("YAML and JSON sources", () => {
     expect(r.ok ? [] : r.error.map(formatScenarioError)).toEqual(['s.json: duplicate key "name" at line 3, column 2']);
   });
   it("rejects several YAML documents in one file", () => {
-    expect(yamlErrors("name: m\n---\nname: n\n")[0]?.message).toMatch(/^YAML syntax error: Source contains multiple documents/);
+    expect(yamlErrors("name: m\n---\nname: n\n")[0]?.message).toMatch(
+      /^YAML syntax error: Source contains multiple documents/,
+    );
   });
   it("names the line and column of a JSON syntax error", () => {
     const r = parseScenario("s.json", '{"name": "m",\n "binaries": {"v1": {}}\n "seed": 1}');
@@ -447,11 +460,11 @@ describe("YAML and JSON sources", () => {
     ]);
   });
   it("reads JSON input to the same model as YAML", () => {
-    const yaml = parseScenario(
-      "s.yaml",
-      "name: m\nbinaries:\n  v1: {}\nsteps:\n  - at: 3\n    stop: {node: val1}\n",
+    const yaml = parseScenario("s.yaml", "name: m\nbinaries:\n  v1: {}\nsteps:\n  - at: 3\n    stop: {node: val1}\n");
+    const json = parseScenario(
+      "s.json",
+      JSON.stringify({ name: "m", binaries: { v1: {} }, steps: [{ at: 3, stop: { node: "val1" } }] }),
     );
-    const json = parseScenario("s.json", JSON.stringify({ name: "m", binaries: { v1: {} }, steps: [{ at: 3, stop: { node: "val1" } }] }));
     expect(yaml.ok && json.ok).toBe(true);
     if (yaml.ok && json.ok) expect({ ...json.value, file: "" }).toEqual({ ...yaml.value, file: "" });
   });
@@ -503,7 +516,13 @@ describe("defaults resolution", () => {
       ),
     );
     const [a, b, c, cancel] = s.steps.map((st) => st.action);
-    expect(a).toMatchObject({ title: "a", summary: "a", metadata: "", expedited: false, deposit: [{ denom: "stake", amount: 7n }] });
+    expect(a).toMatchObject({
+      title: "a",
+      summary: "a",
+      metadata: "",
+      expedited: false,
+      deposit: [{ denom: "stake", amount: 7n }],
+    });
     expect(b).toMatchObject({ title: "T", summary: "T", expedited: true, deposit: [{ denom: "stake", amount: 9n }] });
     expect(c).toMatchObject({ deposit: [] });
     expect(cancel).toEqual({ kind: "cancelProposal", proposal: "b", from: "val1" });
@@ -516,7 +535,10 @@ describe("defaults resolution", () => {
     const s = loaded(
       withSteps(
         [
-          { at: 2, tx: { from: "alice", messages: [{ cancelUpgrade: {} }, { cancelUpgrade: { authority: "chain1xyz" } }] } },
+          {
+            at: 2,
+            tx: { from: "alice", messages: [{ cancelUpgrade: {} }, { cancelUpgrade: { authority: "chain1xyz" } }] },
+          },
           { at: 2, authorityExec: { messages: [{ cancelUpgrade: {} }] } },
         ],
         { chain: { accounts: { alice: "1stake" } } },
@@ -530,7 +552,10 @@ describe("defaults resolution", () => {
         { kind: "cancelUpgrade", authority: "chain1xyz" },
       ],
     });
-    expect(s.steps[1]?.action).toEqual({ kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }] });
+    expect(s.steps[1]?.action).toEqual({
+      kind: "authorityExec",
+      messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
+    });
   });
 
   it("gives each validator its stake unless listed, after the listed accounts", () => {
@@ -583,9 +608,15 @@ describe("defaults resolution", () => {
     expect(v2?.migrations).toEqual(new Map([["gov", [1, 3]]]));
     expect(v2?.upgrades).toEqual(
       new Map([
-        ["v2", { handler: "migrate", storeUpgrades: { added: ["foo"], renamed: [{ oldKey: "a", newKey: "b" }], deleted: [] } }],
-        ["bad", { handler: "fail", failMessage: "upgrade handler failed", storeUpgrades: null }],
-        ["worse", { handler: "fail", failMessage: "boom", storeUpgrades: null }],
+        [
+          "v2",
+          {
+            handler: "migrate",
+            storeUpgrades: { added: ["foo"], renamed: [{ oldKey: "a", newKey: "b" }], deleted: [] },
+          },
+        ],
+        ["bad", { handler: "fail", failMessage: "upgrade handler failed" }],
+        ["worse", { handler: "fail", failMessage: "boom" }],
       ]),
     );
     expect(s.genesisBinary).toBe("v1");
@@ -596,7 +627,12 @@ describe("defaults resolution", () => {
     const bt = (blockTime: unknown) => loaded({ ...MINIMAL, chain: { blockTime } }).chain.blockTime;
     expect(bt("1.5s")).toEqual({ kind: "fixed", intervalMs: 1500 });
     expect(bt({ min: "1s", max: "3s" })).toEqual({ kind: "uniform", minMs: 1000, maxMs: 3000 });
-    expect(bt({ mean: "6s", stddev: "1s" })).toEqual({ kind: "normal", meanMs: 6000, stddevMs: 1000, minMs: 1, maxMs: null });
+    expect(bt({ mean: "6s", stddev: "1s" })).toEqual({
+      kind: "normal",
+      meanMs: 6000,
+      stddevMs: 1000,
+      minMs: 1,
+    });
     expect(bt({ mean: "6s", stddev: "0s", min: "5s", max: "7s" })).toEqual({
       kind: "normal",
       meanMs: 6000,
@@ -613,7 +649,11 @@ describe("defaults resolution", () => {
           { at: { time: "+50h" }, stop: { node: "val1" } },
           { at: { time: "2026-01-02T00:00:00Z" }, stop: { node: "val1" } },
           { on: { halt: "any" }, restart: { node: "val1", skipUpgradeHeights: [20] } },
-          { on: { halt: "val1", kind: "upgrade-needed", height: 20 }, delay: "10m", swapBinary: { node: "val1", binary: "v1" } },
+          {
+            on: { halt: "val1", kind: "upgrade-needed", height: 20 },
+            delay: "10m",
+            swapBinary: { node: "val1", binary: "v1" },
+          },
         ],
         { run: { untilTime: "+100h", maxBlocks: 50 }, chain: { genesisTime: "2026-01-01T00:00:00Z" } },
       ),
@@ -621,7 +661,7 @@ describe("defaults resolution", () => {
     expect(s.steps.map((st) => st.trigger)).toEqual([
       { kind: "time", time: GENESIS + 50 * 3_600_000 },
       { kind: "time", time: GENESIS + 86_400_000 },
-      { kind: "halt", node: null, haltKind: null, height: null, delayMs: 0 },
+      { kind: "halt", node: null, delayMs: 0 },
       { kind: "halt", node: "val1", haltKind: "upgrade-needed", height: 20, delayMs: 600_000 },
     ]);
     expect(s.steps[2]?.action).toEqual({ kind: "restart", node: "val1", skipUpgradeHeights: [20] });
@@ -665,7 +705,11 @@ describe("defaults resolution", () => {
   });
 
   it("reads options and the upgradeInfoWritable node option", () => {
-    const s = loaded({ ...MINIMAL, options: { expeditedFallbackVotes: "keep" }, nodes: { val1: { upgradeInfoWritable: false } } });
+    const s = loaded({
+      ...MINIMAL,
+      options: { expeditedFallbackVotes: "keep" },
+      nodes: { val1: { upgradeInfoWritable: false } },
+    });
     expect(s.options.expeditedFallbackVotes).toBe("keep");
     expect(s.nodes.get("val1")?.upgradeInfoWritable).toBe(false);
     expect(errorsOf({ ...MINIMAL, options: { expeditedFallbackVotes: "drop" } })).toEqual([
@@ -737,5 +781,49 @@ describe("nodes and the default entry", () => {
     expect(errorsOf({ ...doc, steps: [{ at: 2, stop: { node: "default" } }] })).toEqual([
       's.json: steps[0].stop.node: unknown node "default"',
     ]);
+  });
+});
+
+describe("smaller rules", () => {
+  it("checks names, labels, powers and message counts", () => {
+    expect(
+      errorsOf({
+        name: "m",
+        binaries: { "bad name": {} },
+        chain: { validators: [{ name: "val 1", power: 0 }] },
+        steps: [
+          { label: "", at: 2, tx: { from: "val1", messages: [] } },
+          { at: 3, authorityExec: { messages: [] } },
+        ],
+      }),
+    ).toEqual([
+      's.json: binaries["bad name"]: invalid key "bad name": binary name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, got "bad name"',
+      's.json: chain.validators[0].name: validator name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, got "val 1"',
+      "s.json: chain.validators[0].power: must be ≥ 1, got 0",
+      "s.json: steps[0].label: step label must not be empty",
+      's.json: steps[0].tx.from: unknown account "val1"',
+      "s.json: steps[0].tx.messages: must have at least 1 item",
+      "s.json: steps[1].authorityExec.messages: must have at least 1 item",
+    ]);
+  });
+  it("accepts a $schema key for editors", () => {
+    expect(errorsOf({ $schema: "./schema.json", ...MINIMAL })).toEqual([]);
+  });
+  it("treats YAML warnings (unknown tags) as errors", () => {
+    expect(yamlErrors("name: !!weird m\nbinaries: {v1: {}}\n").map(formatScenarioError)).toEqual([
+      "s.yaml: YAML syntax error: Unresolved tag: tag:yaml.org,2002:weird at line 1, column 7",
+    ]);
+  });
+  it("refuses alias bombs instead of expanding them", () => {
+    const lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 8; i++)
+      lines.push(
+        `${"abcdefgh"[i]}: &${"abcdefgh"[i]} [${Array(10)
+          .fill(`*${"abcdefgh"[i - 1]}`)
+          .join(", ")}]`,
+      );
+    const errors = yamlErrors(`name: m\nbinaries: {v1: {}}\n${lines.join("\n")}\n`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/alias/i);
   });
 });

@@ -21,8 +21,8 @@ export type BlockTimeModel =
       readonly stddevMs: DurationMs;
       /** Draws are clipped to [minMs, maxMs]; minMs defaults to 1 ms. */
       readonly minMs: DurationMs;
-      /** null: no upper clip. */
-      readonly maxMs: DurationMs | null;
+      /** Absent: no upper clip. */
+      readonly maxMs?: DurationMs;
     };
 
 /** x/gov params at genesis. Ratios are SDK decimal strings as written (e.g. "0.334"); gov parses them. */
@@ -63,9 +63,10 @@ export interface ChainModel {
   readonly accounts: ReadonlyMap<string, Coins>;
 }
 
+/** Shapes match `src/app/binary.ts` (UpgradeDef), so a BinaryModel is a BinaryDef. */
 export type UpgradeHandlerModel =
-  | { readonly handler: "migrate" | "noop"; readonly storeUpgrades: StoreUpgrades | null }
-  | { readonly handler: "fail"; readonly failMessage: string; readonly storeUpgrades: StoreUpgrades | null };
+  | { readonly handler: "migrate" | "noop"; readonly storeUpgrades?: StoreUpgrades }
+  | { readonly handler: "fail"; readonly failMessage: string; readonly storeUpgrades?: StoreUpgrades };
 
 export interface BinaryModel {
   readonly name: string;
@@ -114,8 +115,10 @@ export type Trigger =
       readonly kind: "halt";
       /** null: any node. */
       readonly node: string | null;
-      readonly haltKind: HaltKind | null;
-      readonly height: Height | null;
+      /** Absent: any kind. */
+      readonly haltKind?: HaltKind;
+      /** Absent: any height. */
+      readonly height?: Height;
       readonly delayMs: DurationMs;
     };
 

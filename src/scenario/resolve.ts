@@ -115,7 +115,7 @@ function resolveBlockTime(b: BlockTimeDocument): BlockTimeModel {
       meanMs: dur(b.mean),
       stddevMs: dur(b.stddev),
       minMs: dur(b.min ?? SCENARIO_DEFAULTS.normalBlockTimeMin),
-      maxMs: b.max === undefined ? null : dur(b.max),
+      ...(b.max === undefined ? {} : { maxMs: dur(b.max) }),
     };
   }
   if (b.min === undefined || b.max === undefined) throw new InvariantError("uniform block time without min/max");
@@ -156,18 +156,21 @@ function resolveBinary(name: string, b: BinaryDocument): BinaryModel {
       .map(([m, vs]) => [m, [...vs].sort((x, y) => x - y)] as const),
   );
   const upgrades = mapOf(b.upgrades, (u): UpgradeHandlerModel => {
-    const storeUpgrades: StoreUpgrades | null =
-      u.storeUpgrades === undefined
-        ? null
+    const su = u.storeUpgrades;
+    const storeUpgrades: { storeUpgrades?: StoreUpgrades } =
+      su === undefined
+        ? {}
         : {
-            added: u.storeUpgrades.added ?? [],
-            renamed: (u.storeUpgrades.renamed ?? []).map((r) => ({ oldKey: r.from, newKey: r.to })),
-            deleted: u.storeUpgrades.deleted ?? [],
+            storeUpgrades: {
+              added: su.added ?? [],
+              renamed: (su.renamed ?? []).map((r) => ({ oldKey: r.from, newKey: r.to })),
+              deleted: su.deleted ?? [],
+            },
           };
     const handler = u.handler ?? "migrate";
     return handler === "fail"
-      ? { handler, failMessage: u.failMessage ?? SCENARIO_DEFAULTS.failMessage, storeUpgrades }
-      : { handler, storeUpgrades };
+      ? { handler, failMessage: u.failMessage ?? SCENARIO_DEFAULTS.failMessage, ...storeUpgrades }
+      : { handler, ...storeUpgrades };
   });
   return { name, modules: sortedModules, migrations, upgrades };
 }
@@ -218,8 +221,8 @@ function resolveTrigger(s: StepDocument, genesis: UnixMs): Trigger {
   return {
     kind: "halt",
     node: s.on.halt === ANY_NODE ? null : s.on.halt,
-    haltKind: s.on.kind ?? null,
-    height: s.on.height === undefined ? null : height(s.on.height),
+    ...(s.on.kind === undefined ? {} : { haltKind: s.on.kind }),
+    ...(s.on.height === undefined ? {} : { height: height(s.on.height) }),
     delayMs: dur(s.delay ?? "0s"),
   };
 }

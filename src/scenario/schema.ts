@@ -6,7 +6,7 @@
  *   turns a validated document into the typed model. The same schemas generate the JSON Schema (`json-schema.ts`),
  *   so every check that JSON Schema cannot express (Go durations, coins, "exactly one action") is a refinement
  *   with a plain message, plus a `meta` hint (pattern, oneOf) for editors.
- * - Cross-references (unknown validator, node, binary, proposal label...) are checked in `references.ts`, not here.
+ * - Cross-references (unknown validator, node, binary, proposal label...) are checked in `checks.ts`, not here.
  * - Plan fields inside messages (`name`, `height`, `info`) are not judged: any string, any int64 (a safe integer
  *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
  */
@@ -78,8 +78,9 @@ export const DEFAULT_NODE_KEY = "default";
 const quoted = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
 export const SCENARIO_NAME = /^[a-z0-9._-]+$/;
-/** Validators, accounts, nodes and binaries: names usable as directory names. */
-export const ENTITY_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** Validators, accounts, nodes and binaries: names usable as directory names (so never `.` or `..`). */
+export const ENTITY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const ENTITY_NAME_TEXT = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}";
 
 const scenarioName = z
   .string()
@@ -88,7 +89,7 @@ const scenarioName = z
 const entityName = (what: string) =>
   z
     .string()
-    .regex(ENTITY_NAME, { error: (iss) => `${what} name must match [A-Za-z0-9._-]{1,64}, got ${quoted(iss.input)}` });
+    .regex(ENTITY_NAME, { error: (iss) => `${what} name must match ${ENTITY_NAME_TEXT}, got ${quoted(iss.input)}` });
 
 const label = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
 
@@ -128,7 +129,7 @@ const int64 = z.union(
 
 const DURATION_BODY = "((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+";
 
-/** A Go duration string; `bound` is what the field needs. Values are checked with Go's own parser. */
+/** A Go duration string; `bound` is what the field needs. Values go through the Go-compatible parser. */
 function duration(bound: "positive" | "nonNegative", description: string) {
   return z
     .string()
@@ -267,9 +268,7 @@ export const ExpectationsSchema = z
         error: (iss) => `expected false or {height, nodes?}, got ${describeValue(iss.input)}`,
       }),
     ),
-    plan: z.optional(
-      z.union([z.null(), planExpectation], { error: unionError("null or {name, height, info?}") }),
-    ),
+    plan: z.optional(z.union([z.null(), planExpectation], { error: unionError("null or {name, height, info?}") })),
     applied: z.optional(z.record(z.string(), intMin(0)).meta({ description: "Plan name → done height (0 = never)" })),
     moduleVersions: z.optional(z.record(z.string(), intMin(0))),
     protocolVersion: z.optional(intMin(0)),

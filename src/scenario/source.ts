@@ -55,7 +55,9 @@ export function parseSource(fileName: string, text: string): Result<ParsedSource
     const parsed = parseJson(fileName, text);
     if (!parsed.ok) return parsed;
     // JSON.parse keeps the last of duplicate keys silently; the YAML parser (a JSON superset) reports them.
-    const duplicates = doc.errors.filter((e) => e.code === "DUPLICATE_KEY").map((e) => yamlError(fileName, text, format, e));
+    const duplicates = doc.errors
+      .filter((e) => e.code === "DUPLICATE_KEY")
+      .map((e) => yamlError(fileName, text, format, e));
     if (duplicates.length > 0) return err(duplicates);
     return ok({ format, data: parsed.value, position });
   }

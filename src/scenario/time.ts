@@ -52,29 +52,6 @@ export function parseRfc3339(text: string): Result<UnixMs, string> {
   return ok(unixMs(local + fractionMs - offsetMin * 60_000));
 }
 
-/** Formats Unix milliseconds as RFC 3339 in UTC, with milliseconds only when non-zero (`2026-01-01T00:00:00Z`). */
-export function formatRfc3339(ms: UnixMs | number): string {
-  const days = Math.floor(ms / MS_PER_DAY);
-  const inDay = ms - days * MS_PER_DAY;
-  // civil_from_days
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const p = (v: number, w = 2): string => String(v).padStart(w, "0");
-  const hh = Math.floor(inDay / 3_600_000);
-  const mm = Math.floor(inDay / 60_000) % 60;
-  const ss = Math.floor(inDay / 1000) % 60;
-  const frac = inDay % 1000;
-  const fracText = frac === 0 ? "" : `.${p(frac, 3).replace(/0+$/, "")}`;
-  return `${p(year, 4)}-${p(month)}-${p(day)}T${p(hh)}:${p(mm)}:${p(ss)}${fracText}Z`;
-}
-
 /** A point in simulated time as written in a file: an offset from genesis (`+50h`) or an absolute time. */
 export type TimeSpec =
   | { readonly kind: "offset"; readonly offsetMs: DurationMs }

@@ -1,0 +1,176 @@
+/**
+ * The oracle's stepping API over the pure xstate transition functions, and the selectors a harness compares with the
+ * real chain after every step. `observe()` is JSON-safe (plan heights outside the safe-integer range become decimal
+ * strings) for readable diffs.
+ */
+import { initialTransition, type SnapshotFrom, transition } from "xstate";
+import type { Height } from "../src/core/brand.js";
+import type { VersionMap } from "./binary-outcome.js";
+import { currentState } from "./context.js";
+import { type UpgradeMachine, upgradeMachine } from "./upgrade-machine.js";
+import type {
+  BlockReport,
+  ExecReport,
+  HaltKind,
+  HaltRecord,
+  OracleContext,
+  OracleEvent,
+  OracleInput,
+  Plan,
+  StoreUpgradeRecord,
+  UpgradeInfo,
+} from "./types.js";
+
+export type OracleSnapshot = SnapshotFrom<UpgradeMachine>;
+
+export interface Oracle {
+  readonly snapshot: OracleSnapshot;
+  /** Ids of the transitions the last step fired (empty: the event was not enabled and nothing changed). */
+  readonly fired: readonly string[];
+}
+
+function tracedIds(actions: readonly { readonly type: string; readonly params?: unknown }[]): readonly string[] {
+  const ids: string[] = [];
+  for (const a of actions) {
+    const params = a.params as { readonly id?: unknown } | undefined;
+    if (a.type === "trace" && typeof params?.id === "string") ids.push(params.id);
+  }
+  return ids;
+}
+
+export function createOracle(input: OracleInput): Oracle {
+  const [snapshot] = initialTransition(upgradeMachine, input);
+  return { snapshot, fired: [] };
+}
+
+/** Steps the model with one event. */
+export function step(oracle: Oracle, event: OracleEvent): Oracle {
+  const [snapshot, actions] = transition(upgradeMachine, oracle.snapshot, event);
+  return { snapshot, fired: tracedIds(actions) };
+}
+
+/** The transition ids `event` would fire from `snapshot`, without keeping the result. */
+export function firedBy(snapshot: OracleSnapshot, event: OracleEvent): readonly string[] {
+  return tracedIds(transition(upgradeMachine, snapshot, event)[1]);
+}
+
+/* Selectors ------------------------------------------------------------------------------------------------------ */
+
+export type PlanRegion = "noneScheduled" | "scheduled";
+export type ChainRegion = "progressing" | "stalled";
+
+export function selectRegions(s: OracleSnapshot): { readonly plan: PlanRegion; readonly chain: ChainRegion } {
+  const value = s.value as { readonly plan: PlanRegion; readonly chain: ChainRegion };
+  return { plan: value.plan, chain: value.chain };
+}
+
+export const selectContext = (s: OracleSnapshot): OracleContext => s.context;
+export const selectHeight = (s: OracleSnapshot): Height => s.context.height;
+export const selectPlan = (s: OracleSnapshot): Plan | null => currentState(s.context).plan;
+export const selectProtocolVersion = (s: OracleSnapshot): number => currentState(s.context).protocolVersion;
+export const selectModuleVersions = (s: OracleSnapshot): VersionMap => currentState(s.context).moduleVersions;
+export const selectStores = (s: OracleSnapshot): readonly string[] => currentState(s.context).stores;
+
+/** Done names → the block height at which each upgrade ran. */
+export function selectApplied(s: OracleSnapshot): Readonly<Record<string, number>> {
+  return Object.fromEntries(currentState(s.context).done.map((d) => [d.name, d.height]));
+}
+
+/** Plan name → times its handler's effects were committed on the chain. */
+export function selectHandlerRuns(s: OracleSnapshot): Readonly<Record<string, number>> {
+  return Object.fromEntries(s.context.handlerRuns.map((c) => [c.name, c.count]));
+}
+
+export interface NodePrediction {
+  readonly binary: string;
+  readonly status: "running" | "halted" | "stopped";
+  readonly halt: { readonly kind: HaltKind; readonly message: string; readonly height: Height } | null;
+  readonly height: Height;
+  readonly skipUpgradeHeights: readonly number[];
+  readonly upgradeInfo: UpgradeInfo | null;
+  readonly downgradeCheckPending: boolean;
+}
+
+export function selectNodes(s: OracleSnapshot): Readonly<Record<string, NodePrediction>> {
+  return Object.fromEntries(
+    s.context.nodes.map((n): [string, NodePrediction] => [
+      n.name,
+      {
+        binary: n.binary,
+        status: n.status.state,
+        halt:
+          n.status.state === "halted"
+            ? { kind: n.status.kind, message: n.status.message, height: n.status.height }
+            : null,
+        height: n.lastHeight,
+        skipUpgradeHeights: n.skipHeights,
+        upgradeInfo: n.upgradeInfo,
+        downgradeCheckPending: n.downgradeCheckPending,
+      },
+    ]),
+  );
+}
+
+export function selectUpgradeInfo(s: OracleSnapshot): Readonly<Record<string, UpgradeInfo | null>> {
+  return Object.fromEntries(s.context.nodes.map((n) => [n.name, n.upgradeInfo]));
+}
+
+export const selectHalts = (s: OracleSnapshot): readonly HaltRecord[] => s.context.halts;
+export const selectLastBlock = (s: OracleSnapshot): BlockReport | null => s.context.lastBlock;
+export const selectLastExec = (s: OracleSnapshot): ExecReport | null => s.context.lastExec;
+export const selectStoreUpgradesApplied = (s: OracleSnapshot): readonly StoreUpgradeRecord[] =>
+  s.context.storeUpgradesApplied;
+
+export interface Prediction {
+  readonly regions: { readonly plan: PlanRegion; readonly chain: ChainRegion };
+  readonly height: Height;
+  readonly stalled: boolean;
+  readonly plan: Plan | null;
+  readonly applied: Readonly<Record<string, number>>;
+  readonly protocolVersion: number;
+  readonly moduleVersions: VersionMap;
+  readonly stores: readonly string[];
+  readonly handlerRuns: Readonly<Record<string, number>>;
+  readonly nodes: Readonly<Record<string, NodePrediction>>;
+  readonly upgradeInfo: Readonly<Record<string, UpgradeInfo | null>>;
+  readonly halts: readonly HaltRecord[];
+  readonly storeUpgradesApplied: readonly StoreUpgradeRecord[];
+  readonly lastBlock: BlockReport | null;
+  readonly lastExec: ExecReport | null;
+}
+
+/** Everything the model predicts about the committed chain and the nodes, after the last event. */
+export function predict(s: OracleSnapshot): Prediction {
+  const regions = selectRegions(s);
+  return {
+    regions,
+    height: selectHeight(s),
+    stalled: regions.chain === "stalled",
+    plan: selectPlan(s),
+    applied: selectApplied(s),
+    protocolVersion: selectProtocolVersion(s),
+    moduleVersions: selectModuleVersions(s),
+    stores: selectStores(s),
+    handlerRuns: selectHandlerRuns(s),
+    nodes: selectNodes(s),
+    upgradeInfo: selectUpgradeInfo(s),
+    halts: selectHalts(s),
+    storeUpgradesApplied: selectStoreUpgradesApplied(s),
+    lastBlock: selectLastBlock(s),
+    lastExec: selectLastExec(s),
+  };
+}
+
+/** JSON-safe form of a plan height: a number when it is a safe integer, else its decimal string. */
+export const jsonHeight = (h: number | bigint): number | string =>
+  typeof h === "bigint" ? h.toString() : h;
+
+export type Observation = Omit<Prediction, "plan"> & {
+  readonly plan: { readonly name: string; readonly height: number | string; readonly info: string } | null;
+};
+
+/** `predict()` in a form `JSON.stringify` accepts, for readable diffs against the real chain. */
+export function observe(s: OracleSnapshot): Observation {
+  const p = predict(s);
+  return { ...p, plan: p.plan === null ? null : { ...p.plan, height: jsonHeight(p.plan.height) } };
+}

@@ -1,0 +1,322 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import { BankKeeper } from "../bank/keeper.js";
+import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "../chain/types.js";
+import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { height as toHeight, unixMs } from "../core/brand.js";
+import { toHex } from "../core/bytes.js";
+import type { Ctx, Event } from "../core/context.js";
+import { type ChainError, err, errorText, ok, plain, type Result } from "../core/errors.js";
+import type { MemoryFs } from "../core/fs.js";
+import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
+import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
+import { GovKeeper } from "../gov/keeper.js";
+import { queueDue } from "../gov/store.js";
+import type { GovConfig, MsgRouter, StakingView } from "../gov/types.js";
+import type { VersionedMultiStore } from "../store/versioned.js";
+import type { Halt } from "../upgrade/halt.js";
+import { UpgradeKeeper } from "../upgrade/keeper.js";
+import { newMsgServer, type UpgradeMsgServer } from "../upgrade/msg-server.js";
+import { preBlock } from "../upgrade/preblocker.js";
+import type { BinaryDef } from "./binary.js";
+import { DEFAULT_FAIL_MESSAGE } from "./binary.js";
+import { StoreCtx } from "./context.js";
+import { deliverTx } from "./deliver.js";
+import { genesisMarkerKey, markerValue, migrationMarkerKey } from "./markers.js";
+import { type AppModule, ModuleManager } from "./module-manager.js";
+
+/** Chain-wide facts every node shares (genesis). */
+export interface ChainGenesis {
+  readonly chainId: string;
+  readonly validators: readonly { readonly name: string; readonly power: number }[];
+  /** Genesis balances by bech32 address. */
+  readonly balances: readonly {
+    readonly address: string;
+    readonly coins: readonly { denom: string; amount: bigint }[];
+  }[];
+  readonly govParams: Params;
+  readonly govConfig: GovConfig;
+}
+
+/** A node's persistent state: its multistore (replaced on each start, same backend) and its file system. */
+export interface NodeState {
+  store: VersionedMultiStore;
+  readonly fs: MemoryFs;
+  readonly home: string;
+}
+
+const MAX_HEIGHT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * One process of a binary over a node's state: the BaseApp of a simulated node. Block execution order:
+ * PreBlock (upgrade), BeginBlock (nothing here), transactions each in a branch, EndBlock (gov), then the
+ * engine decides commit or abort. Genesis (InitChain) runs inside block 1, as in the reference.
+ */
+export class SimNodeProcess implements NodeProcess {
+  readonly binary: string;
+  readonly #def: BinaryDef;
+  readonly #state: NodeState;
+  readonly #genesis: ChainGenesis;
+  readonly #skip: readonly number[];
+  readonly keeper: UpgradeKeeper;
+  readonly #mm: ModuleManager;
+  readonly #gov: GovKeeper;
+  readonly #bank = new BankKeeper();
+  readonly #msgs: UpgradeMsgServer;
+  #horizon: { heightEnd: number; timeEndMs: number } | undefined | null = null;
+  #protocolVersion = 0n;
+
+  constructor(
+    state: NodeState,
+    def: BinaryDef,
+    genesis: ChainGenesis,
+    skip: readonly number[],
+    keeper?: UpgradeKeeper,
+  ) {
+    this.binary = def.name;
+    this.#def = def;
+    this.#state = state;
+    this.#genesis = genesis;
+    this.#skip = skip;
+    this.keeper =
+      keeper ??
+      new UpgradeKeeper({
+        skipUpgradeHeights: new Set(skip),
+        homePath: state.home,
+        fs: state.fs,
+        authority: GOV_AUTHORITY,
+        versionSetter: { setProtocolVersion: (v) => (this.#protocolVersion = v) },
+      });
+    this.#msgs = newMsgServer(this.keeper);
+    this.#mm = this.#buildModuleManager();
+    const staking: StakingView = {
+      bondedValidators: () =>
+        genesis.validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
+    };
+    this.#gov = new GovKeeper({ bank: this.#bank, staking, router: this.#router(), config: genesis.govConfig });
+    for (const [planName, u] of def.upgrades) {
+      this.keeper.setUpgradeHandler(planName, (ctx, _plan, fromVM) => {
+        switch (u.handler) {
+          case "noop":
+            return ok(fromVM);
+          case "fail":
+            return err(plain(u.failMessage ?? DEFAULT_FAIL_MESSAGE));
+          case "migrate":
+            return this.#mm.runMigrations(ctx, fromVM);
+        }
+      });
+    }
+  }
+
+  #buildModuleManager(): ModuleManager {
+    const hasStore = (name: string) => this.#state.store.hasStore(name);
+    const modules: AppModule[] = [...this.#def.modules].map(([name, version]) => ({
+      name,
+      consensusVersion: BigInt(version),
+      initGenesis: (ctx: Ctx): Result<void, ChainError> => {
+        if (!hasStore(name))
+          return err(plain(`store ${name} is not mounted: new stores should be added using StoreUpgrades`));
+        ctx.kv(name).set(genesisMarkerKey(), markerValue(ctx.height));
+        return ok(undefined);
+      },
+    }));
+    const mm = new ModuleManager(modules);
+    for (const [module, froms] of this.#def.migrations) {
+      for (const from of froms) {
+        mm.configurator.registerMigration(module, BigInt(from), (ctx) => {
+          if (!hasStore(module)) return err(plain(`store ${module} is not mounted`));
+          ctx.kv(module).set(migrationMarkerKey(from), markerValue(ctx.height));
+          return ok(undefined);
+        });
+      }
+    }
+    return mm;
+  }
+
+  #router(): MsgRouter {
+    return {
+      route: (ctx, msg) => {
+        if (!msg.typeUrl.startsWith("/chain.upgrade.v1beta1.Msg")) return undefined;
+        const r = this.#msgs.route(ctx, msg.typeUrl, msg.value);
+        return r.ok ? ok(undefined) : r;
+      },
+      inspect: (msg) => {
+        if (!msg.typeUrl.startsWith("/chain.upgrade.v1beta1.Msg")) return undefined;
+        const authority = decodeAuthority(msg.value);
+        return authority.ok ? ok({ signers: [authority.value] }) : authority;
+      },
+    };
+  }
+
+  get protocolVersion(): bigint {
+    return this.#protocolVersion;
+  }
+
+  #ctx(height: number, timeMs: number): StoreCtx {
+    return new StoreCtx(this.#state.store, {
+      chainId: this.#genesis.chainId,
+      height: toHeight(height),
+      time: unixMs(timeMs),
+      appVersion: 0n,
+    });
+  }
+
+  lastHeight(): number {
+    return this.#state.store.latestVersion();
+  }
+
+  lastAppHash(): string {
+    return toHex(this.#state.store.lastCommitId().appHash);
+  }
+
+  /** InitChain: balances, gov params and the module version map (the legacy InitChainer path). */
+  #initChain(ctx: Ctx): Result<void, ChainError> {
+    for (const b of this.#genesis.balances) {
+      const r = this.#bank.mint(ctx, b.address, b.coins);
+      if (!r.ok) return r;
+    }
+    const g = this.#gov.initGenesis(ctx, this.#genesis.govParams);
+    if (!g.ok) return g;
+    this.keeper.setModuleVersionMap(ctx, this.#mm.getVersionMap());
+    return ok(undefined);
+  }
+
+  /** Builds the genesis state into the working state (block 1's writes) and returns its app hash. */
+  genesisAppHash(): string {
+    const r = this.#initChain(this.#ctx(0, 0));
+    if (!r.ok) throw new Error(`genesis failed: ${errorText(r.error)}`);
+    const h = toHex(this.#state.store.workingAppHash());
+    this.#state.store.discardWorking();
+    return h;
+  }
+
+  execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome {
+    this.#horizon = null;
+    const ctx = this.#ctx(height, timeMs);
+    if (this.#state.store.latestVersion() === 0) {
+      const g = this.#initChain(ctx);
+      if (!g.ok) return this.#halt({ kind: "handler-error", message: `InitChain failed: ${errorText(g.error)}` });
+    }
+    const before = this.keeper.getUpgradePlan(ctx);
+    const pre = preBlock(this.keeper, ctx);
+    if (!pre.ok) return this.#halt(pre.halt);
+    let skipped: string | undefined;
+    if (pre.applied === undefined && before.ok && !this.keeper.getUpgradePlan(ctx).ok) skipped = before.value.name;
+    const txResults: TxResult[] = [];
+    const cancelled: bigint[] = [];
+    for (const tx of txs) {
+      const b = ctx.branch();
+      const { result, effects } = deliverTx(b.ctx, tx, { gov: this.#gov, upgrade: this.#msgs });
+      if (result.ok) {
+        b.write();
+        if (effects.cancelled !== undefined) cancelled.push(effects.cancelled);
+      }
+      txResults.push(result);
+    }
+    const end = this.#gov.endBlocker(ctx);
+    if (!end.ok)
+      return this.#halt({ kind: "handler-error", message: `gov EndBlocker failed: ${errorText(end.error)}` });
+    const gov: GovBlockEvent[] = [...govEventsFrom(ctx.events)];
+    for (const id of cancelled) gov.push({ type: "cancelled", id });
+    for (const o of end.value.outcomes) {
+      switch (o.kind) {
+        case "dropped":
+          gov.push({ type: "dropped", id: o.id });
+          break;
+        case "passed":
+          gov.push({ type: "passed", id: o.id });
+          break;
+        case "failed":
+          gov.push({ type: "failed", id: o.id, reason: o.failedReason });
+          break;
+        case "rejected":
+          gov.push({ type: "rejected", id: o.id });
+          break;
+        case "expedited-fallback":
+          gov.push({ type: "expedited-fallback", id: o.id });
+          break;
+      }
+    }
+    return {
+      ok: true,
+      appHash: toHex(this.#state.store.workingAppHash()),
+      txResults,
+      gov,
+      ...(pre.applied === undefined ? {} : { applied: pre.applied.name }),
+      ...(skipped === undefined ? {} : { skipped }),
+    };
+  }
+
+  #halt(halt: Halt): ExecOutcome {
+    this.#state.store.discardWorking();
+    return { ok: false, halt };
+  }
+
+  commit(): void {
+    this.#horizon = null;
+    this.#state.store.commit();
+  }
+
+  abort(): void {
+    this.#horizon = null;
+    this.#state.store.discardWorking();
+  }
+
+  idleHorizon(): { heightEnd: number; timeEndMs: number } | undefined {
+    if (this.#horizon !== null) return this.#horizon;
+    this.#horizon = this.#computeHorizon();
+    return this.#horizon;
+  }
+
+  #computeHorizon(): { heightEnd: number; timeEndMs: number } | undefined {
+    const last = this.lastHeight();
+    if (last === 0 || !this.keeper.downgradeVerified() || !this.#state.store.isWorkingClean()) return undefined;
+    const ctx = this.#ctx(last, 0);
+    let heightEnd = MAX_HEIGHT;
+    const plan = this.keeper.getUpgradePlan(ctx);
+    if (plan.ok) {
+      if (this.keeper.hasHandler(plan.value.name)) return undefined;
+      heightEnd = plan.value.height > BigInt(MAX_HEIGHT) ? MAX_HEIGHT : Number(plan.value.height);
+    }
+    let timeEndMs = Number.POSITIVE_INFINITY;
+    const far = unixMs(8.64e15);
+    for (const q of ["inactive", "active"] as const) {
+      const first = queueDue(ctx, q, far)[0];
+      if (first !== undefined) timeEndMs = Math.min(timeEndMs, first.time);
+    }
+    if (heightEnd <= last + 1) return undefined;
+    return { heightEnd, timeEndMs };
+  }
+
+  commitIdle(count: number): void {
+    this.#state.store.commitEmpty(count);
+  }
+
+  /** A copy bound to `state` (a clone of this process's state), with the keeper's in-memory flags. */
+  cloneOnto(state: NodeState): SimNodeProcess {
+    const c = new SimNodeProcess(state, this.#def, this.#genesis, this.#skip);
+    c.keeper.setDowngradeVerified(this.keeper.downgradeVerified());
+    c.#protocolVersion = this.#protocolVersion;
+    return c;
+  }
+}
+
+/** Submission and activation facts from the gov events of a block. */
+function* govEventsFrom(events: readonly Event[]): Generator<GovBlockEvent> {
+  for (const e of events) {
+    if (e.type !== "submit_proposal" && e.type !== "proposal_deposit") continue;
+    for (const a of e.attributes) {
+      if (a.key === "voting_period_start") yield { type: "voting-started", id: BigInt(a.value) };
+      else if (a.key === "proposal_id" && e.type === "submit_proposal")
+        yield { type: "submitted", id: BigInt(a.value) };
+    }
+  }
+}
+
+/** Both upgrade messages carry `authority` as field 1, so one decoder reads the signer of either. */
+function decodeAuthority(value: Uint8Array): Result<string, ChainError> {
+  try {
+    return ok(fromBinary(MsgSoftwareUpgradeSchema, value).authority);
+  } catch (e) {
+    return err(plain(`failed to decode upgrade message: ${e instanceof Error ? e.message : String(e)}`));
+  }
+}

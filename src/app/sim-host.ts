@@ -1,0 +1,223 @@
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import type { AppHost, CommittedView, ProposalView, UpgradeInfoRead } from "../chain/host.js";
+import type { Halt, NodeConfig, NodeProcess } from "../chain/types.js";
+import { height as toHeight, unixMs } from "../core/brand.js";
+import { toHex } from "../core/bytes.js";
+import { errorText } from "../core/errors.js";
+import { MemoryFs } from "../core/fs.js";
+import { ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
+import { getProposal } from "../gov/store.js";
+import { prefixIterator } from "../store/prefix.js";
+import type { PruningOptions } from "../store/pruning.js";
+import type { MultiStore } from "../store/types.js";
+import { VersionedMultiStore } from "../store/versioned.js";
+import { UpgradeKeeper } from "../upgrade/keeper.js";
+import { donePrefix, parseDoneKey } from "../upgrade/keys.js";
+import { upgradeStoreLoader } from "../upgrade/store-loader.js";
+import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
+import type { BinaryDef } from "./binary.js";
+import { StoreCtx } from "./context.js";
+import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
+
+const UPGRADE_INFO = "data/upgrade-info.json";
+
+/** Mounted store names of a binary: one store per module. */
+const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
+
+/**
+ * The application layer as the chain engine sees it: creates node states, starts binaries over them (store
+ * loader included), and reads committed state for expectations and reports.
+ */
+export class SimAppHost implements AppHost<NodeState> {
+  readonly #genesis: ChainGenesis;
+  readonly #binaries: ReadonlyMap<string, BinaryDef>;
+  readonly #genesisBinary: BinaryDef;
+  readonly #pruning: PruningOptions;
+  #genesisHash: string | undefined;
+
+  constructor(
+    genesis: ChainGenesis,
+    binaries: ReadonlyMap<string, BinaryDef>,
+    genesisBinary: string,
+    pruning: PruningOptions,
+  ) {
+    this.#genesis = genesis;
+    this.#binaries = binaries;
+    const g = binaries.get(genesisBinary);
+    if (g === undefined) throw new Error(`unknown genesis binary ${genesisBinary}`);
+    this.#genesisBinary = g;
+    this.#pruning = pruning;
+  }
+
+  binary(name: string): BinaryDef | undefined {
+    return this.#binaries.get(name);
+  }
+
+  genesisAppHash(): string {
+    if (this.#genesisHash === undefined) {
+      const scratch = this.createNodeState({ name: "genesis", upgradeInfoWritable: true } as NodeConfig);
+      this.#genesisHash = new SimNodeProcess(scratch, this.#genesisBinary, this.#genesis, []).genesisAppHash();
+    }
+    return this.#genesisHash;
+  }
+
+  createNodeState(cfg: NodeConfig): NodeState {
+    const fs = new MemoryFs();
+    const home = `/nodes/${cfg.name}`;
+    fs.mkdirAll(home, 0o755);
+    if (!cfg.upgradeInfoWritable) {
+      fs.mkdirAll(`${home}/data`, 0o755);
+      fs.setReadOnly(`${home}/data`, true);
+    }
+    return {
+      store: new VersionedMultiStore({ storeNames: storeNamesOf(this.#genesisBinary), pruning: this.#pruning }),
+      fs,
+      home,
+    };
+  }
+
+  cloneNodeState(state: NodeState): NodeState {
+    return { store: state.store.clone(), fs: state.fs.clone(), home: state.home };
+  }
+
+  /**
+   * Starting a binary (simapp's upgrade wiring): read upgrade-info.json (a read error panics in the reference;
+   * here it is a `store-load-failed` halt), install the upgrade store loader when the file names a plan this
+   * binary has store upgrades for and its height is not a skip height, then load the latest version with the
+   * binary's stores mounted (a missing store fails the load).
+   */
+  start(
+    state: NodeState,
+    _cfg: NodeConfig,
+    binary: string,
+    skip: readonly number[],
+  ): { readonly ok: true; readonly process: NodeProcess } | { readonly ok: false; readonly halt: Halt } {
+    const def = this.#binaries.get(binary);
+    if (def === undefined)
+      return { ok: false, halt: { kind: "store-load-failed", message: `unknown binary ${binary}` } };
+    const fail = (message: string) => ({ ok: false as const, halt: { kind: "store-load-failed" as const, message } });
+    const last = state.store.latestVersion();
+    if (last === 0) {
+      // Fresh node: nothing committed yet; mount the binary's stores directly.
+      state.store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: this.#pruning });
+      return { ok: true, process: new SimNodeProcess(state, def, this.#genesis, skip) };
+    }
+    const process = new SimNodeProcess(state, def, this.#genesis, skip);
+    const info = process.keeper.readUpgradeInfoFromDisk();
+    if (!info.ok) return fail(`failed to read upgrade info from disk ${errorText(info.error)}`);
+    const plan = info.value;
+    let upgrades = undefined as ReturnType<ReturnType<typeof upgradeStoreLoader>> | undefined;
+    const u = plan.name === "" ? undefined : def.upgrades.get(plan.name);
+    if (u?.storeUpgrades !== undefined && !process.keeper.isSkipHeight(plan.height)) {
+      upgrades = upgradeStoreLoader(plan.height, u.storeUpgrades)(last);
+      if (!upgrades.ok) return fail(errorText(upgrades.error));
+    }
+    const store = state.store.reopen(storeNamesOf(def));
+    const loaded =
+      upgrades?.ok && upgrades.value.apply !== undefined
+        ? store.loadLatestVersionAndUpgrade(upgrades.value.apply)
+        : store.loadLatestVersion();
+    state.store = store;
+    if (!loaded.ok) return fail(errorText(loaded.error));
+    return { ok: true, process };
+  }
+
+  cloneProcess(process: NodeProcess, state: NodeState): NodeProcess {
+    if (!(process instanceof SimNodeProcess)) throw new Error("cloneProcess: foreign process");
+    return process.cloneOnto(state);
+  }
+
+  lastHeight(state: NodeState): number {
+    return state.store.latestVersion();
+  }
+
+  lastAppHash(state: NodeState): string {
+    return toHex(state.store.lastCommitId().appHash);
+  }
+
+  binariesWithHandler(planName: string): readonly string[] {
+    return [...this.#binaries.values()].filter((b) => b.upgrades.has(planName)).map((b) => b.name);
+  }
+
+  readUpgradeInfo(state: NodeState): UpgradeInfoRead {
+    const text = state.fs.readFile(`${state.home}/${UPGRADE_INFO}`);
+    if (!text.ok) return { kind: "absent" };
+    const d = parseUpgradeInfoJson(text.value);
+    if (!d.ok) return { kind: "invalid", error: errorText(d.error) };
+    if (d.value.name === "" || d.value.height <= 0n) {
+      return { kind: "invalid", error: "invalid upgrade-info.json content; name and height must be not empty" };
+    }
+    return { kind: "ok", name: d.value.name, height: Number(d.value.height), info: d.value.info };
+  }
+
+  #committedCtx(state: NodeState): { ctx: StoreCtx; ms: MultiStore } | undefined {
+    const v = state.store.latestVersion();
+    if (v === 0) return undefined;
+    const view = state.store.readAt(v);
+    if (!view.ok) return undefined;
+    return {
+      ms: view.value,
+      ctx: new StoreCtx(view.value, {
+        chainId: this.#genesis.chainId,
+        height: toHeight(v),
+        time: unixMs(0),
+        appVersion: 0n,
+      }),
+    };
+  }
+
+  readCommitted(state: NodeState): CommittedView {
+    const c = this.#committedCtx(state);
+    const appHash = this.lastAppHash(state);
+    if (c === undefined)
+      return { plan: null, applied: new Map(), moduleVersions: new Map(), protocolVersion: 0, stores: [], appHash };
+    const keeper = new UpgradeKeeper({
+      skipUpgradeHeights: new Set(),
+      homePath: state.home,
+      fs: state.fs,
+      authority: "",
+    });
+    const plan = keeper.getUpgradePlan(c.ctx);
+    const applied = new Map<string, number>();
+    for (const [k] of prefixIterator(c.ctx.kv("upgrade"), donePrefix())) {
+      const d = parseDoneKey(k);
+      if (d.ok && !applied.has(d.value.name)) applied.set(d.value.name, Number(d.value.height));
+    }
+    const moduleVersions = new Map<string, number>();
+    for (const [name, v] of keeper.getModuleVersionMap(c.ctx)) moduleVersions.set(name, Number(v));
+    return {
+      plan: plan.ok ? { name: plan.value.name, height: Number(plan.value.height), info: plan.value.info } : null,
+      applied,
+      moduleVersions,
+      protocolVersion: Number(keeper.getProtocolVersion(c.ctx)),
+      stores: [...c.ms.storeNames()],
+      appHash,
+    };
+  }
+
+  readProposal(state: NodeState, id: bigint): ProposalView | undefined {
+    const c = this.#committedCtx(state);
+    if (c === undefined) return undefined;
+    const p = getProposal(c.ctx, id);
+    if (p === undefined) return undefined;
+    const ms = (t: typeof p.submitTime) => (t === undefined ? undefined : timestampMs(t));
+    const status = STATUS[p.status];
+    if (status === undefined) return undefined;
+    return {
+      status,
+      submitTimeMs: ms(p.submitTime) ?? 0,
+      depositEndTimeMs: ms(p.depositEndTime) ?? 0,
+      ...(ms(p.votingStartTime) === undefined ? {} : { votingStartTimeMs: ms(p.votingStartTime)! }),
+      ...(ms(p.votingEndTime) === undefined ? {} : { votingEndTimeMs: ms(p.votingEndTime)! }),
+      failedReason: p.failedReason,
+    };
+  }
+}
+
+const STATUS: Partial<Record<ProposalStatus, ProposalView["status"]>> = {
+  [ProposalStatus.DEPOSIT_PERIOD]: "deposit_period",
+  [ProposalStatus.VOTING_PERIOD]: "voting_period",
+  [ProposalStatus.PASSED]: "passed",
+  [ProposalStatus.REJECTED]: "rejected",
+  [ProposalStatus.FAILED]: "failed",
+};

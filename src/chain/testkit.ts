@@ -1,0 +1,95 @@
+import { addressOfName } from "../core/address.js";
+import { durationMs, unixMs } from "../core/brand.js";
+import type { BinaryDef, UpgradeDef } from "../app/binary.js";
+import type { ChainGenesis } from "../app/node-process.js";
+import { SimAppHost } from "../app/sim-host.js";
+import { defaultParams } from "../gov/params.js";
+import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
+import { PRUNE_NOTHING } from "../store/pruning.js";
+import type { Step } from "./actions.js";
+import type { BlockTimeModel } from "./block-time.js";
+import { ChainEngine, type EngineOptions } from "./engine.js";
+import type { NodeConfig } from "./types.js";
+
+/** Small builders for engine tests: binaries, a default genesis and a chain of N validators. */
+export function binary(
+  name: string,
+  upgrades: Record<string, UpgradeDef> = {},
+  modules: Record<string, number> = {},
+  migrations: Record<string, number[]> = {},
+): BinaryDef {
+  return {
+    name,
+    modules: new Map(Object.entries({ upgrade: 1, gov: 1, bank: 1, ...modules })),
+    migrations: new Map(Object.entries(migrations)),
+    upgrades: new Map(Object.entries(upgrades)),
+  };
+}
+
+export interface TestChainOptions {
+  readonly validators?: readonly { name: string; power: number }[];
+  readonly binaries: readonly BinaryDef[];
+  readonly genesisBinary?: string;
+  readonly blockTime?: BlockTimeModel;
+  readonly seed?: number;
+  readonly votingPeriodMs?: number;
+  readonly depositPeriodMs?: number;
+  readonly nodes?: Partial<Record<string, Partial<NodeConfig>>>;
+  readonly steps?: readonly Step[];
+  readonly engine?: EngineOptions;
+}
+
+export function testChain(o: TestChainOptions) {
+  const validators = o.validators ?? [
+    { name: "val1", power: 100 },
+    { name: "val2", power: 100 },
+    { name: "val3", power: 100 },
+    { name: "val4", power: 100 },
+  ];
+  const params = defaultParams();
+  if (o.votingPeriodMs !== undefined) params.votingPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(o.votingPeriodMs / 1000), nanos: 0 };
+  if (o.depositPeriodMs !== undefined) params.maxDepositPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(o.depositPeriodMs / 1000), nanos: 0 };
+  if (o.votingPeriodMs !== undefined) params.expeditedVotingPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(Math.max(1, o.votingPeriodMs / 2000)), nanos: 0 };
+  const genesis: ChainGenesis = {
+    chainId: "chain-sim-1",
+    validators,
+    balances: validators.map((v) => ({ address: addressOfName(v.name), coins: [{ denom: "stake", amount: 1_000_000_000_000n }] })),
+    govParams: params,
+    govConfig: DEFAULT_GOV_CONFIG,
+  };
+  const genesisBinary = o.genesisBinary ?? o.binaries[0]!.name;
+  const host = new SimAppHost(genesis, new Map(o.binaries.map((b) => [b.name, b])), genesisBinary, PRUNE_NOTHING);
+  const nodes: NodeConfig[] = validators.map((v) => ({
+    name: v.name,
+    power: v.power,
+    binary: genesisBinary,
+    skipUpgradeHeights: [],
+    sidecar: { enabled: false, delayMs: durationMs(0), binaries: new Map() },
+    upgradeInfoWritable: true,
+    ...o.nodes?.[v.name],
+  }));
+  for (const [name, cfg] of Object.entries(o.nodes ?? {})) {
+    if (validators.some((v) => v.name === name)) continue;
+    nodes.push({
+      name,
+      power: 0,
+      binary: genesisBinary,
+      skipUpgradeHeights: [],
+      sidecar: { enabled: false, delayMs: durationMs(0), binaries: new Map() },
+      upgradeInfoWritable: true,
+      ...cfg,
+    });
+  }
+  return ChainEngine.create(
+    {
+      chainId: "chain-sim-1",
+      genesisTimeMs: unixMs(Date.UTC(2026, 0, 1)),
+      seed: o.seed ?? 1,
+      blockTime: o.blockTime ?? { kind: "fixed", intervalMs: durationMs(6000) },
+    },
+    host,
+    nodes,
+    o.steps ?? [],
+    o.engine ?? {},
+  );
+}
