@@ -3,11 +3,11 @@
  *
  * A transition is one transition definition of the statechart (source state node + event type + guarded branch),
  * named by its `trace` action id. `coveragePaths()` explores a small fixed world with `xstate/graph`
- * (`getShortestPaths` with an `events` payload generator and a coarse `serializeState`, so traversal terminates)
- * and picks, for every transition, the shortest path to a state from which one candidate event fires it.
+ * (`getAdjacencyMap` with an `events` payload generator and a coarse `serializeState`, so traversal terminates)
+ * and picks, for every transition, a shortest path to a snapshot from which one candidate event fires it.
  */
 import type { AnyStateNode } from "xstate";
-import { getShortestPaths, getStateNodes } from "xstate/graph";
+import { getAdjacencyMap, getStateNodes } from "xstate/graph";
 import { canonicalJson } from "./canonical.js";
 import { currentState } from "./context.js";
 import { compareHeight } from "./keeper-rules.js";
@@ -139,9 +139,9 @@ export function candidateEvents(snapshot: OracleSnapshot): readonly OracleEvent[
 }
 
 /**
- * Coarse serialization: the state value, whether the plan is absent / due next block / later, the done names, and
- * per node its status, binary and whether the next height is one of its skip heights. Heights are left out, so the
- * abstraction is finite and traversal terminates.
+ * Coarse serialization: the state value, whether the chain is still at genesis, whether the plan is absent / due next block / later, the done names, and
+ * per node its status, binary and whether the next height is one of its skip heights. Heights are otherwise left out,
+ * so the abstraction is finite and traversal terminates.
  */
 export function coarseKey(snapshot: OracleSnapshot): string {
   const ctx = snapshot.context;
@@ -149,6 +149,7 @@ export function coarseKey(snapshot: OracleSnapshot): string {
   const plan = state.plan === null ? "none" : compareHeight(state.plan.height, ctx.height + 1) <= 0 ? "due" : "later";
   return canonicalJson({
     value: snapshot.value,
+    genesis: ctx.height === 0,
     plan,
     done: state.done.map((d) => d.name),
     nodes: ctx.nodes.map((n) => [n.status.state, n.binary, n.skipHeights.includes(ctx.height + 1)]),
@@ -161,22 +162,36 @@ export interface CoveragePath {
   readonly covers: readonly string[];
 }
 
-/** Paths from the initial state that together fire every transition reachable in `input`'s world. */
+/**
+ * Paths from the initial state that together fire every transition reachable in `input`'s world.
+ *
+ * `getAdjacencyMap` expands the first snapshot it meets for each coarse key (its representative). Paths must lead to
+ * that exact snapshot, not just to the key, so `serializeState` also records, for every snapshot it is shown, the
+ * event sequence that produced it from its predecessor (breadth-first, hence shortest). Each edge of the map then
+ * yields the path "representative's events + the edge's event", which fires exactly the edge's transitions.
+ */
 export function coveragePaths(input: OracleInput = COVERAGE_WORLD): readonly CoveragePath[] {
-  const paths = getShortestPaths(upgradeMachine, {
+  const lineage = new WeakMap<object, readonly OracleEvent[]>();
+  const adjacency = getAdjacencyMap(upgradeMachine, {
     input,
     events: (s) => candidateEvents(s as OracleSnapshot),
-    serializeState: (s) => coarseKey(s as OracleSnapshot),
+    serializeState: (s, event, prev) => {
+      if (!lineage.has(s)) {
+        const before = prev === undefined ? [] : (lineage.get(prev) ?? []);
+        lineage.set(s, event === undefined ? before : [...before, event as OracleEvent]);
+      }
+      return coarseKey(s as OracleSnapshot);
+    },
     serializeEvent: (e) => canonicalJson(e),
   });
-  const byLength = [...paths].sort((x, y) => x.steps.length - y.steps.length);
+  const entries = Object.values(adjacency)
+    .map((v) => ({ state: v.state as OracleSnapshot, prefix: lineage.get(v.state) ?? [] }))
+    .sort((x, y) => x.prefix.length - y.prefix.length);
   const covered = new Set<string>();
   const out: CoveragePath[] = [];
-  for (const path of byLength) {
-    const prefix = path.steps.map((s) => s.event as OracleEvent).filter((e) => (e.type as string) !== "xstate.init");
-    const end = path.state as OracleSnapshot;
-    for (const event of candidateEvents(end)) {
-      const fresh = firedBy(end, event).filter((id) => !covered.has(id));
+  for (const { state, prefix } of entries) {
+    for (const event of candidateEvents(state)) {
+      const fresh = firedBy(state, event).filter((id) => !covered.has(id));
       if (fresh.length === 0) continue;
       for (const id of fresh) covered.add(id);
       out.push({ events: [...prefix, event], covers: fresh });

@@ -127,6 +127,7 @@ export class ChainEngine<S> {
   >();
   #lastStepHeight = 0;
   #lastPlanEventHeight = 0;
+  #lastPlanKey = "null";
   #blocksCommitted = 0;
   #nextStepIndex = 1_000_000;
 
@@ -428,12 +429,19 @@ export class ChainEngine<S> {
         skipped: rep.skipped,
         committers: decision.committers,
       });
+    if (!plain) this.#tracePlanChange(h);
+  }
+
+  /** Emits a `plan` trace event when the committed plan differs from the last one traced. */
+  #tracePlanChange(h: number): void {
     const ref = this.#referenceNode();
-    if (ref !== undefined) {
-      const plan = this.#host.readCommitted(ref.state).plan;
-      if (plan !== null && rep.gov.length + txs.length > 0)
-        this.#lastPlanEventHeight = Math.max(this.#lastPlanEventHeight, h);
-    }
+    if (ref === undefined) return;
+    const plan = this.#host.readCommitted(ref.state).plan;
+    const key = canonicalJson(plan);
+    if (key === this.#lastPlanKey) return;
+    this.#lastPlanKey = key;
+    this.#lastPlanEventHeight = Math.max(this.#lastPlanEventHeight, h);
+    this.#trace.emit({ t: "plan", height: h, plan });
   }
 
   #recordTxResults(h: number, rep: ExecOutcome & { ok: true }): void {
@@ -913,6 +921,7 @@ export class ChainEngine<S> {
     c.#submitLabels = new Map(this.#submitLabels);
     c.#lastStepHeight = this.#lastStepHeight;
     c.#lastPlanEventHeight = this.#lastPlanEventHeight;
+    c.#lastPlanKey = this.#lastPlanKey;
     c.#blocksCommitted = this.#blocksCommitted;
     c.#nextStepIndex = this.#nextStepIndex;
     return c;

@@ -1,17 +1,15 @@
 import { Command, CommanderError } from "commander";
+import { ExitCode, UserError } from "./exit.js";
+import { registerRun } from "./run.js";
 
-/** Exit codes shared by every subcommand. */
-export const ExitCode = {
-  ok: 0,
-  /** An expectation or property failed. */
-  failed: 1,
-  /** Bad input: a file, flag or argument is invalid. Nothing ran. */
-  usage: 2,
-  /** The harness itself crashed (a bug in chainsim). */
-  internal: 3,
-} as const;
+export { ExitCode, UserError };
 
-export function buildProgram(): Command {
+const io = {
+  out: (s: string) => process.stdout.write(`${s}\n`),
+  err: (s: string) => process.stderr.write(`${s}\n`),
+};
+
+export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command("chainsim")
     .description(
       "Deterministic simulator and property-testing harness for coordinated software upgrades of a chain built like the Cosmos SDK.",
@@ -19,27 +17,25 @@ export function buildProgram(): Command {
     .version("0.1.0")
     .showHelpAfterError()
     .exitOverride();
+  registerRun(program, io, setExit);
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+  let code: number = ExitCode.ok;
+  const program = buildProgram((c) => {
+    code = c;
+  });
   try {
     await program.parseAsync([...argv], { from: "user" });
-    return ExitCode.ok;
+    return code;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // --help and --version exit with code 0 through exitOverride.
-      return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
+    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     if (e instanceof UserError) {
-      process.stderr.write(`Error: ${e.message}\n`);
+      io.err(`Error: ${e.message}`);
       return ExitCode.usage;
     }
-    process.stderr.write(`chainsim: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    io.err(`chainsim: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return ExitCode.internal;
   }
 }
-
-/** An error caused by the user's input; shown as one line, never with a stack trace. */
-export class UserError extends Error {}

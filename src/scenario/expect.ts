@@ -1,0 +1,132 @@
+import type { Expectations, PlanExpectation } from "./model.js";
+import type { Simulation } from "./simulate.js";
+
+/** One failed expectation: where it is in the file, what it wanted and what the chain had. */
+export interface Failure {
+  readonly at: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+}
+
+const json = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? Number(x) : x));
+const same = (a: unknown, b: unknown): boolean => json(a) === json(b);
+const sortedObj = <V>(m: ReadonlyMap<string, V>): Record<string, V> =>
+  Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+const planOut = (p: { name: string; height: number | bigint; info: string } | null, withInfo: boolean) =>
+  p === null
+    ? null
+    : withInfo
+      ? { name: p.name, height: Number(p.height), info: p.info }
+      : { name: p.name, height: Number(p.height) };
+const planWanted = (p: PlanExpectation | null) =>
+  p === null
+    ? null
+    : p.info === undefined
+      ? { name: p.name, height: Number(p.height) }
+      : { name: p.name, height: Number(p.height), info: p.info };
+
+/**
+ * Checks expectations against the simulation at this point. `at` is the path of the `expect` block in the
+ * file (`expect` or `steps[3].expect`); each failure appends its key. Pure reads.
+ */
+export function checkExpectations(at: string, e: Expectations, sim: Simulation): Failure[] {
+  const out: Failure[] = [];
+  const fail = (key: string, expected: unknown, actual: unknown) => out.push({ at: `${at}.${key}`, expected, actual });
+  const committed = sim.committed();
+  if (e.height !== undefined && sim.height !== e.height) fail("height", e.height, sim.height);
+  if (e.halted !== undefined) {
+    const h = sim.haltedInfo();
+    if (e.halted === false) {
+      if (h !== null) fail("halted", false, { height: h.height, nodes: h.nodes });
+    } else {
+      const actual = h === null ? false : { height: h.height, nodes: [...h.nodes].sort() };
+      const wanted =
+        e.halted.nodes === undefined
+          ? { height: e.halted.height }
+          : { height: e.halted.height, nodes: [...e.halted.nodes].sort() };
+      const cmp = h === null ? false : e.halted.nodes === undefined ? { height: h.height } : actual;
+      if (!same(wanted, cmp)) fail("halted", wanted, actual);
+    }
+  }
+  if (e.plan !== undefined) {
+    const wanted = planWanted(e.plan);
+    const actual = planOut(committed?.plan ?? null, e.plan?.info !== undefined);
+    if (!same(wanted, actual)) fail("plan", wanted, planOut(committed?.plan ?? null, true));
+  }
+  if (e.applied !== undefined) {
+    for (const [name, height] of e.applied) {
+      const actual = committed?.applied.get(name) ?? 0;
+      if (actual !== height) fail(`applied.${name}`, height, actual);
+    }
+  }
+  if (e.moduleVersions !== undefined) {
+    const wanted = sortedObj(e.moduleVersions);
+    const actual = sortedObj(committed?.moduleVersions ?? new Map());
+    if (!same(wanted, actual)) fail("moduleVersions", wanted, actual);
+  }
+  if (e.protocolVersion !== undefined && (committed?.protocolVersion ?? 0) !== e.protocolVersion)
+    fail("protocolVersion", e.protocolVersion, committed?.protocolVersion ?? 0);
+  if (e.proposals !== undefined) {
+    for (const [label, status] of e.proposals) {
+      const actual = sim.proposalByLabel(label)?.status ?? "not submitted";
+      if (actual !== status) fail(`proposals.${label}`, status, actual);
+    }
+  }
+  if (e.halts !== undefined) {
+    const halts = sim.halts.map((h) => ({ node: h.node, height: h.height, kind: h.kind, message: h.message }));
+    const ok =
+      halts.length === e.halts.length &&
+      e.halts.every((w, i) => {
+        const h = halts[i]!;
+        return (
+          (w.node === undefined || w.node === h.node) &&
+          (w.height === undefined || w.height === h.height) &&
+          (w.kind === undefined || w.kind === h.kind) &&
+          (w.message === undefined || w.message === h.message)
+        );
+      });
+    if (!ok) fail("halts", e.halts, halts);
+  }
+  if (e.handlerRuns !== undefined) {
+    for (const [name, n] of e.handlerRuns) {
+      const actual = sim.handlerRuns.get(name) ?? 0;
+      if (actual !== n) fail(`handlerRuns.${name}`, n, actual);
+    }
+  }
+  if (e.upgradeInfo !== undefined) {
+    for (const [node, want] of e.upgradeInfo) {
+      const state = sim.nodeState(node);
+      const read = state === undefined ? undefined : sim.host.readUpgradeInfo(state);
+      const actual =
+        read === undefined || read.kind === "absent"
+          ? null
+          : read.kind === "invalid"
+            ? { invalid: read.error }
+            : { name: read.name, height: read.height, info: read.info };
+      const cmp =
+        actual !== null && "name" in actual && want !== null && want.info === undefined
+          ? { name: actual.name, height: actual.height }
+          : actual;
+      if (!same(planWanted(want), cmp)) fail(`upgradeInfo.${node}`, planWanted(want), actual);
+    }
+  }
+  if (e.stores !== undefined) {
+    const wanted = [...e.stores].sort();
+    const actual = [...(committed?.stores ?? [])].sort();
+    if (!same(wanted, actual)) fail("stores", wanted, actual);
+  }
+  if (e.steps !== undefined) {
+    const results = sim.stepResults();
+    for (const [label, want] of e.steps) {
+      const r = results.find((x) => x.label === label);
+      const actual = r === undefined ? "not run" : r.error === null ? { ok: r.ok } : { ok: r.ok, error: r.error };
+      const cmp = r === undefined ? "not run" : want.error === undefined ? { ok: r.ok } : actual;
+      const wanted = want.error === undefined ? { ok: want.ok } : { ok: want.ok, error: want.error };
+      if (!same(wanted, cmp)) fail(`steps.${label}`, wanted, actual);
+    }
+  }
+  return out;
+}
+
+export const failureText = (f: Failure): string => `${f.at}: expected ${json(f.expected)}, got ${json(f.actual)}`;

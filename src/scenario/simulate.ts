@@ -1,0 +1,229 @@
+import { create } from "@bufbuild/protobuf";
+import type { BinaryDef } from "../app/binary.js";
+import type { ChainGenesis, NodeState } from "../app/node-process.js";
+import { SimAppHost } from "../app/sim-host.js";
+import { coinsToProto } from "../bank/coins.js";
+import type {
+  Action as EngineAction,
+  Step as EngineStep,
+  Trigger as EngineTrigger,
+  UpgradeMsgSpec,
+} from "../chain/actions.js";
+import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
+import type { NodeConfig } from "../chain/types.js";
+import { addressOfName } from "../core/address.js";
+import { err, ok, type Result } from "../core/errors.js";
+import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
+import { Dec } from "../gov/dec.js";
+import { protoDuration } from "../gov/duration.js";
+import { parseParams } from "../gov/params.js";
+import { PRUNE_DEFAULT } from "../store/pruning.js";
+import type { ScenarioError } from "./errors.js";
+import type { Action, Expectations, GovParams, Scenario, Step, UpgradeMessage } from "./model.js";
+
+export type Simulation = ChainEngine<NodeState>;
+
+/** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
+export function genesisErrors(s: Scenario): ScenarioError[] {
+  const p = govParamsOf(s.chain.gov);
+  if (p.ok) return [];
+  const i = p.error.indexOf(": ");
+  return [{ file: s.file, path: p.error.slice(0, i), message: p.error.slice(i + 2) }];
+}
+
+/** Called when an inline `expect` step runs; returns its failures. */
+export type InlineCheck = (stepIndex: number, expect: Expectations, engine: Simulation) => readonly string[];
+
+function decString(field: string, v: string): Result<string, string> {
+  const d = Dec.parse(v);
+  return d.ok ? ok(d.value.toString()) : err(`chain.gov.${field}: ${d.error}`);
+}
+
+/** The gov Params message of a scenario's `chain.gov`, validated as gov's genesis does. */
+export function govParamsOf(g: GovParams): Result<Params, string> {
+  const decs: Record<string, string> = {};
+  for (const [k, v] of Object.entries({
+    quorum: g.quorum,
+    threshold: g.threshold,
+    expeditedThreshold: g.expeditedThreshold,
+    vetoThreshold: g.vetoThreshold,
+    minInitialDepositRatio: g.minInitialDepositRatio,
+    minDepositRatio: g.minDepositRatio,
+    proposalCancelRatio: g.proposalCancelRatio,
+  })) {
+    const d = decString(k, v);
+    if (!d.ok) return d;
+    decs[k] = d.value;
+  }
+  const params = create(ParamsSchema, {
+    minDeposit: coinsToProto(g.minDeposit),
+    expeditedMinDeposit: coinsToProto(g.expeditedMinDeposit),
+    maxDepositPeriod: protoDuration(g.maxDepositPeriodMs),
+    votingPeriod: protoDuration(g.votingPeriodMs),
+    expeditedVotingPeriod: protoDuration(g.expeditedVotingPeriodMs),
+    ...decs,
+    proposalCancelDest: g.proposalCancelDest,
+    burnVoteQuorum: g.burnVoteQuorum,
+    burnProposalDepositPrevote: g.burnProposalDepositPrevote,
+    burnVoteVeto: g.burnVoteVeto,
+  });
+  const v = parseParams(params);
+  if (!v.ok) return err(`chain.gov: ${v.error.message}`);
+  return ok(params);
+}
+
+const upgradeMsg = (m: UpgradeMessage): UpgradeMsgSpec =>
+  m.kind === "softwareUpgrade"
+    ? {
+        type: "softwareUpgrade",
+        authority: m.authority,
+        plan: { name: m.plan.name, height: m.plan.height, info: m.plan.info },
+      }
+    : { type: "cancelUpgrade", authority: m.authority };
+
+function engineAction(
+  a: Action,
+  index: number,
+  check: () => InlineCheck | undefined,
+  engine: () => Simulation,
+): EngineAction {
+  switch (a.kind) {
+    case "submitProposal":
+      return {
+        type: "submitProposal",
+        id: a.id,
+        proposer: a.proposer,
+        title: a.title,
+        summary: a.summary,
+        metadata: a.metadata,
+        deposit: a.deposit,
+        expedited: a.expedited,
+        messages: a.messages.map(upgradeMsg),
+      };
+    case "deposit":
+      return { type: "deposit", proposal: a.proposal, from: a.from, amount: a.amount };
+    case "vote":
+      return { type: "vote", proposal: a.proposal, votes: [...a.votes] };
+    case "cancelProposal":
+      return { type: "cancelProposal", proposal: a.proposal, from: a.from };
+    case "tx":
+      return { type: "tx", from: a.from, messages: a.messages.map(upgradeMsg) };
+    case "authorityExec":
+      return { type: "authorityExec", messages: a.messages.map(upgradeMsg) };
+    case "swapBinary":
+      return {
+        type: "swapBinary",
+        node: a.node,
+        binary: a.binary,
+        ...(a.skipUpgradeHeights === undefined ? {} : { skipUpgradeHeights: [...a.skipUpgradeHeights] }),
+      };
+    case "restart":
+      return {
+        type: "restart",
+        node: a.node,
+        ...(a.skipUpgradeHeights === undefined ? {} : { skipUpgradeHeights: [...a.skipUpgradeHeights] }),
+      };
+    case "stop":
+      return { type: "stop", node: a.node };
+    case "expect":
+      return {
+        type: "check",
+        run: () => {
+          const failures = check()?.(index, a.expect, engine()) ?? [];
+          return failures.length === 0 ? { ok: true } : { ok: false, error: failures.join("; ") };
+        },
+      };
+    case "query":
+      // The loader rejects query steps until the node API exists; reaching here is a programming error.
+      return {
+        type: "check",
+        run: () => ({ ok: false, error: "query actions need the node API, which is not available yet" }),
+      };
+  }
+}
+
+function engineTrigger(s: Step): EngineTrigger {
+  const t = s.trigger;
+  switch (t.kind) {
+    case "height":
+      return { type: "height", height: t.height };
+    case "time":
+      return { type: "time", timeMs: t.time };
+    case "halt":
+      return {
+        type: "halt",
+        node: t.node ?? "any",
+        ...(t.haltKind === undefined ? {} : { kind: t.haltKind }),
+        ...(t.height === undefined ? {} : { height: t.height }),
+        delayMs: t.delayMs,
+      };
+  }
+}
+
+export interface BuildOptions {
+  readonly seed?: number;
+  readonly engine?: EngineOptions;
+  readonly inlineCheck?: InlineCheck;
+}
+
+/**
+ * Builds the chain engine for a validated scenario: genesis (balances by named address, gov params), binaries,
+ * nodes and steps. Fails only for genesis params gov rejects (`chain.gov: ...`).
+ */
+export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
+  const params = govParamsOf(s.chain.gov);
+  if (!params.ok) return params;
+  const genesis: ChainGenesis = {
+    chainId: s.chain.chainId,
+    validators: s.chain.validators.map((v) => ({ name: v.name, power: v.power })),
+    balances: [...s.chain.accounts].map(([name, coins]) => ({ address: addressOfName(name), coins })),
+    govParams: params.value,
+    govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
+  };
+  const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
+  const host = new SimAppHost(genesis, binaries, s.genesisBinary, PRUNE_DEFAULT);
+  const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
+    name: n.name,
+    power: n.power,
+    binary: n.binary,
+    skipUpgradeHeights: [...n.skipUpgradeHeights],
+    sidecar: n.sidecar,
+    upgradeInfoWritable: n.upgradeInfoWritable,
+  }));
+  let engine: Simulation | undefined;
+  const steps: EngineStep[] = s.steps.map((st) => ({
+    index: st.index,
+    ...(st.label === undefined ? {} : { label: st.label }),
+    trigger: engineTrigger(st),
+    action: engineAction(
+      st.action,
+      st.index,
+      () => o.inlineCheck,
+      () => engine!,
+    ),
+  }));
+  engine = ChainEngine.create(
+    {
+      chainId: s.chain.chainId,
+      genesisTimeMs: s.chain.genesisTime,
+      seed: o.seed ?? s.seed,
+      blockTime: s.chain.blockTime,
+    },
+    host,
+    nodes,
+    steps,
+    o.engine ?? {},
+  );
+  return ok(engine);
+}
+
+/** The stop condition of a scenario's `run` block; without one, the default settle rule. */
+export function stopConditionOf(s: Scenario): StopCondition {
+  const r = s.run;
+  if (r.untilHeight === undefined && r.untilTime === undefined && r.maxBlocks === undefined) return { settle: true };
+  return {
+    ...(r.untilHeight === undefined ? {} : { untilHeight: r.untilHeight }),
+    ...(r.untilTime === undefined ? {} : { untilTimeMs: r.untilTime }),
+    ...(r.maxBlocks === undefined ? {} : { maxBlocks: r.maxBlocks }),
+  };
+}
