@@ -63,12 +63,16 @@ export class Configurator {
   }
 
   /**
-   * Runs the migrations of one module from `fromVersion` up to `toVersion`, in the reference order: nothing to do when
-   * `toVersion <= 1` or the versions are equal; then a module without any registered migration fails (even when
-   * `fromVersion > toVersion`); then each step from..to-1 must exist (a downgrade runs no step).
+   * Runs the migrations of one module from `fromVersion` up to `toVersion`: nothing to do when `toVersion <= 1`, the
+   * versions are equal or `fromVersion > toVersion`; then a module without any registered migration fails; then each
+   * step from..to-1 must exist.
+   *
+   * Spec over reference: upgrade-module.md §7.1 lists `from > to` among the no-ops ("no error"). The reference code
+   * checks for registered migrations before comparing, so a downgrade of a module without migrations fails there
+   * with `no migrations found`. The spec is this project's contract, so a downgrade is always a no-op here.
    */
   runModuleMigrations(ctx: Ctx, moduleName: string, fromVersion: bigint, toVersion: bigint): Result<void, ChainError> {
-    if (toVersion <= 1n || fromVersion === toVersion) return ok(undefined);
+    if (toVersion <= 1n || fromVersion === toVersion || fromVersion > toVersion) return ok(undefined);
     const forModule = this.#migrations.get(moduleName);
     if (forModule === undefined)
       return err(wrap(SdkErrors.ErrNotFound, `no migrations found for module ${moduleName}`));
