@@ -17,7 +17,13 @@ describe("binaryModules", () => {
 
 describe("migrationOrder", () => {
   it("sorts names by bytes and moves auth last", () => {
-    expect(migrationOrder(["gov", "auth", "bank", "Zeta", "upgrade"])).toEqual(["Zeta", "bank", "gov", "upgrade", "auth"]);
+    expect(migrationOrder(["gov", "auth", "bank", "Zeta", "upgrade"])).toEqual([
+      "Zeta",
+      "bank",
+      "gov",
+      "upgrade",
+      "auth",
+    ]);
     expect(migrationOrder(["b", "a"])).toEqual(["a", "b"]);
   });
 });
@@ -27,7 +33,11 @@ describe("runMigrations", () => {
 
   it("runs each step from the stored version to the binary's and returns the manager's version map", () => {
     const r = runMigrations({ modules: { gov: 3 }, migrations: { gov: [1, 2] } }, from);
-    expect(r).toEqual({ ok: true, versionMap: { bank: 1, gov: 3, upgrade: 1 }, effects: ["migrate:gov:1", "migrate:gov:2"] });
+    expect(r).toEqual({
+      ok: true,
+      versionMap: { bank: 1, gov: 3, upgrade: 1 },
+      effects: ["migrate:gov:1", "migrate:gov:2"],
+    });
   });
 
   it("runs migrations in the default order, auth last", () => {
@@ -49,7 +59,10 @@ describe("runMigrations", () => {
   });
 
   it("fails when the module has no registered migrations at all", () => {
-    expect(runMigrations({ modules: { gov: 2 } }, from)).toEqual({ ok: false, error: "no migrations found for module gov: not found" });
+    expect(runMigrations({ modules: { gov: 2 } }, from)).toEqual({
+      ok: false,
+      error: "no migrations found for module gov: not found",
+    });
     expect(runMigrations({ modules: { gov: 2 }, migrations: { gov: [] } }, from)).toEqual({
       ok: false,
       error: "no migrations found for module gov: not found",
@@ -83,7 +96,10 @@ describe("handlerOutcome", () => {
   });
 
   it("fail returns the fail message, by default 'upgrade handler failed'", () => {
-    expect(handlerOutcome({ upgrades: { v2: { handler: "fail" } } }, "v2", vm)).toEqual({ ok: false, error: "upgrade handler failed" });
+    expect(handlerOutcome({ upgrades: { v2: { handler: "fail" } } }, "v2", vm)).toEqual({
+      ok: false,
+      error: "upgrade handler failed",
+    });
     expect(handlerOutcome({ upgrades: { v2: { handler: "fail", failMessage: "boom" } } }, "v2", vm)).toEqual({
       ok: false,
       error: "boom",
@@ -100,7 +116,11 @@ describe("handlerOutcome", () => {
 
   it("migrate runs the module manager's migrations", () => {
     const def = { modules: { gov: 2 }, migrations: { gov: [1] }, upgrades: { v2: { handler: "migrate" as const } } };
-    expect(handlerOutcome(def, "v2", vm)).toEqual({ ok: true, versionMap: { ...vm, gov: 2 }, effects: ["migrate:gov:1"] });
+    expect(handlerOutcome(def, "v2", vm)).toEqual({
+      ok: true,
+      versionMap: { ...vm, gov: 2 },
+      effects: ["migrate:gov:1"],
+    });
   });
 });
 

@@ -64,7 +64,12 @@ export function catchUpNode(ctx: OracleContext, start: NodeState): CatchUpResult
       return { node, halts: [record] };
     }
     if (blockKey(out.post, out.effects) !== ctx.blockKeys[k]) {
-      const record: HaltRecord = { node: node.name, height: h, kind: "app-hash-mismatch", message: appHashMismatchMessage(h) };
+      const record: HaltRecord = {
+        node: node.name,
+        height: h,
+        kind: "app-hash-mismatch",
+        message: appHashMismatchMessage(h),
+      };
       return { node: haltNode(node, record), halts: [record] };
     }
     node = { ...node, lastHeight: h, pendingStoreUpgrade: null };
@@ -73,11 +78,17 @@ export function catchUpNode(ctx: OracleContext, start: NodeState): CatchUpResult
 }
 
 /** Applies catch-up to one node of the context. */
-export function catchUp(ctx: OracleContext, name: string): { readonly context: OracleContext; readonly halts: readonly HaltRecord[] } {
+export function catchUp(
+  ctx: OracleContext,
+  name: string,
+): { readonly context: OracleContext; readonly halts: readonly HaltRecord[] } {
   const node = ctx.nodes.find((n) => n.name === name);
   if (node === undefined) return { context: ctx, halts: [] };
   const r = catchUpNode(ctx, node);
-  return { context: { ...ctx, nodes: replaceNode(ctx.nodes, r.node), halts: [...ctx.halts, ...r.halts] }, halts: r.halts };
+  return {
+    context: { ...ctx, nodes: replaceNode(ctx.nodes, r.node), halts: [...ctx.halts, ...r.halts] },
+    halts: r.halts,
+  };
 }
 
 export interface BlockResolution {
@@ -150,7 +161,12 @@ function computeBlock(ctx0: OracleContext, h: Height): BlockResolution {
     const key = okNodes.get(node.name);
     if (key === undefined) return node;
     if (key === winner.key) return { ...node, lastHeight: h, pendingStoreUpgrade: null };
-    const record: HaltRecord = { node: node.name, height: h, kind: "app-hash-mismatch", message: appHashMismatchMessage(h) };
+    const record: HaltRecord = {
+      node: node.name,
+      height: h,
+      kind: "app-hash-mismatch",
+      message: appHashMismatchMessage(h),
+    };
     halts.push(record);
     return haltNode(node, record);
   });

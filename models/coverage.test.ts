@@ -73,7 +73,9 @@ describe("coverage reports", () => {
   });
 
   it("a single BLOCK from genesis covers the no-plan block and a commit", () => {
-    const report = transitionCoverage([{ snapshot: createOracle(COVERAGE_WORLD).snapshot, event: { type: "BLOCK", height: 1 } }]);
+    const report = transitionCoverage([
+      { snapshot: createOracle(COVERAGE_WORLD).snapshot, event: { type: "BLOCK", height: 1 } },
+    ]);
     expect(report.covered).toEqual(["noneScheduled.BLOCK.noPlan", "progressing.BLOCK.commit"]);
   });
 

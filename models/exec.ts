@@ -21,7 +21,8 @@ export interface ExecResolution {
 
 export function resolveExec(ctx: OracleContext, ev: ExecEvent): ExecResolution {
   const before = currentState(ctx).plan;
-  if (ctx.height < 1 || ev.height !== ctx.height) return { valid: false, result: null, planBefore: before, planAfter: before };
+  if (ctx.height < 1 || ev.height !== ctx.height)
+    return { valid: false, result: null, planBefore: before, planAfter: before };
   const result = executeMessages(currentState(ctx), ev.height, ev.msgs);
   return { valid: true, result, planBefore: before, planAfter: result.ok ? result.state.plan : before };
 }

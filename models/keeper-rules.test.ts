@@ -24,7 +24,10 @@ describe("executeMessages: ScheduleUpgrade", () => {
   });
 
   it("checks ValidateBasic first: empty name before height", () => {
-    expect(executeMessages(empty, 5, [schedule("", 0)])).toEqual({ ok: false, error: "name cannot be empty: invalid request" });
+    expect(executeMessages(empty, 5, [schedule("", 0)])).toEqual({
+      ok: false,
+      error: "name cannot be empty: invalid request",
+    });
     expect(executeMessages(empty, 5, [schedule("v2", 0)])).toEqual({
       ok: false,
       error: "height must be greater than 0: invalid request",
@@ -45,7 +48,9 @@ describe("executeMessages: ScheduleUpgrade", () => {
 
   it("checks the past before completed names", () => {
     const done: ChainState = { ...empty, done: [{ name: "v2", height: height(3) }] };
-    expect(executeMessages(done, 5, [schedule("v2", 4)])).toMatchObject({ error: "upgrade cannot be scheduled in the past: invalid request" });
+    expect(executeMessages(done, 5, [schedule("v2", 4)])).toMatchObject({
+      error: "upgrade cannot be scheduled in the past: invalid request",
+    });
     expect(executeMessages(done, 5, [schedule("v2", 8)])).toEqual({
       ok: false,
       error: "upgrade with name v2 has already been completed: invalid request",

@@ -6,7 +6,9 @@ import type { Height } from "../src/core/brand.js";
 import { compareNames } from "./binary-outcome.js";
 import type { ChainState, DoneEntry, Plan, PlanHeight, UpgradeMsg } from "./types.js";
 
-export type ExecResult = { readonly ok: true; readonly state: ChainState } | { readonly ok: false; readonly error: string };
+export type ExecResult =
+  | { readonly ok: true; readonly state: ChainState }
+  | { readonly ok: false; readonly error: string };
 
 /** Safe integers become numbers, so equal heights compare equal whatever their input type. */
 export function normalizeHeight(h: PlanHeight): PlanHeight {

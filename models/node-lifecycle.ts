@@ -3,9 +3,10 @@
  * downgrade flag is reset, upgrade-info.json persists, and the store upgrades the binary lists for the plan named in
  * upgrade-info.json are loaded iff that height is not a skip height and equals the node's last height + 1.
  */
+
+import { storeUpgradesFor } from "./binaries.js";
 import { canonicalJson } from "./canonical.js";
 import { findNode, replaceNode } from "./context.js";
-import { storeUpgradesFor } from "./binaries.js";
 import type { NodeState, OracleContext, OracleEvent } from "./types.js";
 
 export type StartEvent = Extract<OracleEvent, { type: "NODE_STARTED" }>;
@@ -45,5 +46,8 @@ export function startNode(ctx: OracleContext, ev: StartEvent): OracleContext {
 export function stopNode(ctx: OracleContext, name: string): OracleContext {
   const node = findNode(ctx, name);
   if (node === undefined) return ctx;
-  return { ...ctx, nodes: replaceNode(ctx.nodes, { ...node, status: { state: "stopped" }, pendingStoreUpgrade: null }) };
+  return {
+    ...ctx,
+    nodes: replaceNode(ctx.nodes, { ...node, status: { state: "stopped" }, pendingStoreUpgrade: null }),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOracle, observe, type Oracle, predict, step } from "./oracle.js";
+import { createOracle, type Oracle, observe, predict, step } from "./oracle.js";
 import type { BinaryInput, NodeInput, OracleEvent, OracleInput, UpgradeMsg } from "./types.js";
 
 const v1: BinaryInput = { handlers: {} };
@@ -29,7 +29,9 @@ function blocksTo(o: Oracle, to: number): Oracle {
 }
 const proposal = (height: number, ...msgs: UpgradeMsg[]): OracleEvent => ({ type: "PROPOSAL_EXECUTED", height, msgs });
 const start = (node: string, binary: string, skipHeights?: number[]): OracleEvent =>
-  skipHeights === undefined ? { type: "NODE_STARTED", node, binary } : { type: "NODE_STARTED", node, binary, skipHeights };
+  skipHeights === undefined
+    ? { type: "NODE_STARTED", node, binary }
+    : { type: "NODE_STARTED", node, binary, skipHeights };
 
 describe("plan lifecycle through proposals", () => {
   it("schedules, reschedules (overwrite) and cancels, with the plan region following the slot", () => {
@@ -71,7 +73,11 @@ describe("plan lifecycle through proposals", () => {
 
   it("ignores exec events for any height but the last committed one, and BLOCK events out of sequence", () => {
     const o = blocksTo(createOracle(solo), 3);
-    for (const ev of [proposal(2, schedule("up", 9)), proposal(4, schedule("up", 9)), { type: "BLOCK", height: 3 } as const]) {
+    for (const ev of [
+      proposal(2, schedule("up", 9)),
+      proposal(4, schedule("up", 9)),
+      { type: "BLOCK", height: 3 } as const,
+    ]) {
       const next = step(o, ev);
       expect(next.fired).toEqual([]);
       expect(next.snapshot.context).toBe(o.snapshot.context);
@@ -101,7 +107,9 @@ describe("upgrade at a height: halt, swap, apply", () => {
       halt: { kind: "upgrade-needed", message: 'UPGRADE "up" NEEDED at height: 4: info', height: 5 },
     });
     expect(p.upgradeInfo.val1).toEqual({ name: "up", height: 5, info: "info" });
-    expect(p.halts).toEqual([{ node: "val1", height: 5, kind: "upgrade-needed", message: 'UPGRADE "up" NEEDED at height: 4: info' }]);
+    expect(p.halts).toEqual([
+      { node: "val1", height: 5, kind: "upgrade-needed", message: 'UPGRADE "up" NEEDED at height: 4: info' },
+    ]);
   });
 
   it("the new binary applies the upgrade at the halt height; the name is then done and cannot be reused", () => {
@@ -134,7 +142,8 @@ describe("upgrade at a height: halt, swap, apply", () => {
     o = step(o, { type: "BLOCK", height: 2 });
     expect(predict(o.snapshot).nodes.val1?.halt).toEqual({
       kind: "binary-too-early",
-      message: 'BINARY UPDATED BEFORE TRIGGER! UPGRADE "up" - in binary but not executed on chain. Downgrade your binary',
+      message:
+        'BINARY UPDATED BEFORE TRIGGER! UPGRADE "up" - in binary but not executed on chain. Downgrade your binary',
       height: 2,
     });
   });
@@ -191,7 +200,11 @@ describe("downgrade check", () => {
 
   it("clears the pending check after the first PreBlock", () => {
     const o = blocksTo(run(upgraded(), start("val1", "v2")), 5);
-    expect(predict(o.snapshot).nodes.val1).toMatchObject({ status: "running", downgradeCheckPending: false, height: 5 });
+    expect(predict(o.snapshot).nodes.val1).toMatchObject({
+      status: "running",
+      downgradeCheckPending: false,
+      height: 5,
+    });
   });
 
   it("is skipped when a due, non-skipped plan exists at the first PreBlock", () => {
@@ -230,6 +243,19 @@ describe("consensus", () => {
     expect(p.nodes.d).toMatchObject({ status: "halted", height: 2 });
   });
 
+  it("exactly 2/3 of the power is not enough to commit", () => {
+    const three = world([
+      { name: "a", binary: "v1", power: 1 },
+      { name: "b", binary: "v1", power: 1 },
+      { name: "c", binary: "v1", power: 1 },
+    ]);
+    const o = run(createOracle(three), { type: "NODE_STOPPED", node: "c" }, { type: "BLOCK", height: 1 });
+    expect(predict(o.snapshot)).toMatchObject({ height: 0, stalled: true });
+    expect(predict(o.snapshot).nodes.a).toMatchObject({ status: "running", height: 0 });
+    const all = step(createOracle(three), { type: "BLOCK", height: 1 });
+    expect(predict(all.snapshot)).toMatchObject({ height: 1, stalled: false });
+  });
+
   it("halts nodes whose result differs from the committed one with app-hash-mismatch", () => {
     const input = world([
       { name: "a", binary: "v1", power: 1 },
@@ -243,7 +269,11 @@ describe("consensus", () => {
     o = step(o, { type: "BLOCK", height: 3 });
     const p = predict(o.snapshot);
     expect(p.lastBlock?.committedBy).toEqual(["a", "b", "c"]);
-    expect(p.nodes.d?.halt).toEqual({ kind: "app-hash-mismatch", message: "wrong Block.Header.AppHash at height 3", height: 3 });
+    expect(p.nodes.d?.halt).toEqual({
+      kind: "app-hash-mismatch",
+      message: "wrong Block.Header.AppHash at height 3",
+      height: 3,
+    });
     expect(p.nodes.full?.halt?.kind).toBe("app-hash-mismatch");
     expect(p.nodes.d?.height).toBe(2);
     expect(p.lastBlock?.halts.map((h) => h.node)).toEqual(["d", "full"]);
@@ -269,7 +299,8 @@ describe("store upgrades at start", () => {
     { name: "n", binary: "v1", power: 0 },
   ]);
   /** Both nodes halt at 3 with upgrade-info {up, 3}; last height 2. */
-  const haltedAt3 = () => run(blocksTo(createOracle(pair), 2), proposal(2, schedule("up", 3)), { type: "BLOCK", height: 3 });
+  const haltedAt3 = () =>
+    run(blocksTo(createOracle(pair), 2), proposal(2, schedule("up", 3)), { type: "BLOCK", height: 3 });
 
   it("apply when upgrade-info's height is the node's last height + 1 and not a skip height", () => {
     const o = run(haltedAt3(), start("a", "v2"));
@@ -294,7 +325,11 @@ describe("store upgrades at start", () => {
     o = step(o, start("n", "v1"));
     o = step(o, { type: "NODE_CAUGHT_UP", node: "n" });
     expect(o.fired).toEqual(["NODE_CAUGHT_UP.catchUp"]);
-    expect(predict(o.snapshot).nodes.n).toMatchObject({ status: "halted", height: 2, halt: { kind: "upgrade-needed", height: 3 } });
+    expect(predict(o.snapshot).nodes.n).toMatchObject({
+      status: "halted",
+      height: 2,
+      halt: { kind: "upgrade-needed", height: 3 },
+    });
 
     o = run(o, start("n", "v2"), { type: "NODE_CAUGHT_UP", node: "n" });
     const p = predict(o.snapshot);

@@ -7,7 +7,6 @@ import { initialTransition, type SnapshotFrom, transition } from "xstate";
 import type { Height } from "../src/core/brand.js";
 import type { VersionMap } from "./binary-outcome.js";
 import { currentState } from "./context.js";
-import { type UpgradeMachine, upgradeMachine } from "./upgrade-machine.js";
 import type {
   BlockReport,
   ExecReport,
@@ -20,6 +19,7 @@ import type {
   StoreUpgradeRecord,
   UpgradeInfo,
 } from "./types.js";
+import { type UpgradeMachine, upgradeMachine } from "./upgrade-machine.js";
 
 export type OracleSnapshot = SnapshotFrom<UpgradeMachine>;
 
@@ -162,8 +162,7 @@ export function predict(s: OracleSnapshot): Prediction {
 }
 
 /** JSON-safe form of a plan height: a number when it is a safe integer, else its decimal string. */
-export const jsonHeight = (h: number | bigint): number | string =>
-  typeof h === "bigint" ? h.toString() : h;
+export const jsonHeight = (h: number | bigint): number | string => (typeof h === "bigint" ? h.toString() : h);
 
 export type Observation = Omit<Prediction, "plan"> & {
   readonly plan: { readonly name: string; readonly height: number | string; readonly info: string } | null;

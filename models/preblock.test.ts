@@ -8,7 +8,9 @@ const plan = (name: string, h: number, info = ""): Plan => ({ name, height: h, i
 const withPlan = (p: Plan, extra: Partial<ChainState> = {}): ChainState => ({ ...base, plan: p, ...extra });
 
 const noHandlers: BinaryInput = { handlers: {} };
-const withHandler = (name: string, outcome: "ok" | { error: string } = "ok"): BinaryInput => ({ handlers: { [name]: outcome } });
+const withHandler = (name: string, outcome: "ok" | { error: string } = "ok"): BinaryInput => ({
+  handlers: { [name]: outcome },
+});
 
 const node = (binary: BinaryInput, extra: Partial<PreBlockNode> = {}): PreBlockNode => ({
   binary,
@@ -80,7 +82,8 @@ describe("PreBlocker: plan not yet due", () => {
       kind: "halt",
       halt: {
         kind: "binary-too-early",
-        message: 'BINARY UPDATED BEFORE TRIGGER! UPGRADE "v2" - in binary but not executed on chain. Downgrade your binary',
+        message:
+          'BINARY UPDATED BEFORE TRIGGER! UPGRADE "v2" - in binary but not executed on chain. Downgrade your binary',
       },
     });
   });
@@ -91,7 +94,10 @@ describe("PreBlocker: plan not yet due", () => {
   });
 
   it("does nothing without the handler", () => {
-    expect(preBlock(withPlan(plan("v2", 9)), height(5), node(noHandlers))).toMatchObject({ kind: "ok", action: "none" });
+    expect(preBlock(withPlan(plan("v2", 9)), height(5), node(noHandlers))).toMatchObject({
+      kind: "ok",
+      action: "none",
+    });
   });
 });
 
@@ -120,7 +126,9 @@ describe("PreBlocker: downgrade check", () => {
   });
 
   it("runs only while the check is pending (first PreBlock after a start)", () => {
-    expect(preBlock(applied, height(9), node(noHandlers, { downgradeCheckPending: false }))).toMatchObject({ kind: "ok" });
+    expect(preBlock(applied, height(9), node(noHandlers, { downgradeCheckPending: false }))).toMatchObject({
+      kind: "ok",
+    });
   });
 
   it("is skipped when a due, non-skipped plan exists", () => {
@@ -162,7 +170,10 @@ describe("PreBlocker: scenario binaries", () => {
   it("a failing migration halts with its error text", () => {
     const bin: BinaryInput = { modules: { gov: 2 }, upgrades: { v2: { handler: "migrate" } } };
     const out = preBlock(withPlan(plan("v2", 4), { moduleVersions: { gov: 1 } }), height(4), node(bin));
-    expect(out).toMatchObject({ kind: "halt", halt: { kind: "handler-error", message: "no migrations found for module gov: not found" } });
+    expect(out).toMatchObject({
+      kind: "halt",
+      halt: { kind: "handler-error", message: "no migrations found for module gov: not found" },
+    });
   });
 });
 

@@ -3,8 +3,8 @@
  * before the block and the node's binary, skip heights and in-memory downgrade flag.
  */
 import type { Height } from "../src/core/brand.js";
-import { mergeVersionMaps } from "./binary-outcome.js";
 import { hasHandler, runHandler } from "./binaries.js";
+import { mergeVersionMaps } from "./binary-outcome.js";
 import { lastCompletedUpgrade, markDone, shouldExecute } from "./keeper-rules.js";
 import type { BinaryInput, ChainState, HaltKind, Plan, PlanAction, UpgradeInfo } from "./types.js";
 
@@ -65,7 +65,14 @@ export function preBlock(pre: ChainState, h: Height, node: PreBlockNode): PreBlo
   if (plan === null) return none;
   if (due) {
     if (skipped) {
-      return { kind: "ok", action: "skipped", planName: plan.name, post: { ...base, plan: null }, effects: [], handlerRan: false };
+      return {
+        kind: "ok",
+        action: "skipped",
+        planName: plan.name,
+        post: { ...base, plan: null },
+        effects: [],
+        handlerRan: false,
+      };
     }
     const outcome = runHandler(node.binary, plan.name, pre.moduleVersions);
     if (outcome === null) {

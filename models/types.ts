@@ -25,7 +25,10 @@ export interface UpgradeInfo {
 
 /** Upgrade module messages as a proposal or an authority transaction carries them. */
 export type UpgradeMsg =
-  | { readonly type: "softwareUpgrade"; readonly plan: { readonly name: string; readonly height: PlanHeight; readonly info?: string } }
+  | {
+      readonly type: "softwareUpgrade";
+      readonly plan: { readonly name: string; readonly height: PlanHeight; readonly info?: string };
+    }
   | { readonly type: "cancelUpgrade" };
 
 /** The closed set of halt kinds (scenarios.md §1). The last two are never predicted: no fs or store faults here. */
@@ -178,7 +181,12 @@ export type OracleEvent =
   /** Block `height` (= chain height + 1) is executed by every running node. */
   | { readonly type: "BLOCK"; readonly height: number }
   /** Stop (if running) and start `node` with `binary`; without `skipHeights` it keeps its skip heights. */
-  | { readonly type: "NODE_STARTED"; readonly node: string; readonly binary: string; readonly skipHeights?: readonly number[] }
+  | {
+      readonly type: "NODE_STARTED";
+      readonly node: string;
+      readonly binary: string;
+      readonly skipHeights?: readonly number[];
+    }
   | { readonly type: "NODE_STOPPED"; readonly node: string }
   /** A running node that is behind re-executes the committed blocks now. */
   | { readonly type: "NODE_CAUGHT_UP"; readonly node: string };

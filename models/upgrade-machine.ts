@@ -12,8 +12,7 @@
  * (context, event); the heavy lifting is in consensus.ts, exec.ts and node-lifecycle.ts.
  */
 import { assign, setup } from "xstate";
-import { resolveBlock } from "./consensus.js";
-import { catchUp } from "./consensus.js";
+import { catchUp, resolveBlock } from "./consensus.js";
 import { initialContext } from "./context.js";
 import { applyExec, type ExecEvent, resolveExec } from "./exec.js";
 import { canStart, startNode, stopNode } from "./node-lifecycle.js";
@@ -74,10 +73,7 @@ export const upgradeMachine = setup({
     /** Any other block attempt at chain height + 1 (plan untouched: not due, halts, or a stall). */
     blockAttempted: (args) => block(args)?.valid === true,
     blockCommits: (args) => block(args)?.committed === true,
-    blockStalls: (args) => {
-      const b = block(args);
-      return b !== null && b.valid && !b.committed;
-    },
+    blockStalls: (args) => block(args)?.valid === true && block(args)?.committed === false,
     nodeStartable: ({ context, event }) => event.type === "NODE_STARTED" && canStart(context, event),
     nodeKnown: ({ context, event }) =>
       (event.type === "NODE_STOPPED" || event.type === "NODE_CAUGHT_UP") && hasNode(context, event.node),
@@ -93,12 +89,20 @@ export const upgradeMachine = setup({
         noneScheduled: {
           on: {
             PROPOSAL_EXECUTED: [
-              { guard: "execSetsPlan", target: "scheduled", actions: [trace("noneScheduled.PROPOSAL_EXECUTED.schedule"), "applyExec"] },
+              {
+                guard: "execSetsPlan",
+                target: "scheduled",
+                actions: [trace("noneScheduled.PROPOSAL_EXECUTED.schedule"), "applyExec"],
+              },
               { guard: "execLeavesPlan", actions: [trace("noneScheduled.PROPOSAL_EXECUTED.noop"), "applyExec"] },
               { guard: "execRejected", actions: [trace("noneScheduled.PROPOSAL_EXECUTED.rejected"), "applyExec"] },
             ],
             AUTHORITY_EXEC: [
-              { guard: "execSetsPlan", target: "scheduled", actions: [trace("noneScheduled.AUTHORITY_EXEC.schedule"), "applyExec"] },
+              {
+                guard: "execSetsPlan",
+                target: "scheduled",
+                actions: [trace("noneScheduled.AUTHORITY_EXEC.schedule"), "applyExec"],
+              },
               { guard: "execLeavesPlan", actions: [trace("noneScheduled.AUTHORITY_EXEC.noop"), "applyExec"] },
               { guard: "execRejected", actions: [trace("noneScheduled.AUTHORITY_EXEC.rejected"), "applyExec"] },
             ],
@@ -108,20 +112,44 @@ export const upgradeMachine = setup({
         scheduled: {
           on: {
             PROPOSAL_EXECUTED: [
-              { guard: "execSetsPlan", target: "scheduled", actions: [trace("scheduled.PROPOSAL_EXECUTED.reschedule"), "applyExec"] },
-              { guard: "execClearsPlan", target: "noneScheduled", actions: [trace("scheduled.PROPOSAL_EXECUTED.cancel"), "applyExec"] },
+              {
+                guard: "execSetsPlan",
+                target: "scheduled",
+                actions: [trace("scheduled.PROPOSAL_EXECUTED.reschedule"), "applyExec"],
+              },
+              {
+                guard: "execClearsPlan",
+                target: "noneScheduled",
+                actions: [trace("scheduled.PROPOSAL_EXECUTED.cancel"), "applyExec"],
+              },
               { guard: "execLeavesPlan", actions: [trace("scheduled.PROPOSAL_EXECUTED.noop"), "applyExec"] },
               { guard: "execRejected", actions: [trace("scheduled.PROPOSAL_EXECUTED.rejected"), "applyExec"] },
             ],
             AUTHORITY_EXEC: [
-              { guard: "execSetsPlan", target: "scheduled", actions: [trace("scheduled.AUTHORITY_EXEC.reschedule"), "applyExec"] },
-              { guard: "execClearsPlan", target: "noneScheduled", actions: [trace("scheduled.AUTHORITY_EXEC.cancel"), "applyExec"] },
+              {
+                guard: "execSetsPlan",
+                target: "scheduled",
+                actions: [trace("scheduled.AUTHORITY_EXEC.reschedule"), "applyExec"],
+              },
+              {
+                guard: "execClearsPlan",
+                target: "noneScheduled",
+                actions: [trace("scheduled.AUTHORITY_EXEC.cancel"), "applyExec"],
+              },
               { guard: "execLeavesPlan", actions: [trace("scheduled.AUTHORITY_EXEC.noop"), "applyExec"] },
               { guard: "execRejected", actions: [trace("scheduled.AUTHORITY_EXEC.rejected"), "applyExec"] },
             ],
             BLOCK: [
-              { guard: "blockAppliesPlan", target: "noneScheduled", actions: [trace("scheduled.BLOCK.apply"), "applyBlock"] },
-              { guard: "blockSkipsPlan", target: "noneScheduled", actions: [trace("scheduled.BLOCK.skip"), "applyBlock"] },
+              {
+                guard: "blockAppliesPlan",
+                target: "noneScheduled",
+                actions: [trace("scheduled.BLOCK.apply"), "applyBlock"],
+              },
+              {
+                guard: "blockSkipsPlan",
+                target: "noneScheduled",
+                actions: [trace("scheduled.BLOCK.skip"), "applyBlock"],
+              },
               { guard: "blockAttempted", actions: [trace("scheduled.BLOCK.keep"), "applyBlock"] },
             ],
           },

@@ -1,4 +1,4 @@
-import { fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { BankKeeper } from "../bank/keeper.js";
 import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "../chain/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
@@ -8,19 +8,26 @@ import type { Ctx, Event } from "../core/context.js";
 import { type ChainError, err, errorText, ok, plain, type Result } from "../core/errors.js";
 import type { MemoryFs } from "../core/fs.js";
 import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
-import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
+import { MsgCancelUpgradeResponseSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { GovKeeper } from "../gov/keeper.js";
 import { queueDue } from "../gov/store.js";
 import type { GovConfig, MsgRouter, StakingView } from "../gov/types.js";
 import type { VersionedMultiStore } from "../store/versioned.js";
 import type { Halt } from "../upgrade/halt.js";
 import { UpgradeKeeper } from "../upgrade/keeper.js";
-import { newMsgServer, type UpgradeMsgServer } from "../upgrade/msg-server.js";
-import { preBlock } from "../upgrade/preblocker.js";
+import {
+  MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL,
+  MSG_CANCEL_UPGRADE_TYPE_URL,
+  newMsgServer,
+  type UpgradeMsgServer,
+} from "../upgrade/msg-server.js";
+import { type PreBlockResult, preBlock } from "../upgrade/preblocker.js";
 import type { BinaryDef } from "./binary.js";
 import { DEFAULT_FAIL_MESSAGE } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { deliverTx } from "./deliver.js";
+import { type FaultSet, NO_FAULTS } from "./faults.js";
+import { FaultyUpgradeKeeper } from "./faulty-keeper.js";
 import { genesisMarkerKey, markerValue, migrationMarkerKey } from "./markers.js";
 import { type AppModule, ModuleManager } from "./module-manager.js";
 
@@ -57,6 +64,7 @@ export class SimNodeProcess implements NodeProcess {
   readonly #state: NodeState;
   readonly #genesis: ChainGenesis;
   readonly #skip: readonly number[];
+  readonly #faults: FaultSet;
   readonly keeper: UpgradeKeeper;
   readonly #mm: ModuleManager;
   readonly #gov: GovKeeper;
@@ -70,23 +78,25 @@ export class SimNodeProcess implements NodeProcess {
     def: BinaryDef,
     genesis: ChainGenesis,
     skip: readonly number[],
-    keeper?: UpgradeKeeper,
+    faults: FaultSet = NO_FAULTS,
   ) {
     this.binary = def.name;
     this.#def = def;
     this.#state = state;
     this.#genesis = genesis;
     this.#skip = skip;
-    this.keeper =
-      keeper ??
-      new UpgradeKeeper({
-        skipUpgradeHeights: new Set(skip),
-        homePath: state.home,
-        fs: state.fs,
-        authority: GOV_AUTHORITY,
-        versionSetter: { setProtocolVersion: (v) => (this.#protocolVersion = v) },
-      });
-    this.#msgs = newMsgServer(this.keeper);
+    this.#faults = faults;
+    const keeperOpts = {
+      skipUpgradeHeights: new Set(skip),
+      homePath: state.home,
+      fs: state.fs,
+      authority: GOV_AUTHORITY,
+      versionSetter: { setProtocolVersion: (v: bigint) => (this.#protocolVersion = v) },
+    };
+    this.keeper = faults.size === 0 ? new UpgradeKeeper(keeperOpts) : new FaultyUpgradeKeeper(keeperOpts, faults);
+    this.#msgs = faults.has("ignore-cancel")
+      ? ignoringCancel(newMsgServer(this.keeper), this.keeper)
+      : newMsgServer(this.keeper);
     this.#mm = this.#buildModuleManager();
     const staking: StakingView = {
       bondedValidators: () =>
@@ -197,7 +207,7 @@ export class SimNodeProcess implements NodeProcess {
       if (!g.ok) return this.#halt({ kind: "handler-error", message: `InitChain failed: ${errorText(g.error)}` });
     }
     const before = this.keeper.getUpgradePlan(ctx);
-    const pre = preBlock(this.keeper, ctx);
+    const pre = withHaltFaults(preBlock(this.keeper, ctx), this.#faults);
     if (!pre.ok) return this.#halt(pre.halt);
     let skipped: string | undefined;
     if (pre.applied === undefined && before.ok && !this.keeper.getUpgradePlan(ctx).ok) skipped = before.value.name;
@@ -293,11 +303,38 @@ export class SimNodeProcess implements NodeProcess {
 
   /** A copy bound to `state` (a clone of this process's state), with the keeper's in-memory flags. */
   cloneOnto(state: NodeState): SimNodeProcess {
-    const c = new SimNodeProcess(state, this.#def, this.#genesis, this.#skip);
+    const c = new SimNodeProcess(state, this.#def, this.#genesis, this.#skip, this.#faults);
     c.keeper.setDowngradeVerified(this.keeper.downgradeVerified());
     c.#protocolVersion = this.#protocolVersion;
     return c;
   }
+}
+
+/** Planted bugs that swallow a PreBlocker halt: the node carries on as if nothing were due (faults.ts). */
+function withHaltFaults(r: PreBlockResult, faults: FaultSet): PreBlockResult {
+  if (r.ok) return r;
+  if (r.halt.kind === "upgrade-needed" && faults.has("missed-halt")) return { ok: true, consensusParamsChanged: false };
+  if (r.halt.kind === "binary-too-early" && faults.has("no-early-halt"))
+    return { ok: true, consensusParamsChanged: false };
+  return r;
+}
+
+/** A msg server whose MsgCancelUpgrade checks the authority and then does nothing (fault `ignore-cancel`). */
+function ignoringCancel(inner: UpgradeMsgServer, keeper: UpgradeKeeper): UpgradeMsgServer {
+  return {
+    ...inner,
+    route: (ctx, typeUrl, bytes) => {
+      if (typeUrl !== MSG_CANCEL_UPGRADE_TYPE_URL) return inner.route(ctx, typeUrl, bytes);
+      const authority = decodeAuthority(bytes);
+      if (!authority.ok || authority.value !== keeper.authority) return inner.route(ctx, typeUrl, bytes);
+      const message = create(MsgCancelUpgradeResponseSchema);
+      return ok({
+        typeUrl: MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL,
+        message,
+        bytes: toBinary(MsgCancelUpgradeResponseSchema, message),
+      });
+    },
+  };
 }
 
 /** Submission and activation facts from the gov events of a block. */

@@ -17,9 +17,13 @@ import { upgradeStoreLoader } from "../upgrade/store-loader.js";
 import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
+import { type FaultSet, NO_FAULTS } from "./faults.js";
 import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
 
 const UPGRADE_INFO = "data/upgrade-info.json";
+
+/** Only read under the `nondeterministic-genesis` fault. */
+let leakyCounter = 0;
 
 /** Mounted store names of a binary: one store per module. */
 const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
@@ -33,6 +37,7 @@ export class SimAppHost implements AppHost<NodeState> {
   readonly #binaries: ReadonlyMap<string, BinaryDef>;
   readonly #genesisBinary: BinaryDef;
   readonly #pruning: PruningOptions;
+  readonly #faults: FaultSet;
   #genesisHash: string | undefined;
 
   constructor(
@@ -40,7 +45,9 @@ export class SimAppHost implements AppHost<NodeState> {
     binaries: ReadonlyMap<string, BinaryDef>,
     genesisBinary: string,
     pruning: PruningOptions,
+    faults: FaultSet = NO_FAULTS,
   ) {
+    this.#faults = faults;
     this.#genesis = genesis;
     this.#binaries = binaries;
     const g = binaries.get(genesisBinary);
@@ -57,6 +64,8 @@ export class SimAppHost implements AppHost<NodeState> {
     if (this.#genesisHash === undefined) {
       const scratch = this.createNodeState({ name: "genesis", upgradeInfoWritable: true } as NodeConfig);
       this.#genesisHash = new SimNodeProcess(scratch, this.#genesisBinary, this.#genesis, []).genesisAppHash();
+      // Fault `nondeterministic-genesis`: a process-global counter leaks into the trace (never in a real run).
+      if (this.#faults.has("nondeterministic-genesis")) this.#genesisHash += `-${++leakyCounter}`;
     }
     return this.#genesisHash;
   }
@@ -100,16 +109,18 @@ export class SimAppHost implements AppHost<NodeState> {
     if (last === 0) {
       // Fresh node: nothing committed yet; mount the binary's stores directly.
       state.store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: this.#pruning });
-      return { ok: true, process: new SimNodeProcess(state, def, this.#genesis, skip) };
+      return { ok: true, process: new SimNodeProcess(state, def, this.#genesis, skip, this.#faults) };
     }
-    const process = new SimNodeProcess(state, def, this.#genesis, skip);
+    const process = new SimNodeProcess(state, def, this.#genesis, skip, this.#faults);
     const info = process.keeper.readUpgradeInfoFromDisk();
     if (!info.ok) return fail(`failed to read upgrade info from disk ${errorText(info.error)}`);
     const plan = info.value;
     let upgrades = undefined as ReturnType<ReturnType<typeof upgradeStoreLoader>> | undefined;
     const u = plan.name === "" ? undefined : def.upgrades.get(plan.name);
     if (u?.storeUpgrades !== undefined && !process.keeper.isSkipHeight(plan.height)) {
-      upgrades = upgradeStoreLoader(plan.height, u.storeUpgrades)(last);
+      // Fault `store-upgrades-wrong-height`: the loader compares against last+2 instead of last+1.
+      const shift = this.#faults.has("store-upgrades-wrong-height") ? 1 : 0;
+      upgrades = upgradeStoreLoader(plan.height, u.storeUpgrades)(last + shift);
       if (!upgrades.ok) return fail(errorText(upgrades.error));
     }
     const store = state.store.reopen(storeNamesOf(def));

@@ -8,7 +8,8 @@ const PLAN = 20;
 const DELAY_MS = 600_000;
 const NODES = ["val1", "val2", "val3", "val4"];
 
-const steps = (...list: [Trigger, Action][]): Step[] => list.map(([trigger, action], index) => ({ index, trigger, action }));
+const steps = (...list: [Trigger, Action][]): Step[] =>
+  list.map(([trigger, action], index) => ({ index, trigger, action }));
 const schedule = (name: string, height: number): Action => ({
   type: "authorityExec",
   messages: [{ type: "softwareUpgrade", plan: { name, height: BigInt(height), info: "" } }],
@@ -99,7 +100,10 @@ describe("sidecar", () => {
       nodes: allWith(sidecar({ v2: "v2" })),
       steps: steps(
         [{ type: "height", height: 2 }, schedule("v2", PLAN)],
-        [{ type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 }, { type: "swapBinary", node: "val1", binary: "v2x" }],
+        [
+          { type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 },
+          { type: "swapBinary", node: "val1", binary: "v2x" },
+        ],
       ),
     });
     e.run({ untilHeight: PLAN + 3 });
@@ -121,7 +125,10 @@ describe("sidecar", () => {
       nodes: { val1: sidecar() },
       steps: steps(
         [{ type: "height", height: 2 }, schedule("v2", PLAN)],
-        [{ type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 }, { type: "restart", node: "val1" }],
+        [
+          { type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 },
+          { type: "restart", node: "val1" },
+        ],
       ),
     });
     e.run({ untilTimeMs: Date.UTC(2026, 0, 1, 1) });

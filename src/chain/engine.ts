@@ -78,6 +78,8 @@ export interface EngineOptions {
   readonly keepTrace?: boolean;
   /** Disable the idle fast path (for equivalence tests). */
   readonly noFastPath?: boolean;
+  /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
+  readonly consensusRule?: "two-thirds" | "unanimous";
 }
 
 /** Hard cap for settle runs whose plan lies absurdly far ahead. */
@@ -296,7 +298,8 @@ export class ChainEngine<S> {
 
   #settled(): boolean {
     if (this.pending) return false;
-    for (const p of this.#proposals.values()) if (p.status === "deposit_period" || p.status === "voting_period") return false;
+    for (const p of this.#proposals.values())
+      if (p.status === "deposit_period" || p.status === "voting_period") return false;
     if (this.#height < this.#lastStepHeight + SETTLE_MARGIN_BLOCKS) return false;
     const ref = this.#referenceNode();
     if (ref !== undefined && this.#host.readCommitted(ref.state).plan !== null) return false;
@@ -330,11 +333,15 @@ export class ChainEngine<S> {
       timeEndMs = Math.min(timeEndMs, hz.timeEndMs);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: p.lastAppHash() });
     }
-    const decision = decideCommit(execs, this.#totalPower);
+    const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
     if (!decision.commit || decision.mismatched.length > 0) return false;
     if (stop.untilHeight !== undefined) heightEnd = Math.min(heightEnd, stop.untilHeight + 1);
     heightEnd = Math.min(heightEnd, this.#height + 1 + (maxBlocks - (this.#blocksCommitted - startBlocks)));
-    if (stop.settle && !this.pending && ![...this.#proposals.values()].some((p) => p.status === "deposit_period" || p.status === "voting_period")) {
+    if (
+      stop.settle &&
+      !this.pending &&
+      ![...this.#proposals.values()].some((p) => p.status === "deposit_period" || p.status === "voting_period")
+    ) {
       const ref = this.#referenceNode();
       if (ref !== undefined && this.#host.readCommitted(ref.state).plan === null) {
         heightEnd = Math.min(
@@ -380,7 +387,7 @@ export class ChainEngine<S> {
       outcomes.set(n.cfg.name, out);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: out.appHash });
     }
-    const decision = decideCommit(execs, this.#totalPower);
+    const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
     if (!decision.commit) {
       for (const name of outcomes.keys()) this.#node(name)!.process!.abort();
       if (!this.#stalled) this.#trace.emit({ t: "stall", height: h, time: formatRfc3339(timeMs) });

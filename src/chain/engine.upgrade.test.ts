@@ -11,7 +11,8 @@ const PLAN = 20;
 
 const atHeight = (height: number): Trigger => ({ type: "height", height });
 const atTime = (timeMs: number): Trigger => ({ type: "time", timeMs });
-const steps = (...list: [Trigger, Action][]): Step[] => list.map(([trigger, action], index) => ({ index, trigger, action }));
+const steps = (...list: [Trigger, Action][]): Step[] =>
+  list.map(([trigger, action], index) => ({ index, trigger, action }));
 const schedule = (name: string, height: number): Action => ({
   type: "authorityExec",
   messages: [{ type: "softwareUpgrade", plan: { name, height: BigInt(height), info: "" } }],
@@ -86,14 +87,23 @@ describe("skip heights", () => {
   it("a minority node that skips reaches another app hash and halts with app-hash-mismatch", () => {
     const e = testChain({
       binaries: BINARIES,
-      nodes: { val1: sidecar(60_000), val2: sidecar(60_000), val3: sidecar(60_000), val4: { skipUpgradeHeights: [PLAN] } },
+      nodes: {
+        val1: sidecar(60_000),
+        val2: sidecar(60_000),
+        val3: sidecar(60_000),
+        val4: { skipUpgradeHeights: [PLAN] },
+      },
       steps: steps([atHeight(2), schedule("v2", PLAN)]),
     });
     e.run({ untilHeight: PLAN + 5 });
     expect(e.height).toBe(PLAN + 5);
     const mismatch = e.halts.filter((h) => h.node === "val4");
     expect(mismatch).toEqual([
-      expect.objectContaining({ height: PLAN, kind: "app-hash-mismatch", message: `wrong Block.Header.AppHash at height ${PLAN}` }),
+      expect.objectContaining({
+        height: PLAN,
+        kind: "app-hash-mismatch",
+        message: `wrong Block.Header.AppHash at height ${PLAN}`,
+      }),
     ]);
     expect(e.nodeStatus("val4")).toMatchObject({ status: "halted", height: PLAN - 1 });
     expect([...e.handlerRuns]).toEqual([["v2", 1]]);
@@ -136,7 +146,11 @@ describe("catch-up across an upgrade", () => {
     e.run({ untilHeight: 70 });
     const h = e.halts.filter((x) => x.node === "val4");
     expect(h).toEqual([
-      expect.objectContaining({ height: PLAN, kind: "upgrade-needed", message: `UPGRADE "v2" NEEDED at height: ${PLAN}: ` }),
+      expect.objectContaining({
+        height: PLAN,
+        kind: "upgrade-needed",
+        message: `UPGRADE "v2" NEEDED at height: ${PLAN}: `,
+      }),
     ]);
     // Halted during catch-up: the halt happened when the step ran, well after the plan height.
     expect(h[0]!.timeMs).toBeGreaterThan(e.blocks.timeMs(59)!);

@@ -1,8 +1,8 @@
-import { addressOfName } from "../core/address.js";
-import { durationMs, unixMs } from "../core/brand.js";
 import type { BinaryDef, UpgradeDef } from "../app/binary.js";
 import type { ChainGenesis } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
+import { addressOfName } from "../core/address.js";
+import { durationMs, unixMs } from "../core/brand.js";
 import { defaultParams } from "../gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
 import { PRUNE_NOTHING } from "../store/pruning.js";
@@ -47,13 +47,27 @@ export function testChain(o: TestChainOptions) {
     { name: "val4", power: 100 },
   ];
   const params = defaultParams();
-  if (o.votingPeriodMs !== undefined) params.votingPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(o.votingPeriodMs / 1000), nanos: 0 };
-  if (o.depositPeriodMs !== undefined) params.maxDepositPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(o.depositPeriodMs / 1000), nanos: 0 };
-  if (o.votingPeriodMs !== undefined) params.expeditedVotingPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(Math.max(1, o.votingPeriodMs / 2000)), nanos: 0 };
+  if (o.votingPeriodMs !== undefined)
+    params.votingPeriod = { $typeName: "google.protobuf.Duration", seconds: BigInt(o.votingPeriodMs / 1000), nanos: 0 };
+  if (o.depositPeriodMs !== undefined)
+    params.maxDepositPeriod = {
+      $typeName: "google.protobuf.Duration",
+      seconds: BigInt(o.depositPeriodMs / 1000),
+      nanos: 0,
+    };
+  if (o.votingPeriodMs !== undefined)
+    params.expeditedVotingPeriod = {
+      $typeName: "google.protobuf.Duration",
+      seconds: BigInt(Math.max(1, o.votingPeriodMs / 2000)),
+      nanos: 0,
+    };
   const genesis: ChainGenesis = {
     chainId: "chain-sim-1",
     validators,
-    balances: validators.map((v) => ({ address: addressOfName(v.name), coins: [{ denom: "stake", amount: 1_000_000_000_000n }] })),
+    balances: validators.map((v) => ({
+      address: addressOfName(v.name),
+      coins: [{ denom: "stake", amount: 1_000_000_000_000n }],
+    })),
     govParams: params,
     govConfig: DEFAULT_GOV_CONFIG,
   };

@@ -41,7 +41,7 @@ export class TraceWriter {
     const p = this.#pending;
     if (p === undefined) return;
     this.#pending = undefined;
-    this.#write(canonicalJson({ t: "blocks", ...p }));
+    this.#write(rangeLine(p));
   }
 
   #write(line: string): void {
@@ -50,15 +50,20 @@ export class TraceWriter {
     this.#lines?.push(line);
   }
 
-  /** SHA-256 (hex) of every line so far, each followed by "\n". Does not close the writer. */
+  /**
+   * SHA-256 (hex) of every line so far, each followed by "\n", the pending range included. Reading never changes
+   * the trace: a pending range stays open, so observing a run mid-way does not split its ranges.
+   */
   hash(): string {
-    this.#flush();
-    return toHex(this.#hash.clone().digest());
+    const h = this.#hash.clone();
+    if (this.#pending !== undefined) h.update(utf8(`${rangeLine(this.#pending)}\n`));
+    return toHex(h.digest());
   }
 
+  /** The kept lines, the pending range included (empty when lines are not kept). Does not change the trace. */
   lines(): readonly string[] {
-    this.#flush();
-    return this.#lines ?? [];
+    if (this.#lines === undefined) return [];
+    return this.#pending === undefined ? [...this.#lines] : [...this.#lines, rangeLine(this.#pending)];
   }
 
   get lineCount(): number {
@@ -74,3 +79,6 @@ export class TraceWriter {
     return c;
   }
 }
+
+const rangeLine = (p: { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string }): string =>
+  canonicalJson({ t: "blocks", ...p });

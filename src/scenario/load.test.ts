@@ -99,7 +99,7 @@ describe("a minimal file takes every default", () => {
     expect(s.steps).toEqual([]);
     expect(s.run).toEqual({});
     expect(s.expect).toBeUndefined();
-    expect(s.options).toEqual({ expeditedFallbackVotes: "delete" });
+    expect(s.options).toEqual({ expeditedFallbackVotes: "delete", faults: [] });
   });
 });
 

@@ -7,6 +7,8 @@
  * Integers: heights, versions, powers and counts are JS numbers (safe integers). Plan heights inside messages and
  * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
  */
+
+import type { Fault } from "../app/faults.js";
 import type { DurationMs, Height, UnixMs } from "../core/brand.js";
 import type { StoreUpgrades } from "../store/types.js";
 import type { Coins } from "./coins.js";
@@ -220,5 +222,5 @@ export interface Scenario {
   /** Absent fields: the default stop rule (10 blocks past the last step or plan height; or a stall). */
   readonly run: RunModel;
   readonly expect?: Expectations;
-  readonly options: { readonly expeditedFallbackVotes: FallbackVotes };
+  readonly options: { readonly expeditedFallbackVotes: FallbackVotes; readonly faults: readonly Fault[] };
 }

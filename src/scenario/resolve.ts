@@ -82,6 +82,7 @@ export function resolveScenario(file: string, doc: ScenarioDocument): Scenario {
     ...(expect === undefined ? {} : { expect }),
     options: {
       expeditedFallbackVotes: doc.options?.expeditedFallbackVotes ?? SCENARIO_DEFAULTS.expeditedFallbackVotes,
+      faults: [...new Set(doc.options?.faults ?? [])],
     },
   };
 }

@@ -11,6 +11,7 @@
  *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
  */
 import { z } from "zod";
+import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { parseDurationNs } from "./duration.js";
 import { parseRfc3339, parseTimeSpec } from "./time.js";
@@ -536,6 +537,12 @@ export const ScenarioSchema = z
           z
             .enum(FALLBACK_VOTES)
             .meta({ description: "Votes after expedited fallback (governance.md §10); default delete" }),
+        ),
+        faults: z.optional(
+          z.array(z.enum(FAULT_NAMES as [Fault, ...Fault[]])).meta({
+            description:
+              "Planted bugs (src/app/faults.ts) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
+          }),
         ),
       }),
     ),

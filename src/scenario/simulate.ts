@@ -181,7 +181,8 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
-  const host = new SimAppHost(genesis, binaries, s.genesisBinary, PRUNE_DEFAULT);
+  const faults = new Set(s.options.faults);
+  const host = new SimAppHost(genesis, binaries, s.genesisBinary, PRUNE_DEFAULT, faults);
   const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
     name: n.name,
     power: n.power,
@@ -212,7 +213,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     host,
     nodes,
     steps,
-    o.engine ?? {},
+    { ...o.engine, ...(faults.has("unanimous-consensus") ? { consensusRule: "unanimous" as const } : {}) },
   );
   return ok(engine);
 }

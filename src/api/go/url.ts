@@ -35,7 +35,7 @@ export function unescape(s: ByteString, mode: "path" | "query"): Result<ByteStri
   return ok(out);
 }
 
-/** Parsed query values in first-seen key order; keys and values are Unicode text. */
+/** Parsed query values in first-seen key order; keys and values are decoded byte strings. */
 export type QueryValues = ReadonlyMap<string, readonly string[]>;
 
 /**
@@ -63,10 +63,9 @@ export function parseQuery(query: ByteString): { values: QueryValues; error: str
       error ??= v.error;
       continue;
     }
-    const key = text(k.value);
-    const list = values.get(key);
-    if (list === undefined) values.set(key, [text(v.value)]);
-    else list.push(text(v.value));
+    const list = values.get(k.value);
+    if (list === undefined) values.set(k.value, [v.value]);
+    else list.push(v.value);
   }
   return { values, error };
 }

@@ -1,0 +1,187 @@
+import { err, ok, type Result } from "../../core/errors.js";
+import { decodeBinHeader } from "../go/base64.js";
+import { parseInt as goParseInt } from "../go/strconv.js";
+import { text } from "../go/url.js";
+import { GRPC_METADATA_HEIGHT_HEADER, HEIGHT_HEADER } from "../height.js";
+import { GrpcCode, type Status } from "../status.js";
+
+/**
+ * Request headers as node delivers them (`rawHeaders`: name, value, name, value, ...; values latin1), read the way
+ * the reference reads its Go `http.Header`: `Get` is the first value, names are case-insensitive, and what the gateway
+ * forwards to gRPC follows grpc-gateway v1.16 `AnnotateContext` and the SDK's header matcher.
+ */
+export type RawHeaders = readonly string[];
+
+/** Go `http.Header.Get`: the first value of a header, or "" when absent. */
+export function firstHeader(raw: RawHeaders, name: string): string {
+  const lower = name.toLowerCase();
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === lower) return raw[i + 1]!;
+  return "";
+}
+
+/** True when the header occurs at all (Go `r.Header[name]` present), even with an empty value. */
+export function hasHeader(raw: RawHeaders, name: string): boolean {
+  const lower = name.toLowerCase();
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === lower) return true;
+  return false;
+}
+
+/** Every value of the height metadata key, from `x-chain-block-height` and `Grpc-Metadata-X-Chain-Block-Height`. */
+export function heightValues(raw: RawHeaders): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const n = raw[i]!.toLowerCase();
+    if (n === HEIGHT_HEADER || n === GRPC_METADATA_HEIGHT_HEADER) out.push(raw[i + 1]!);
+  }
+  return out;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Go `textproto.CanonicalMIMEHeaderKey`. */
+export function canonicalKey(name: string): string {
+  if (!TOKEN.test(name)) return name;
+  let upper = true;
+  let out = "";
+  for (const c of name) {
+    out += upper ? c.toUpperCase() : c.toLowerCase();
+    upper = c === "-";
+  }
+  return out;
+}
+
+const PERMANENT = new Set([
+  "Accept",
+  "Accept-Charset",
+  "Accept-Language",
+  "Accept-Ranges",
+  "Authorization",
+  "Cache-Control",
+  "Content-Type",
+  "Cookie",
+  "Date",
+  "Expect",
+  "From",
+  "Host",
+  "If-Match",
+  "If-Modified-Since",
+  "If-None-Match",
+  "If-Schedule-Tag-Match",
+  "If-Unmodified-Since",
+  "Max-Forwards",
+  "Origin",
+  "Pragma",
+  "Referer",
+  "User-Agent",
+  "Via",
+  "Warning",
+]);
+
+const METADATA_PREFIX = "Grpc-Metadata-";
+
+/** The SDK's CustomGRPCHeaderMatcher over grpc-gateway's DefaultHeaderMatcher. */
+function matchIncoming(key: string): string | undefined {
+  if (key.toLowerCase() === HEIGHT_HEADER) return HEIGHT_HEADER;
+  if (PERMANENT.has(key)) return `grpcgateway-${key}`;
+  if (key.startsWith(METADATA_PREFIX)) return key.slice(METADATA_PREFIX.length);
+  return undefined;
+}
+
+/** A forwarded metadata pair; `binary` values (keys ending `-bin`) are decoded and not validated. */
+export interface MetadataPair {
+  readonly key: string;
+  readonly value: string;
+}
+
+/**
+ * The gRPC metadata the gateway would send for these headers (AnnotateContext): `Authorization` as `authorization`,
+ * matched headers under their metadata key (lower-cased), `-Bin` headers base64-decoded (failure: InvalidArgument
+ * `invalid binary header <Key>: <err>`), then `x-forwarded-host`. Go reads a header map in random order; here the
+ * first failing header in request order decides.
+ */
+export function forwardedMetadata(raw: RawHeaders): Result<MetadataPair[], Status> {
+  const pairs: MetadataPair[] = [];
+  let host = "";
+  let forwardedHost = "";
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = canonicalKey(raw[i]!);
+    let value = raw[i + 1]!;
+    if (key === "Host") {
+      if (host === "") host = value;
+      continue;
+    }
+    if (key === "X-Forwarded-Host" && forwardedHost === "") forwardedHost = value;
+    if (key === "Authorization") pairs.push({ key: "authorization", value });
+    const h = matchIncoming(key);
+    if (h === undefined) continue;
+    if (key.endsWith("-Bin")) {
+      const b = decodeBinHeader(value);
+      if (!b.ok) return err({ code: GrpcCode.InvalidArgument, message: `invalid binary header ${key}: ${b.error}` });
+      value = Buffer.from(b.value).toString("latin1");
+    }
+    pairs.push({ key: h.toLowerCase(), value });
+  }
+  const fh = forwardedHost !== "" ? forwardedHost : host;
+  if (fh !== "") pairs.push({ key: "x-forwarded-host", value: fh });
+  return ok(pairs);
+}
+
+const LEGAL_KEY = /^[0-9a-z\-_.]+$/;
+
+/**
+ * grpc-go's client-side metadata validation (internal/metadata ValidatePair), a status Internal on failure: keys in
+ * [0-9a-z-_.], values printable ASCII unless the key ends `-bin`.
+ */
+export function validateMetadata(pairs: readonly MetadataPair[]): Status | undefined {
+  for (const { key, value } of pairs) {
+    if (key === "") return { code: GrpcCode.Internal, message: "there is an empty key in the header" };
+    if (key.startsWith(":")) continue;
+    if (!LEGAL_KEY.test(key)) {
+      return {
+        code: GrpcCode.Internal,
+        message: `header key ${JSON.stringify(key)} contains illegal characters not in [0-9a-z-_.]`,
+      };
+    }
+    if (key.endsWith("-bin")) continue;
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e) {
+        return {
+          code: GrpcCode.Internal,
+          message: `header key ${JSON.stringify(key)} contains value with non-printable ASCII characters`,
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
+const UNIT_NS: Readonly<Record<string, bigint>> = {
+  H: 3_600_000_000_000n,
+  M: 60_000_000_000n,
+  S: 1_000_000_000n,
+  m: 1_000_000n,
+  u: 1_000n,
+  n: 1n,
+};
+
+/** What a `Grpc-Timeout` request header means for the gateway's call. */
+export type Deadline = "none" | "future" | "expired";
+
+/**
+ * grpc-gateway `timeoutDecode` of the first `Grpc-Timeout` value: `<int64><unit>`; a bad value is InvalidArgument
+ * `invalid grpc-timeout: <value>`. Zero means no deadline; a negative product (int64 wrap-around included) is a
+ * deadline already passed (the call then fails with DeadlineExceeded `context deadline exceeded`).
+ */
+export function parseGrpcTimeout(raw: RawHeaders): Result<Deadline, Status> {
+  const tm = firstHeader(raw, "grpc-timeout");
+  if (tm === "") return ok("none");
+  const bad = err({ code: GrpcCode.InvalidArgument, message: `invalid grpc-timeout: ${text(tm)}` });
+  if (tm.length < 2) return bad;
+  const unit = UNIT_NS[tm[tm.length - 1]!];
+  if (unit === undefined) return bad;
+  const t = goParseInt(tm.slice(0, -1), 10, 64);
+  if (!t.ok) return bad;
+  const d = BigInt.asIntN(64, unit * t.value);
+  return ok(d === 0n ? "none" : d < 0n ? "expired" : "future");
+}

@@ -1,0 +1,213 @@
+import { create, type DescField, type DescMessage, type JsonValue, type Message, type Registry, toJson } from "@bufbuild/protobuf";
+import { isReflectMessage, type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
+import { type Any, anyUnpack } from "@bufbuild/protobuf/wkt";
+
+/**
+ * Gateway JSON (node-api.md §2.4): the reference's gogo JSONPb with `EmitDefaults: true, OrigName: true`. Built on
+ * `toJson` (proto field names, implicit defaults emitted), then patched per the descriptor:
+ * - keys in declaration order; an unset oneof is omitted;
+ * - an unset message field is `null`, except gogoproto non-nullable fields (`nonNullable`), which render as their zero
+ *   value (a zero Timestamp is `"0001-01-01T00:00:00Z"`);
+ * - empty singular bytes and an unset explicit-presence scalar are `null`;
+ * - Any is `{"@type": <type url as stored>, ...fields}` with its payload patched the same way;
+ * - map entries sorted by key (Go sorts map keys);
+ * - the text is compact and HTML-escaped like Go encoding/json (`<` `>` `&` U+2028 U+2029).
+ */
+export interface GatewayJsonOptions {
+  /** Resolves Any payloads; an unresolvable type URL is a marshal error. */
+  readonly registry?: Registry | undefined;
+  /** Full field names (`pkg.Message.field`) of gogoproto non-nullable message fields. */
+  readonly nonNullable?: ReadonlySet<string> | undefined;
+}
+
+/** Non-nullable message fields of the served protos (gogoproto `nullable = false` in the reference). */
+export const DEFAULT_NON_NULLABLE: ReadonlySet<string> = new Set([
+  "chain.upgrade.v1beta1.Plan.time",
+  "chain.base.tendermint.v1beta1.Block.header",
+  "chain.base.tendermint.v1beta1.Block.data",
+  "chain.base.tendermint.v1beta1.Block.evidence",
+  "chain.base.tendermint.v1beta1.Header.version",
+  "chain.base.tendermint.v1beta1.Header.time",
+  "chain.base.tendermint.v1beta1.Header.last_block_id",
+  "chain.base.tendermint.v1beta1.CometBlock.header",
+  "chain.base.tendermint.v1beta1.CometBlock.data",
+  "chain.base.tendermint.v1beta1.CometBlock.evidence",
+  "chain.base.tendermint.v1beta1.CometHeader.version",
+  "chain.base.tendermint.v1beta1.CometHeader.time",
+  "chain.base.tendermint.v1beta1.CometHeader.last_block_id",
+  "chain.base.tendermint.v1beta1.BlockID.part_set_header",
+  "chain.base.tendermint.v1beta1.Commit.block_id",
+]);
+
+/** A JSON value whose objects keep an explicit key order. */
+export type OrderedJson =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly OrderedJson[]
+  | { readonly entries: readonly (readonly [string, OrderedJson])[] };
+
+export const ZERO_TIME = "0001-01-01T00:00:00Z";
+const TIMESTAMP = "google.protobuf.Timestamp";
+const ANY = "google.protobuf.Any";
+
+/** Thrown by rendering when the reference marshaller would fail (e.g. an Any type it cannot resolve). */
+export class MarshalError extends Error {}
+
+const isWkt = (d: DescMessage): boolean => d.typeName.startsWith("google.protobuf.");
+
+function fromPlain(v: JsonValue): OrderedJson {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(fromPlain);
+  return { entries: Object.entries(v).map(([k, x]) => [k, fromPlain(x as JsonValue)] as const) };
+}
+
+function plainOf(base: JsonValue | undefined, name: string): JsonValue | undefined {
+  if (base === null || base === undefined || typeof base !== "object" || Array.isArray(base)) return undefined;
+  return (base as Record<string, JsonValue>)[name];
+}
+
+function toJsonSafe(desc: DescMessage, msg: Message, opts: GatewayJsonOptions): JsonValue {
+  try {
+    return toJson(desc, msg, {
+      useProtoFieldName: true,
+      alwaysEmitImplicit: true,
+      enumAsInteger: false,
+      registry: opts.registry,
+    });
+  } catch (e) {
+    throw new MarshalError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function renderAny(any: Any, opts: GatewayJsonOptions): OrderedJson {
+  const inner = opts.registry === undefined ? undefined : anyUnpack(any, opts.registry);
+  if (inner === undefined) throw new MarshalError(`unable to resolve type URL ${any.typeUrl}`);
+  const desc = opts.registry!.getMessage(inner.$typeName)!;
+  const body = renderMessage(desc, inner, opts);
+  const head: [string, OrderedJson] = ["@type", any.typeUrl];
+  if (isWkt(desc)) return { entries: [head, ["value", body]] };
+  const entries = body !== null && typeof body === "object" && "entries" in body ? body.entries : [];
+  return { entries: [head, ...entries] };
+}
+
+function renderSingularMessage(field: DescField & { message: DescMessage }, value: ReflectMessage, opts: GatewayJsonOptions) {
+  return renderMessage(field.message, value.message, opts);
+}
+
+function zeroOf(field: DescField & { message: DescMessage }, opts: GatewayJsonOptions): OrderedJson {
+  if (field.message.typeName === TIMESTAMP) return ZERO_TIME;
+  return renderMessage(field.message, create(field.message), opts);
+}
+
+function compareMapKeys(a: unknown, b: unknown): number {
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "boolean") return a === b ? 0 : a ? 1 : -1;
+  const x = BigInt(a as number | bigint);
+  const y = BigInt(b as number | bigint);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function renderField(
+  desc: DescMessage,
+  field: DescField,
+  r: ReflectMessage,
+  base: JsonValue | undefined,
+  opts: GatewayJsonOptions,
+): OrderedJson {
+  const plain = plainOf(base, field.name);
+  switch (field.fieldKind) {
+    case "message": {
+      if (!r.isSet(field)) {
+        return opts.nonNullable?.has(`${desc.typeName}.${field.name}`) === true ? zeroOf(field, opts) : null;
+      }
+      const v = r.get(field);
+      if (field.message.typeName === ANY) return renderAny(v.message as Any, opts);
+      if (isWkt(field.message)) return plain === undefined ? null : fromPlain(plain);
+      return renderSingularMessage(field, v, opts);
+    }
+    case "list": {
+      if (field.listKind !== "message") return plain === undefined ? [] : fromPlain(plain);
+      const out: OrderedJson[] = [];
+      for (const item of r.get(field)) {
+        if (!isReflectMessage(item)) continue;
+        if (field.message.typeName === ANY) out.push(renderAny(item.message as Any, opts));
+        else if (isWkt(field.message)) out.push(fromPlain(toJsonSafe(field.message, item.message, opts)));
+        else out.push(renderMessage(field.message, item.message, opts));
+      }
+      return out;
+    }
+    case "map": {
+      const m = r.get(field);
+      const keys = [...m.keys()].sort(compareMapKeys);
+      const entries: [string, OrderedJson][] = [];
+      for (const k of keys) {
+        const v = m.get(k);
+        let value: OrderedJson;
+        if (field.mapKind === "message" && isReflectMessage(v)) {
+          value =
+            field.message.typeName === ANY
+              ? renderAny(v.message as Any, opts)
+              : isWkt(field.message)
+                ? fromPlain(toJsonSafe(field.message, v.message, opts))
+                : renderMessage(field.message, v.message, opts);
+        } else {
+          value = fromPlain(plainOf(plain, String(k)) ?? null);
+        }
+        entries.push([String(k), value]);
+      }
+      return { entries };
+    }
+    default: {
+      if (field.fieldKind === "scalar" && field.scalar === 12 /* BYTES */) {
+        const v = r.get(field);
+        if (v instanceof Uint8Array && v.length === 0) return null;
+      }
+      return plain === undefined ? null : fromPlain(plain);
+    }
+  }
+}
+
+/** Renders one message (not WKT) as gateway JSON with ordered keys. */
+export function renderMessage(desc: DescMessage, msg: Message, opts: GatewayJsonOptions): OrderedJson {
+  if (desc.typeName === ANY) return renderAny(msg as Any, opts);
+  const base = toJsonSafe(desc, msg, opts);
+  if (isWkt(desc)) return fromPlain(base);
+  const r = reflect(desc, msg, false);
+  const entries: [string, OrderedJson][] = [];
+  for (const member of desc.members) {
+    if (member.kind === "oneof") {
+      const set = r.oneofCase(member);
+      if (set !== undefined) entries.push([set.name, renderField(desc, set, r, base, opts)]);
+      continue;
+    }
+    entries.push([member.name, renderField(desc, member, r, base, opts)]);
+  }
+  return { entries };
+}
+
+/** Go encoding/json HTML-safe escaping applied after standard JSON string escaping. */
+export function goHtmlEscape(json: string): string {
+  return json
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+function write(v: OrderedJson): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(write).join(",")}]`;
+  const obj = v as { readonly entries: readonly (readonly [string, OrderedJson])[] };
+  return `{${obj.entries.map(([k, x]) => `${JSON.stringify(k)}:${write(x)}`).join(",")}}`;
+}
+
+/** Compact, Go-escaped JSON text of an ordered value. */
+export const stringifyGo = (v: OrderedJson): string => goHtmlEscape(write(v));
+
+/** Gateway JSON text of a message; throws MarshalError where the reference marshaller fails. */
+export function gatewayJson(desc: DescMessage, msg: Message, opts: GatewayJsonOptions = {}): string {
+  return stringifyGo(renderMessage(desc, msg, opts));
+}

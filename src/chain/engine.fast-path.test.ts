@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import { durationMs } from "../core/brand.js";
+import type { Action, Step, Trigger } from "./actions.js";
+import type { EngineOptions } from "./engine.js";
+import { binary, testChain } from "./testkit.js";
+import type { SidecarConfig } from "./types.js";
+
+/**
+ * The idle fast path must be invisible: every scenario gives exactly the same trace hash and final state with and
+ * without it. Plan heights are modest (300) so the slow path stays quick.
+ */
+const GENESIS = Date.UTC(2026, 0, 1);
+const PLAN = 300;
+const NODES = ["val1", "val2", "val3", "val4"];
+const BINARIES = [
+  binary("v1"),
+  binary(
+    "v2",
+    { v2: { handler: "migrate", storeUpgrades: { added: ["foo"], renamed: [], deleted: [] } } },
+    { foo: 1, upgrade: 2 },
+    { upgrade: [1] },
+  ),
+  binary("v2early", { v2: { handler: "noop" } }),
+];
+
+const steps = (...list: [Trigger, Action][]): Step[] =>
+  list.map(([trigger, action], index) => ({ index, trigger, action }));
+const at = (height: number): Trigger => ({ type: "height", height });
+const schedule = (height: number): Action => ({
+  type: "authorityExec",
+  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(height), info: "" } }],
+});
+const submit = (id: string, msg: Extract<Action, { type: "submitProposal" }>["messages"][number]): Action => ({
+  type: "submitProposal",
+  id,
+  proposer: "val1",
+  title: id,
+  summary: id,
+  metadata: "",
+  deposit: [{ denom: "stake", amount: 10_000_000n }],
+  expedited: false,
+  messages: [msg],
+});
+const yes = (proposal: string): Action => ({
+  type: "vote",
+  proposal,
+  votes: [
+    ["val1", "yes"],
+    ["val2", "yes"],
+    ["val3", "yes"],
+  ],
+});
+const swap = (node: string, bin: string): Action => ({ type: "swapBinary", node, binary: bin });
+const sidecar: { sidecar: SidecarConfig } = {
+  sidecar: { enabled: true, delayMs: durationMs(600_000), binaries: new Map([["v2", "v2"]]) },
+};
+const allSidecars = Object.fromEntries(NODES.map((n) => [n, sidecar]));
+const base = { binaries: BINARIES, votingPeriodMs: 600_000, depositPeriodMs: 600_000 };
+
+type Scenario = (engine: EngineOptions) => ReturnType<typeof testChain>;
+const SCENARIOS: Record<string, Scenario> = {
+  "gov lifecycle with sidecars and a full node": (engine) =>
+    testChain({
+      ...base,
+      engine,
+      seed: 11,
+      blockTime: { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) },
+      nodes: { ...allSidecars, full1: sidecar },
+      steps: steps(
+        [at(2), submit("up", { type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } })],
+        [at(3), yes("up")],
+      ),
+    }),
+  "partial upgrade: stall, then resume": (engine) =>
+    testChain({
+      ...base,
+      engine,
+      steps: steps(
+        [at(2), schedule(PLAN)],
+        [{ type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
+        [{ type: "halt", node: "val2", kind: "upgrade-needed", delayMs: 60_000 }, swap("val2", "v2")],
+        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 1_200_000 }, swap("val3", "v2")],
+        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 3_600_000 }, swap("val4", "v2")],
+      ),
+    }),
+  "minority skip": (engine) =>
+    testChain({
+      ...base,
+      engine,
+      nodes: { ...allSidecars, val4: { skipUpgradeHeights: [PLAN] } },
+      steps: steps([at(2), schedule(PLAN)]),
+    }),
+  "catch-up across the upgrade, old binary then new": (engine) =>
+    testChain({
+      ...base,
+      engine,
+      nodes: { val1: sidecar, val2: sidecar, val3: sidecar },
+      steps: steps(
+        [at(2), schedule(PLAN)],
+        [at(100), { type: "stop", node: "val4" }],
+        [at(400), swap("val4", "v1")],
+        [at(450), swap("val4", "v2")],
+      ),
+    }),
+  "early binary and downgrade": (engine) =>
+    testChain({
+      ...base,
+      engine,
+      nodes: allSidecars,
+      steps: steps(
+        [at(2), schedule(PLAN)],
+        [at(100), swap("val4", "v2early")],
+        [at(200), swap("val4", "v1")],
+        [at(400), swap("val1", "v1")],
+      ),
+    }),
+  "cancel proposal racing the upgrade": (engine) =>
+    testChain({
+      ...base,
+      engine,
+      nodes: allSidecars,
+      steps: steps(
+        [at(2), submit("up", { type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } })],
+        [at(3), yes("up")],
+        [at(10), submit("cancel", { type: "cancelUpgrade" })],
+        [at(11), yes("cancel")],
+        [at(200), schedule(PLAN)],
+      ),
+    }),
+};
+
+/** The distinct halt kinds each scenario must produce, so that it really exercises what its name says. */
+const HALT_KINDS: Record<keyof typeof SCENARIOS, readonly string[]> = {
+  "gov lifecycle with sidecars and a full node": ["upgrade-needed"],
+  "partial upgrade: stall, then resume": ["upgrade-needed"],
+  "minority skip": ["upgrade-needed", "app-hash-mismatch"],
+  "catch-up across the upgrade, old binary then new": ["upgrade-needed"],
+  "early binary and downgrade": ["binary-too-early", "upgrade-needed", "downgrade"],
+  "cancel proposal racing the upgrade": ["upgrade-needed"],
+};
+
+function snapshot(e: ReturnType<typeof testChain>) {
+  return {
+    traceHash: e.traceHash(),
+    height: e.height,
+    lastBlockTimeMs: e.lastBlockTimeMs,
+    nowMs: e.nowMs,
+    stalled: e.stalled,
+    committed: e.committed(),
+    halts: e.halts,
+    handlerRuns: [...e.handlerRuns],
+    proposals: e.proposals,
+    steps: e.stepResults(),
+    nodes: e.nodeNames().map((n) => ({
+      ...e.nodeStatus(n),
+      appHash: e.host.lastAppHash(e.nodeState(n)!),
+      upgradeInfo: e.host.readUpgradeInfo(e.nodeState(n)!),
+    })),
+    blockHashes: Array.from({ length: e.height }, (_, i) => e.blocks.appHash(i + 1)),
+    blockTimes: Array.from({ length: e.height }, (_, i) => e.blocks.timeMs(i + 1)),
+  };
+}
+
+describe("fast-path equivalence", () => {
+  for (const [name, build] of Object.entries(SCENARIOS)) {
+    it(`${name}: same trace hash and final state with and without the fast path`, () => {
+      const fast = build({});
+      const slow = build({ noFastPath: true });
+      fast.run({ untilTimeMs: GENESIS + 12 * 3_600_000 });
+      slow.run({ untilTimeMs: GENESIS + 12 * 3_600_000 });
+      expect(fast.height).toBeGreaterThan(PLAN);
+      expect([...fast.handlerRuns]).toEqual([["v2", 1]]);
+      expect([...new Set(fast.halts.map((h) => h.kind))]).toEqual(HALT_KINDS[name]);
+      expect(snapshot(fast)).toEqual(snapshot(slow));
+    });
+  }
+
+  it("settle runs stop at the same height with and without the fast path", () => {
+    const build = SCENARIOS["gov lifecycle with sidecars and a full node"]!;
+    const fast = build({});
+    const slow = build({ noFastPath: true });
+    fast.run({ settle: true });
+    slow.run({ settle: true });
+    expect(fast.height).toBe(PLAN + 10);
+    expect(snapshot(fast)).toEqual(snapshot(slow));
+  });
+
+  it("maxBlocks and untilHeight are honoured exactly by the fast path", () => {
+    const e = SCENARIOS["minority skip"]!({});
+    e.run({ maxBlocks: 37 });
+    expect(e.height).toBe(37);
+    e.run({ untilHeight: 250 });
+    expect(e.height).toBe(250);
+  });
+});

@@ -1,0 +1,124 @@
+import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { describe, expect, it } from "vitest";
+import type { Action } from "./actions.js";
+import { binary, testChain } from "./testkit.js";
+
+const chain = () => testChain({ binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })] });
+const coins = [{ denom: "stake", amount: 10_000_000n }];
+
+describe("bad input through the library API gives failed step results, never a throw", () => {
+  const unknownNode: Action[] = [
+    { type: "swapBinary", node: "nope", binary: "v2" },
+    { type: "restart", node: "nope" },
+    { type: "stop", node: "nope" },
+  ];
+  for (const action of unknownNode) {
+    it(`${action.type} naming an unknown node`, () => {
+      const e = chain();
+      e.run({ untilHeight: 3 });
+      const r = e.apply(action);
+      expect(r).toMatchObject({ ok: false, error: 'unknown node "nope"', action: action.type, height: 3 });
+      e.run({ untilHeight: 5 });
+      expect(e.height).toBe(5);
+      expect(e.halts).toEqual([]);
+    });
+  }
+
+  const unknownLabel: Action[] = [
+    { type: "vote", proposal: "ghost", votes: [["val1", "yes"]] },
+    { type: "deposit", proposal: "ghost", from: "val1", amount: coins },
+    { type: "cancelProposal", proposal: "ghost", from: "val1" },
+  ];
+  for (const action of unknownLabel) {
+    it(`${action.type} naming an unknown proposal label`, () => {
+      const e = chain();
+      e.run({ untilHeight: 3 });
+      const r = e.apply(action, "bad");
+      expect(r).toMatchObject({
+        ok: false,
+        label: "bad",
+        error: 'proposal "ghost" has no id: its submission has not succeeded',
+      });
+      e.run({ untilHeight: 5 });
+      expect(e.stepResults()).toEqual([r]);
+    });
+  }
+
+  it("a label whose submission failed counts as unknown", () => {
+    const e = chain();
+    e.apply({
+      type: "submitProposal",
+      id: "broke",
+      proposer: "pauper",
+      title: "t",
+      summary: "s",
+      metadata: "",
+      deposit: coins,
+      expedited: false,
+      messages: [{ type: "cancelUpgrade" }],
+    });
+    e.run({ untilHeight: 2 });
+    const submitted = e.stepResults()[0]!;
+    expect(submitted.ok).toBe(false);
+    expect(submitted.error).toMatch(/insufficient funds/);
+    expect(e.apply({ type: "vote", proposal: "broke", votes: [["val1", "yes"]] })).toMatchObject({
+      ok: false,
+      error: 'proposal "broke" has no id: its submission has not succeeded',
+    });
+  });
+
+  it("a transaction the chain rejects is a failed step result with the chain's error", () => {
+    const e = chain();
+    e.apply({
+      type: "tx",
+      from: "val1",
+      messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: 100n, info: "" } }],
+    });
+    e.run({ untilHeight: 2 });
+    const r = e.stepResults()[0]!;
+    expect(r.ok).toBe(false);
+    expect(r.error).toBe(
+      `expected ${GOV_AUTHORITY} got ${addressOfName("val1")}: expected authority account as only signer for proposal message`,
+    );
+    expect(e.committed()?.plan).toBeNull();
+  });
+
+  it("an invalid plan is recorded as the step's error, not thrown", () => {
+    const e = chain();
+    e.apply({
+      type: "authorityExec",
+      messages: [{ type: "softwareUpgrade", plan: { name: "", height: -5n, info: "" } }],
+    });
+    e.run({ untilHeight: 2 });
+    const r = e.stepResults()[0]!;
+    expect(r.ok).toBe(false);
+    expect(r.error).toBe("name cannot be empty: invalid request");
+  });
+
+  it("swapping to an unknown binary halts that node instead of throwing", () => {
+    const e = chain();
+    e.run({ untilHeight: 3 });
+    expect(() => e.apply({ type: "swapBinary", node: "val1", binary: "v9" })).not.toThrow();
+    expect(e.nodeStatus("val1")?.status).toBe("halted");
+    expect(e.halts).toEqual([
+      expect.objectContaining({ node: "val1", kind: "store-load-failed", message: "unknown binary v9" }),
+    ]);
+    e.run({ untilHeight: 6 });
+    expect(e.height).toBe(6);
+  });
+
+  it("a transaction still in the mempool is reported as not included", () => {
+    const e = chain();
+    e.run({ untilHeight: 3 });
+    expect(e.apply({ type: "authorityExec", messages: [{ type: "cancelUpgrade" }] })).toBeUndefined();
+    expect(e.stepResults()).toEqual([
+      expect.objectContaining({
+        ok: false,
+        height: null,
+        error: "not included in a committed block (the chain is at height 3)",
+      }),
+    ]);
+    e.run({ untilHeight: 4 });
+    expect(e.stepResults()).toEqual([expect.objectContaining({ ok: true, height: 4, error: null })]);
+  });
+});
