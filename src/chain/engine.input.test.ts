@@ -1,5 +1,5 @@
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { describe, expect, it } from "vitest";
+import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import type { Action } from "./actions.js";
 import { binary, testChain } from "./testkit.js";
 

@@ -220,11 +220,15 @@ export class ChainEngine<S> {
     return this.#stepResults.get(index);
   }
 
+  /**
+   * Queues an event. Order is canonical, not insertion order: (time, steps before sidecars, step index or sidecar
+   * sequence). So a step scheduled while the simulation runs (the property harness) lands exactly where the same
+   * step lands when a scenario file schedules all its steps up front, which is what makes counterexamples replay.
+   */
   #push(e: QueuedPayload): void {
     const ev: QueuedEvent = { ...e, seq: this.#seq++ };
-    // Insertion keeps (time, seq) order; the queue is short.
     let i = this.#queue.length;
-    while (i > 0 && this.#queue[i - 1]!.timeMs > ev.timeMs) i--;
+    while (i > 0 && queueAfter(this.#queue[i - 1]!, ev)) i--;
     this.#queue.splice(i, 0, ev);
   }
 
@@ -390,7 +394,7 @@ export class ChainEngine<S> {
     const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
     if (!decision.commit) {
       for (const name of outcomes.keys()) this.#node(name)!.process!.abort();
-      if (!this.#stalled) this.#trace.emit({ t: "stall", height: h, time: formatRfc3339(timeMs) });
+      this.#trace.emit({ t: "stall", height: h, time: formatRfc3339(timeMs) });
       this.#stalled = true;
       return;
     }
@@ -738,8 +742,10 @@ export class ChainEngine<S> {
       case "deposit":
       case "cancelProposal": {
         const id = proposalId(a.proposal);
-        if (id === undefined)
-          return done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
+        if (id === undefined) {
+          done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
+          return;
+        }
         sendTxs([
           a.type === "deposit"
             ? { kind: "deposit", proposalId: id, depositor: addressOfName(a.from), amount: a.amount }
@@ -749,8 +755,10 @@ export class ChainEngine<S> {
       }
       case "vote": {
         const id = proposalId(a.proposal);
-        if (id === undefined)
-          return done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
+        if (id === undefined) {
+          done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
+          return;
+        }
         sendTxs(
           a.votes.map(([voter, option]) => ({ kind: "vote", proposalId: id, voter: addressOfName(voter), option })),
         );
@@ -769,20 +777,29 @@ export class ChainEngine<S> {
       case "swapBinary":
       case "restart": {
         const n = this.#node(a.node);
-        if (n === undefined) return done(false, `unknown node "${a.node}"`);
+        if (n === undefined) {
+          done(false, `unknown node "${a.node}"`);
+          return;
+        }
         const binary = a.type === "swapBinary" ? a.binary : n.binary;
         this.#startNode(n, binary, a.skipUpgradeHeights ?? n.skip);
-        return done(true, null, { status: n.status });
+        done(true, null, { status: n.status });
+        return;
       }
       case "stop": {
         const n = this.#node(a.node);
-        if (n === undefined) return done(false, `unknown node "${a.node}"`);
+        if (n === undefined) {
+          done(false, `unknown node "${a.node}"`);
+          return;
+        }
         this.#stopNode(n);
-        return done(true, null);
+        done(true, null);
+        return;
       }
       case "check": {
         const r = a.run();
-        return done(r.ok, r.error ?? null);
+        done(r.ok, r.error ?? null);
+        return;
       }
     }
   }
@@ -933,6 +950,15 @@ export class ChainEngine<S> {
     c.#nextStepIndex = this.#nextStepIndex;
     return c;
   }
+}
+
+/** True when `a` is ordered after `b` in the event queue. */
+function queueAfter(a: QueuedEvent, b: QueuedEvent): boolean {
+  if (a.timeMs !== b.timeMs) return a.timeMs > b.timeMs;
+  const rank = (e: QueuedEvent) => (e.kind === "step" ? 0 : 1);
+  if (rank(a) !== rank(b)) return rank(a) > rank(b);
+  const ord = (e: QueuedEvent) => (e.kind === "step" ? e.step.index : e.seq);
+  return ord(a) > ord(b);
 }
 
 const mismatch = (h: number): Halt => ({

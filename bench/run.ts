@@ -1,0 +1,18 @@
+// `npm run bench`: runs every benchmark module and prints one JSON line per result on stdout
+// ({"bench","value","unit","baseline","ratio"}); human-readable lines go to stderr.
+// To add a benchmark, write `bench/<name>.bench.ts` exporting `name` and `run(): Promise<BenchResult[]>`, and add
+// it to BENCHES.
+import type { BenchModule } from "./bench.js";
+import * as lifecycle from "./lifecycle.bench.js";
+
+const BENCHES: readonly BenchModule[] = [lifecycle];
+
+const only = process.argv.slice(2);
+for (const b of BENCHES) {
+  if (only.length > 0 && !only.includes(b.name)) continue;
+  for (const r of await b.run()) {
+    process.stdout.write(
+      `${JSON.stringify({ bench: r.bench, value: r.value, unit: r.unit, baseline: r.baseline, ratio: r.ratio })}\n`,
+    );
+  }
+}

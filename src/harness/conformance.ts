@@ -1,0 +1,60 @@
+import { predict } from "../../models/oracle.js";
+import type { Session } from "./session.js";
+
+const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
+
+/**
+ * Compares the oracle's prediction with the real chain: height, stall, plan, applied heights, protocol version,
+ * handler runs, halts, and each node's status, binary, height and upgrade-info.json. Returns readable
+ * differences (`plan: model {...} chain {...}`); empty when they agree.
+ */
+export function conformance(s: Session): string[] {
+  const m = predict(s.oracle.snapshot);
+  const sim = s.sim;
+  const c = sim.committed();
+  const out: string[] = [];
+  const cmp = (what: string, model: unknown, chain: unknown) => {
+    if (j(model) !== j(chain)) out.push(`${what}: model ${j(model)} chain ${j(chain)}`);
+  };
+  cmp("height", m.height, sim.height);
+  cmp("stalled", m.stalled, sim.stalled);
+  cmp(
+    "plan",
+    m.plan === null ? null : { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info },
+    c?.plan ?? null,
+  );
+  cmp("applied", sortObj(m.applied), sortObj(Object.fromEntries(c?.applied ?? [])));
+  cmp("protocolVersion", m.protocolVersion, c?.protocolVersion ?? 0);
+  cmp("handlerRuns", sortObj(m.handlerRuns), sortObj(Object.fromEntries(sim.handlerRuns)));
+  cmp(
+    "halts",
+    m.halts.map((h) => [h.node, h.height, h.kind, h.message]),
+    sim.halts.map((h) => [h.node, h.height, h.kind, h.message]),
+  );
+  for (const name of sim.nodeNames()) {
+    const n = m.nodes[name];
+    const st = sim.nodeStatus(name)!;
+    const info = sim.host.readUpgradeInfo(sim.nodeState(name)!);
+    cmp(`node ${name}`, n === undefined ? null : { status: n.status, binary: n.binary, height: n.height }, {
+      status: st.status,
+      binary: st.binary,
+      height: st.height,
+    });
+    cmp(
+      `node ${name} upgrade-info.json`,
+      n?.upgradeInfo === null || n === undefined
+        ? null
+        : { name: n.upgradeInfo.name, height: n.upgradeInfo.height, info: n.upgradeInfo.info },
+      info.kind === "ok"
+        ? { name: info.name, height: info.height, info: info.info }
+        : info.kind === "absent"
+          ? null
+          : info,
+    );
+  }
+  return out;
+}
+
+function sortObj(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

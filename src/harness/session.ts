@@ -1,0 +1,318 @@
+import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
+import type { OracleEvent, UpgradeMsg } from "../../models/types.js";
+import type { Action as EngineAction, StepResult, UpgradeMsgSpec } from "../chain/actions.js";
+import { GOV_AUTHORITY } from "../core/address.js";
+import { formatRfc3339 } from "../core/time.js";
+import { scenarioFromData } from "../scenario/load.js";
+import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
+import { buildSimulation, type Simulation } from "../scenario/simulate.js";
+import { type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
+
+/** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
+export type HarnessMsg =
+  | { readonly type: "softwareUpgrade"; readonly name: string; readonly height: number; readonly info: string }
+  | { readonly type: "cancelUpgrade" };
+
+const toOracleMsg = (m: HarnessMsg): UpgradeMsg =>
+  m.type === "softwareUpgrade"
+    ? { type: "softwareUpgrade", plan: { name: m.name, height: m.height, info: m.info } }
+    : { type: "cancelUpgrade" };
+const toEngineMsg = (m: HarnessMsg): UpgradeMsgSpec =>
+  m.type === "softwareUpgrade"
+    ? {
+        type: "softwareUpgrade",
+        authority: GOV_AUTHORITY,
+        plan: { name: m.name, height: BigInt(m.height), info: m.info },
+      }
+    : { type: "cancelUpgrade", authority: GOV_AUTHORITY };
+const toDocMsg = (m: HarnessMsg) =>
+  m.type === "softwareUpgrade"
+    ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
+    : { cancelUpgrade: {} };
+
+/** One trace line, parsed. */
+type TraceEv = { readonly t: string } & Readonly<Record<string, unknown>>;
+
+/** What the session recorded about an upgrade message's execution on the chain (from the trace). */
+export interface ExecRecord {
+  readonly height: number;
+  readonly source: "proposal" | "authority";
+  readonly msgs: readonly HarnessMsg[];
+  readonly ok: boolean;
+  readonly error: string | null;
+}
+
+/** What a committed block did, as the properties need it. */
+export interface BlockRecord {
+  readonly height: number;
+  readonly committers: readonly string[];
+  readonly applied: string | null;
+  readonly skipped: string | null;
+  /** The committed plan before this block (the one a PreBlocker at this height saw). */
+  readonly planBefore: { readonly name: string; readonly height: number; readonly info: string } | null;
+  /** The binary each committer ran when it committed this block live (empty for idle ranges). */
+  readonly committerBinaries: readonly (readonly [string, string])[];
+}
+
+/**
+ * A property-test session: the real chain (the engine over the real keeper) and the oracle, driven by steps the
+ * harness schedules exactly as a scenario file would. Every step is recorded as a scenario step, so a session is
+ * always a scenario: `document()` returns it, and replaying it with `chainsim run` reproduces the same trace.
+ *
+ * Replay contract: a step is scheduled `at: <next height>` while the chain is live, or `at: {time: now + 1 ms}`
+ * while it is stalled, and every advance ends with all events at or before `now` processed. Then scheduling steps
+ * one by one as the run goes gives the same trajectory as scheduling them all up front.
+ */
+export class Session {
+  readonly doc: ScenarioDocument;
+  readonly sim: Simulation;
+  oracle: Oracle;
+  readonly steps: StepDocument[] = [];
+  /** Proposal label → its messages. */
+  readonly proposals = new Map<string, readonly HarnessMsg[]>();
+  readonly fired = new Set<string>();
+  readonly execs: ExecRecord[] = [];
+  readonly blocks: BlockRecord[] = [];
+  /** Node → binary it runs, from the trace. */
+  readonly binaries = new Map<string, string>();
+  /** Oracle events sent so far (for reports). */
+  eventsSent = 0;
+  #cursor = 0;
+  #lastBlockSent = 0;
+  #seenBlock = false;
+  #committedPlan: BlockRecord["planBefore"] = null;
+  /** (height, plan after that block) at every block where the committed plan changed. */
+  readonly #planChanges: (readonly [number, BlockRecord["planBefore"]])[] = [];
+  #stepIndex = 0;
+
+  constructor(o: WorldOptions) {
+    this.doc = worldDocument(o);
+    const scenario = scenarioFromData("property-world.yaml", this.doc);
+    if (!scenario.ok)
+      throw new Error(`world is invalid: ${scenario.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
+    const built = buildSimulation(scenario.value, { engine: { keepTrace: true } });
+    if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
+    this.sim = built.value;
+    this.oracle = createOracle(worldOracleInput(this.doc));
+    for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
+    this.sync();
+  }
+
+  get height(): number {
+    return this.sim.height;
+  }
+
+  /** Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. */
+  act(action: EngineAction, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
+    const index = this.#stepIndex++;
+    const live = !this.sim.stalled;
+    const at = live ? this.sim.height + 1 : this.sim.nowMs + 1;
+    this.steps.push({
+      at: live ? at : { time: formatRfc3339(at) },
+      ...(label === undefined ? {} : { label }),
+      ...docAction,
+    } as StepDocument);
+    this.sim.schedule({
+      index,
+      ...(label === undefined ? {} : { label }),
+      trigger: live ? { type: "height", height: at } : { type: "time", timeMs: at },
+      action,
+    });
+    if (live) this.#advance({ untilHeight: at });
+    else this.#advance({ untilTimeMs: at });
+    return this.sim.stepResults().find((r) => r.index === index);
+  }
+
+  submitProposal(
+    label: string,
+    msgs: readonly HarnessMsg[],
+    o: { expedited: boolean; deposit: bigint; proposer: string },
+  ) {
+    this.proposals.set(label, msgs);
+    const deposit = [{ denom: "stake", amount: o.deposit }];
+    const r = this.act(
+      {
+        type: "submitProposal",
+        id: label,
+        proposer: o.proposer,
+        title: label,
+        summary: label,
+        metadata: "",
+        deposit: o.deposit === 0n ? [] : deposit,
+        expedited: o.expedited,
+        messages: msgs.map(toEngineMsg),
+      },
+      {
+        submitProposal: {
+          id: label,
+          proposer: o.proposer,
+          deposit: o.deposit === 0n ? "" : `${o.deposit}stake`,
+          ...(o.expedited ? { expedited: true } : {}),
+          messages: msgs.map(toDocMsg),
+        },
+      },
+    );
+    return r;
+  }
+
+  authorityExec(msgs: readonly HarnessMsg[]) {
+    return this.act(
+      { type: "authorityExec", messages: msgs.map(toEngineMsg) },
+      { authorityExec: { messages: msgs.map(toDocMsg) } },
+    );
+  }
+
+  /** Advances `n` blocks (or until the chain stalls with nothing pending). */
+  advanceBlocks(n: number): void {
+    this.#advance({ untilHeight: this.sim.height + n });
+  }
+
+  /** Advances the simulated clock by `ms`. */
+  advanceTime(ms: number): void {
+    this.#advance({ untilTimeMs: this.sim.nowMs + ms });
+  }
+
+  #advance(stop: { untilHeight?: number; untilTimeMs?: number }): void {
+    this.sim.run(stop);
+    // Normal form: every event at or before `now` processed (see the replay contract above).
+    this.sim.run({ untilTimeMs: this.sim.nowMs });
+    this.sync();
+  }
+
+  /** The session as a scenario document: the world, the steps so far, and a `run` that stops where it is now. */
+  document(extra: Partial<ScenarioDocument> = {}): ScenarioDocument {
+    return {
+      ...this.doc,
+      steps: [...this.steps],
+      run: { untilTime: formatRfc3339(this.sim.nowMs) },
+      ...extra,
+    };
+  }
+
+  /** The committed plan after block `height`. */
+  planAfter(height: number): BlockRecord["planBefore"] {
+    let p: BlockRecord["planBefore"] = null;
+    for (const [h, plan] of this.#planChanges) {
+      if (h > height) break;
+      p = plan;
+    }
+    return p;
+  }
+
+  /** True when a block below `height` applied the plan `name`. */
+  appliedBefore(name: string, height: number): boolean {
+    return this.blocks.some((b) => b.height < height && b.applied === name);
+  }
+
+  /** True when `e` is the last successful upgrade-message execution of its block (it decides the plan slot). */
+  lastExecOfBlock(e: ExecRecord): boolean {
+    if (!e.ok) return false;
+    const same = this.execs.filter((x) => x.height === e.height && x.ok);
+    return same[same.length - 1] === e;
+  }
+
+  /** Feeds the oracle with what the chain did since the last sync, read from the canonical trace. */
+  sync(): void {
+    const lines = this.sim.traceLines();
+    for (let i = this.#cursor; i < lines.length; i++) {
+      const ev = JSON.parse(lines[i]!) as TraceEv;
+      const complete = this.#apply(ev, i === lines.length - 1);
+      if (complete) this.#cursor = i + 1;
+    }
+  }
+
+  #send(event: OracleEvent): void {
+    this.oracle = oracleStep(this.oracle, event);
+    this.eventsSent++;
+    for (const id of this.oracle.fired) this.fired.add(id);
+  }
+
+  /** Every attempt of a block is one BLOCK event: each failed retry of a stalled block, then its commit. */
+  #block(height: number): void {
+    this.#send({ type: "BLOCK", height });
+  }
+
+  /** Applies one trace event; false when it may still grow (an open range of idle blocks at the end). */
+  #apply(ev: TraceEv, last: boolean): boolean {
+    switch (ev.t) {
+      case "start": {
+        const node = ev.node as string;
+        this.binaries.set(node, ev.binary as string);
+        if (!this.#seenBlock) return true; // genesis starts: the oracle starts with every node running
+        this.#send({ type: "NODE_STARTED", node, binary: ev.binary as string, skipHeights: ev.skip as number[] });
+        this.#send({ type: "NODE_CAUGHT_UP", node });
+        return true;
+      }
+      case "stop":
+        if (this.#seenBlock) this.#send({ type: "NODE_STOPPED", node: ev.node as string });
+        return true;
+      case "blocks": {
+        this.#seenBlock = true;
+        const to = ev.to as number;
+        for (let h = Math.max(ev.from as number, this.#lastBlockSent + 1); h <= to; h++) {
+          this.#send({ type: "BLOCK", height: h });
+          this.blocks.push({
+            height: h,
+            committers: [],
+            applied: null,
+            skipped: null,
+            planBefore: this.#committedPlan,
+            committerBinaries: [],
+          });
+        }
+        this.#lastBlockSent = Math.max(this.#lastBlockSent, to);
+        return !last;
+      }
+      case "stall":
+        this.#seenBlock = true;
+        this.#block(ev.height as number);
+        return true;
+      case "block": {
+        this.#seenBlock = true;
+        const height = ev.height as number;
+        this.#block(height);
+        this.#lastBlockSent = height;
+        this.blocks.push({
+          height,
+          committers: ev.committers as string[],
+          applied: (ev.applied as string | undefined) ?? null,
+          skipped: (ev.skipped as string | undefined) ?? null,
+          planBefore: this.#committedPlan,
+          committerBinaries: (ev.committers as string[]).map((n) => [n, this.binaries.get(n) ?? ""] as const),
+        });
+        const txs = ev.txs as {
+          tx: { kind: string; signer?: string; messages?: unknown[] };
+          result: { ok: boolean; error?: string };
+        }[];
+        for (const { tx, result } of txs) {
+          if (tx.kind !== "upgrade" || tx.signer !== GOV_AUTHORITY) continue;
+          const msgs = (tx.messages as { type: string; plan?: { name: string; height: string; info: string } }[]).map(
+            (m): HarnessMsg =>
+              m.type === "softwareUpgrade"
+                ? { type: "softwareUpgrade", name: m.plan!.name, height: Number(m.plan!.height), info: m.plan!.info }
+                : { type: "cancelUpgrade" },
+          );
+          this.#send({ type: "AUTHORITY_EXEC", height, msgs: msgs.map(toOracleMsg) });
+          this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
+        }
+        for (const g of ev.gov as { type: string; id: string; reason?: string }[]) {
+          if (g.type !== "passed" && g.type !== "failed") continue;
+          const label = this.sim.proposals.find((p) => String(p.id) === g.id)?.label ?? undefined;
+          const msgs = label === undefined ? undefined : this.proposals.get(label);
+          if (msgs === undefined) continue;
+          this.#send({ type: "PROPOSAL_EXECUTED", height, msgs: msgs.map(toOracleMsg) });
+          this.execs.push({ height, source: "proposal", msgs, ok: g.type === "passed", error: g.reason ?? null });
+        }
+        return true;
+      }
+      case "plan": {
+        const p = ev.plan as BlockRecord["planBefore"];
+        this.#committedPlan = p;
+        this.#planChanges.push([ev.height as number, p]);
+        return true;
+      }
+      default:
+        return true;
+    }
+  }
+}

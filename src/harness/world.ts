@@ -1,0 +1,101 @@
+import type { OracleInput } from "../../models/types.js";
+import type { Fault } from "../app/faults.js";
+import type { ScenarioDocument } from "../scenario/schema.js";
+
+/**
+ * The world every property run starts from: four validators of equal power, short governance periods (so that
+ * plans near the decision height are common), a 6 s block time, and binaries that cover every handler situation:
+ * - `v1` genesis, no handlers;
+ * - `v2` handler for plan `v2` (migrate; `bank` goes 1 → 2 through a registered migration);
+ * - `v3` handlers for `v2` and `v3` (noop), so it survives both upgrades;
+ * - `v2-broken` handler for `v2` that fails (`handler-error`);
+ * - `v2-missing-migration` handler for `v2` whose migration of `gov` 1 → 2 is not registered.
+ * Plan names are drawn from {v2, v3}.
+ */
+export const PLAN_NAMES = ["v2", "v3"] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export const VALIDATORS = ["val1", "val2", "val3", "val4"] as const;
+export type ValidatorName = (typeof VALIDATORS)[number];
+
+export const BINARIES = ["v1", "v2", "v3", "v2-broken", "v2-missing-migration"] as const;
+export type BinaryName = (typeof BINARIES)[number];
+
+export const BLOCK_MS = 6000;
+export const DEPOSIT_PERIOD_MS = 60_000;
+export const VOTING_PERIOD_MS = 60_000;
+export const EXPEDITED_VOTING_PERIOD_MS = 30_000;
+export const MIN_DEPOSIT = 10_000_000n;
+export const EXPEDITED_MIN_DEPOSIT = 50_000_000n;
+
+export interface WorldOptions {
+  readonly seed: number;
+  readonly faults?: readonly Fault[];
+  /** Sidecar delay per validator in ms; absent = no sidecar for that validator. */
+  readonly sidecars?: Readonly<Partial<Record<ValidatorName, number>>>;
+}
+
+const ms = (n: number) => `${n}ms`;
+
+/** The world as a scenario document: counterexamples are written by adding steps, `run` and `expect` to it. */
+export function worldDocument(o: WorldOptions): ScenarioDocument {
+  const nodes: Record<string, { sidecar: { enabled: boolean; delay: string; binaries: Record<string, string> } }> = {};
+  for (const v of VALIDATORS) {
+    const d = o.sidecars?.[v];
+    if (d !== undefined) nodes[v] = { sidecar: { enabled: true, delay: ms(d), binaries: { v2: "v2", v3: "v3" } } };
+  }
+  return {
+    name: "property-world",
+    seed: o.seed,
+    chain: {
+      blockTime: ms(BLOCK_MS),
+      validators: VALIDATORS.map((name) => ({ name, power: 100 })),
+      gov: {
+        maxDepositPeriod: ms(DEPOSIT_PERIOD_MS),
+        votingPeriod: ms(VOTING_PERIOD_MS),
+        expeditedVotingPeriod: ms(EXPEDITED_VOTING_PERIOD_MS),
+      },
+    },
+    binaries: {
+      v1: {},
+      v2: { modules: { bank: 2 }, migrations: { bank: [1] }, upgrades: { v2: { handler: "migrate" } } },
+      v3: {
+        modules: { bank: 2 },
+        migrations: { bank: [1] },
+        upgrades: { v2: { handler: "migrate" }, v3: { handler: "noop" } },
+      },
+      "v2-broken": { upgrades: { v2: { handler: "fail", failMessage: "v2 migration panicked" } } },
+      "v2-missing-migration": { modules: { gov: 2 }, upgrades: { v2: { handler: "migrate" } } },
+    },
+    genesisBinary: "v1",
+    ...(Object.keys(nodes).length > 0 ? { nodes } : {}),
+    ...(o.faults !== undefined && o.faults.length > 0 ? { options: { faults: [...o.faults] } } : {}),
+  };
+}
+
+/** The same world as the oracle's input (the oracle reads the scenario shape of binaries). */
+export function worldOracleInput(doc: ScenarioDocument): OracleInput {
+  const binaries = Object.fromEntries(
+    Object.entries(doc.binaries).map(([name, b]) => [
+      name,
+      {
+        modules: b.modules ?? {},
+        migrations: b.migrations ?? {},
+        upgrades: Object.fromEntries(
+          Object.entries(b.upgrades ?? {}).map(([plan, u]) => [
+            plan,
+            {
+              handler: u.handler ?? "migrate",
+              ...(u.failMessage === undefined ? {} : { failMessage: u.failMessage }),
+            },
+          ]),
+        ),
+      },
+    ]),
+  );
+  return {
+    binaries,
+    nodes: VALIDATORS.map((name) => ({ name, binary: "v1", power: 100 })),
+    genesisBinary: "v1",
+  };
+}
