@@ -2,7 +2,7 @@ import type { Message } from "@bufbuild/protobuf";
 import type { Ctx } from "../core/context.js";
 import { err, grpcMessage, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
 import type { QueryBackend, UnaryHandler } from "./backend.js";
-import { parseInt as goParseInt, quoteLatin1 } from "./go/strconv.js";
+import { parseGoInt, quoteLatin1 } from "./go/strconv.js";
 import { GrpcCode, INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
 
 /** The request header / gRPC metadata key that selects the state version. */
@@ -19,7 +19,7 @@ const sdkStatus = (e: ReturnType<typeof wrap>): Status => ({ code: GrpcCode.Unkn
  */
 export function parseHeightValues(values: readonly string[]): Result<bigint, Status> {
   if (values.length !== 1) return ok(0n);
-  const parsed = goParseInt(values[0]!, 10, 64, quoteLatin1);
+  const parsed = parseGoInt(values[0]!, 10, 64, quoteLatin1);
   if (!parsed.ok) {
     return err(
       sdkStatus(
@@ -92,13 +92,14 @@ export function runQuery(
   request: Message,
   heightValues: readonly string[],
 ): QueryOutcome {
-  const requested = parseHeightValues(heightValues);
-  if (!requested.ok) return { ok: false, status: requested.error, height: undefined };
-  const state = queryState(backend, requested.value);
-  if (!state.ok) return { ok: false, status: state.error, height: undefined };
-  const { height, ctx } = state.value;
+  let height: number | undefined;
   try {
-    const res = handler(ctx, request);
+    const requested = parseHeightValues(heightValues);
+    if (!requested.ok) return { ok: false, status: requested.error, height: undefined };
+    const state = queryState(backend, requested.value);
+    if (!state.ok) return { ok: false, status: state.error, height: undefined };
+    height = state.value.height;
+    const res = handler(state.value.ctx, request);
     if (!res.ok) return { ok: false, status: statusOf(res.error), height };
     return { ok: true, response: res.value, height };
   } catch {

@@ -1,4 +1,12 @@
-import { create, type DescField, type DescMessage, type JsonValue, type Message, type Registry, toJson } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescField,
+  type DescMessage,
+  type JsonValue,
+  type Message,
+  type Registry,
+  toJson,
+} from "@bufbuild/protobuf";
 import { isReflectMessage, type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
 import { type Any, anyUnpack } from "@bufbuild/protobuf/wkt";
 
@@ -48,6 +56,8 @@ export type OrderedJson =
   | readonly OrderedJson[]
   | { readonly entries: readonly (readonly [string, OrderedJson])[] };
 
+type ObjectJson = { readonly entries: readonly (readonly [string, OrderedJson])[] };
+
 export const ZERO_TIME = "0001-01-01T00:00:00Z";
 const TIMESTAMP = "google.protobuf.Timestamp";
 const ANY = "google.protobuf.Any";
@@ -88,11 +98,15 @@ function renderAny(any: Any, opts: GatewayJsonOptions): OrderedJson {
   const body = renderMessage(desc, inner, opts);
   const head: [string, OrderedJson] = ["@type", any.typeUrl];
   if (isWkt(desc)) return { entries: [head, ["value", body]] };
-  const entries = body !== null && typeof body === "object" && "entries" in body ? body.entries : [];
+  const entries = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as ObjectJson).entries : [];
   return { entries: [head, ...entries] };
 }
 
-function renderSingularMessage(field: DescField & { message: DescMessage }, value: ReflectMessage, opts: GatewayJsonOptions) {
+function renderSingularMessage(
+  field: DescField & { message: DescMessage },
+  value: ReflectMessage,
+  opts: GatewayJsonOptions,
+) {
   return renderMessage(field.message, value.message, opts);
 }
 
@@ -124,7 +138,7 @@ function renderField(
       }
       const v = r.get(field);
       if (field.message.typeName === ANY) return renderAny(v.message as Any, opts);
-      if (isWkt(field.message)) return plain === undefined ? null : fromPlain(plain);
+      if (isWkt(field.message)) return fromPlain(toJsonSafe(field.message, v.message, opts));
       return renderSingularMessage(field, v, opts);
     }
     case "list": {
@@ -169,11 +183,33 @@ function renderField(
   }
 }
 
-/** Renders one message (not WKT) as gateway JSON with ordered keys. */
+const holdsMessages = (f: DescField): boolean =>
+  f.fieldKind === "message" ||
+  (f.fieldKind === "list" && f.listKind === "message") ||
+  (f.fieldKind === "map" && f.mapKind === "message");
+
+/**
+ * The message without its message-typed fields: `toJson` of it gives the scalar values, and cannot fail on an Any
+ * nested below (message fields are rendered separately).
+ */
+function scalarsOnly(desc: DescMessage, msg: Message): Message {
+  const out = create(desc) as unknown as Record<string, unknown>;
+  const src = msg as unknown as Record<string, unknown>;
+  for (const member of desc.members) {
+    if (member.kind === "oneof") {
+      const adt = src[member.localName] as { case: string | undefined };
+      const f = member.fields.find((x) => x.localName === adt.case);
+      if (f !== undefined && !holdsMessages(f)) out[member.localName] = adt;
+    } else if (!holdsMessages(member)) out[member.localName] = src[member.localName];
+  }
+  return out as unknown as Message;
+}
+
+/** Renders one message as gateway JSON with ordered keys. */
 export function renderMessage(desc: DescMessage, msg: Message, opts: GatewayJsonOptions): OrderedJson {
   if (desc.typeName === ANY) return renderAny(msg as Any, opts);
-  const base = toJsonSafe(desc, msg, opts);
-  if (isWkt(desc)) return fromPlain(base);
+  if (isWkt(desc)) return fromPlain(toJsonSafe(desc, msg, opts));
+  const base = toJsonSafe(desc, scalarsOnly(desc, msg), opts);
   const r = reflect(desc, msg, false);
   const entries: [string, OrderedJson][] = [];
   for (const member of desc.members) {
@@ -200,7 +236,7 @@ export function goHtmlEscape(json: string): string {
 function write(v: OrderedJson): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(write).join(",")}]`;
-  const obj = v as { readonly entries: readonly (readonly [string, OrderedJson])[] };
+  const obj = v as ObjectJson;
   return `{${obj.entries.map(([k, x]) => `${JSON.stringify(k)}:${write(x)}`).join(",")}}`;
 }
 

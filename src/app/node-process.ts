@@ -6,7 +6,7 @@ import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import type { Ctx, Event } from "../core/context.js";
 import { type ChainError, err, errorText, ok, plain, type Result } from "../core/errors.js";
-import type { MemoryFs } from "../core/fs.js";
+import type { FileSystem, MemoryFs } from "../core/fs.js";
 import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgCancelUpgradeResponseSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { GovKeeper } from "../gov/keeper.js";
@@ -53,6 +53,38 @@ export interface NodeState {
 
 const MAX_HEIGHT = Number.MAX_SAFE_INTEGER;
 
+/** Identity numbers of binary definitions and genesis objects, for execution keys (equal objects, equal keys). */
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+function identityOf(o: object): number {
+  let id = identities.get(o);
+  if (id === undefined) identities.set(o, (id = nextIdentity++));
+  return id;
+}
+
+/** A FileSystem that counts the calls that may change it (failed ones included). */
+class CountingFs implements FileSystem {
+  readonly #fs: FileSystem;
+  mutations = 0;
+  constructor(fs: FileSystem) {
+    this.#fs = fs;
+  }
+  readFile(path: string) {
+    return this.#fs.readFile(path);
+  }
+  writeFile(path: string, data: string, mode: number) {
+    this.mutations++;
+    return this.#fs.writeFile(path, data, mode);
+  }
+  mkdirAll(path: string, mode: number) {
+    this.mutations++;
+    return this.#fs.mkdirAll(path, mode);
+  }
+  exists(path: string): boolean {
+    return this.#fs.exists(path);
+  }
+}
+
 /**
  * One process of a binary over a node's state: the BaseApp of a simulated node. Block execution order:
  * PreBlock (upgrade), BeginBlock (nothing here), transactions each in a branch, EndBlock (gov), then the
@@ -72,6 +104,16 @@ export class SimNodeProcess implements NodeProcess {
   readonly #msgs: UpgradeMsgServer;
   #horizon: { heightEnd: number; timeEndMs: number } | undefined | null = null;
   #protocolVersion = 0n;
+  /** The keeper's view of the node's file system, counting changes: a block that made one is not shared. */
+  readonly #fs: CountingFs;
+  /** The parts of the execution key fixed for the life of the process. */
+  readonly #fixedKey: string;
+  /** The execution key before the last execute(), when it succeeded without touching the file system. */
+  #executedFrom: string | undefined;
+  /** Set by commit() after such an execute (and by an adoption): the key before the block and its height. */
+  #committedFrom: { readonly key: string; readonly height: number } | undefined;
+  /** toHex of the last commit's app hash, for the hash array it was computed from. */
+  #hex: { readonly of: Uint8Array; readonly hex: string } | undefined;
 
   constructor(
     state: NodeState,
@@ -86,10 +128,17 @@ export class SimNodeProcess implements NodeProcess {
     this.#genesis = genesis;
     this.#skip = skip;
     this.#faults = faults;
+    this.#fs = new CountingFs(state.fs);
+    this.#fixedKey = [
+      identityOf(def),
+      identityOf(genesis),
+      [...new Set(skip)].sort((a, b) => a - b).join(","),
+      [...faults].sort().join(","),
+    ].join("|");
     const keeperOpts = {
       skipUpgradeHeights: new Set(skip),
       homePath: state.home,
-      fs: state.fs,
+      fs: this.#fs,
       authority: GOV_AUTHORITY,
       versionSetter: { setProtocolVersion: (v: bigint) => (this.#protocolVersion = v) },
     };
@@ -175,7 +224,56 @@ export class SimNodeProcess implements NodeProcess {
   }
 
   lastAppHash(): string {
-    return toHex(this.#state.store.lastCommitId().appHash);
+    const hash = this.#state.store.lastCommitId().appHash;
+    if (this.#hex?.of !== hash) this.#hex = { of: hash, hex: toHex(hash) };
+    return this.#hex.hex;
+  }
+
+  /**
+   * Everything `execute` reads besides its arguments, and everything `execute` + `commit` change besides the file
+   * system: the binary (handlers, modules, migrations), the genesis, skip heights, planted faults, the in-memory
+   * keeper flags and protocol version, and the store (its own executionKey: history, versions, mounted and live
+   * stores, clean working state). The node's file system and home are read only on the way to a halt, and a
+   * block that wrote to it is never shared (lastExecutionShareable). undefined when the store cannot vouch.
+   */
+  executionKey(): string | undefined {
+    const store = this.#state.store.executionKey();
+    if (store === undefined) return undefined;
+    const k = this.keeper;
+    return `${this.#fixedKey}|${k.downgradeVerified()}|${this.#protocolVersion}|${k.serverInfoUpgradeHeight}|${store}`;
+  }
+
+  lastExecutionShareable(): boolean {
+    return this.#executedFrom !== undefined;
+  }
+
+  /**
+   * Takes over the block `source` executed and committed, instead of executing it. Contract (checked; a breach is
+   * an engine bug and throws): `source` is a SimNodeProcess whose last execute started from this process's
+   * current execution key, was shareable, and was committed at this process's next height, and `source` has
+   * committed nothing since. Then execute + commit here would have produced the same outcome, the same writes
+   * over the same store history and the same keeper flags, so a clone of the source's store (O(1): the backend
+   * forks) and a copy of its flags leave this process exactly where execute + commit would have.
+   */
+  adoptCommitted(source: NodeProcess): void {
+    if (!(source instanceof SimNodeProcess)) throw new Error("adoptCommitted: foreign process");
+    const from = source.#committedFrom;
+    const key = this.executionKey();
+    if (
+      from === undefined ||
+      key === undefined ||
+      from.key !== key ||
+      from.height !== this.lastHeight() + 1 ||
+      source.lastHeight() !== from.height
+    )
+      throw new Error("adoptCommitted: the source did not commit this process's next block from the same state");
+    this.#state.store = source.#state.store.clone();
+    this.keeper.setDowngradeVerified(source.keeper.downgradeVerified());
+    this.keeper.serverInfoUpgradeHeight = source.keeper.serverInfoUpgradeHeight;
+    this.#protocolVersion = source.#protocolVersion;
+    this.#horizon = null;
+    this.#executedFrom = undefined;
+    this.#committedFrom = from;
   }
 
   /** InitChain: balances, gov params and the module version map (the legacy InitChainer path). */
@@ -201,6 +299,15 @@ export class SimNodeProcess implements NodeProcess {
 
   execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome {
     this.#horizon = null;
+    this.#committedFrom = undefined;
+    const keyBefore = this.executionKey();
+    const fsBefore = this.#fs.mutations;
+    const out = this.#execute(height, timeMs, txs);
+    this.#executedFrom = out.ok && this.#fs.mutations === fsBefore ? keyBefore : undefined;
+    return out;
+  }
+
+  #execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome {
     const ctx = this.#ctx(height, timeMs);
     if (this.#state.store.latestVersion() === 0) {
       const g = this.#initChain(ctx);
@@ -264,10 +371,15 @@ export class SimNodeProcess implements NodeProcess {
   commit(): void {
     this.#horizon = null;
     this.#state.store.commit();
+    const from = this.#executedFrom;
+    this.#executedFrom = undefined;
+    this.#committedFrom = from === undefined ? undefined : { key: from, height: this.lastHeight() };
   }
 
   abort(): void {
     this.#horizon = null;
+    this.#executedFrom = undefined;
+    this.#committedFrom = undefined;
     this.#state.store.discardWorking();
   }
 
@@ -298,6 +410,8 @@ export class SimNodeProcess implements NodeProcess {
   }
 
   commitIdle(count: number): void {
+    this.#executedFrom = undefined;
+    this.#committedFrom = undefined;
     this.#state.store.commitEmpty(count);
   }
 

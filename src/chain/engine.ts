@@ -50,6 +50,8 @@ interface NodeRuntime<S> {
   skip: readonly number[];
   /** Sequence number of the node's latest halt (for sidecar staleness checks). */
   haltSeq: number;
+  /** Highest upgrade-info height the node's sidecar has acted on (0: none). */
+  sidecarHandledHeight: number;
 }
 
 type QueuedPayload =
@@ -78,6 +80,8 @@ export interface EngineOptions {
   readonly keepTrace?: boolean;
   /** Disable the idle fast path (for equivalence tests). */
   readonly noFastPath?: boolean;
+  /** Disable execution sharing: every running node executes every block itself (for equivalence tests). */
+  readonly noSharedExecution?: boolean;
   /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
   readonly consensusRule?: "two-thirds" | "unanimous";
 }
@@ -148,6 +152,7 @@ export class ChainEngine<S> {
       binary: c.binary,
       skip: c.skipUpgradeHeights,
       haltSeq: 0,
+      sidecarHandledHeight: 0,
     }));
     this.#blockTimes = new BlockTimeSource(cfg.seed, cfg.blockTime);
     const validators = nodes.filter((n) => n.power > 0);
@@ -376,32 +381,51 @@ export class ChainEngine<S> {
     return true;
   }
 
+  /**
+   * Executes block h on every running node at h-1 and commits it by the consensus rule. Execution sharing: a node
+   * whose process has the same execution key as a node that already executed this block shareably (same state,
+   * binary, skip heights, flags and faults; see NodeProcess.executionKey) does not execute; it takes the same
+   * outcome and, if it commits, adopts the executor's committed result, which is exactly what its own execute +
+   * commit would have produced. Halts and blocks that wrote to a node's files are never shared: the next node
+   * with the key executes itself. Everything observable (outcomes, halt order, trace) is unchanged.
+   */
   #attemptBlock(h: number, timeMs: number): void {
     const txs = this.#mempool.map((e) => e.tx);
     const execs: NodeExecution[] = [];
     const outcomes = new Map<string, ExecOutcome & { ok: true }>();
+    const executors = new Map<string, NodeRuntime<S>>();
+    const adopters = new Map<string, NodeRuntime<S>>();
     for (const n of this.#nodes) {
       if (n.status !== "running" || n.process === undefined || n.process.lastHeight() !== h - 1) continue;
-      const out = n.process.execute(h, timeMs, txs);
+      const key = this.#opts.noSharedExecution ? undefined : n.process.executionKey();
+      const executor = key === undefined ? undefined : executors.get(key);
+      const out = executor === undefined ? n.process.execute(h, timeMs, txs) : outcomes.get(executor.cfg.name)!;
       if (!out.ok) {
         this.#haltNode(n, h, out.halt, timeMs);
         execs.push({ node: n.cfg.name, power: n.cfg.power, ok: false });
         continue;
       }
+      if (executor !== undefined) adopters.set(n.cfg.name, executor);
+      else if (key !== undefined && n.process.lastExecutionShareable()) executors.set(key, n);
       outcomes.set(n.cfg.name, out);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: out.appHash });
     }
     const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
     if (!decision.commit) {
-      for (const name of outcomes.keys()) this.#node(name)!.process!.abort();
+      for (const name of outcomes.keys()) if (!adopters.has(name)) this.#node(name)!.process!.abort();
       this.#trace.emit({ t: "stall", height: h, time: formatRfc3339(timeMs) });
       this.#stalled = true;
       return;
     }
-    for (const name of decision.committers) this.#node(name)!.process!.commit();
+    // Executors commit first; an adopter shares its executor's app hash, so it commits exactly when its executor does.
+    for (const name of decision.committers) if (!adopters.has(name)) this.#node(name)!.process!.commit();
+    for (const name of decision.committers) {
+      const executor = adopters.get(name);
+      if (executor !== undefined) this.#node(name)!.process!.adoptCommitted(executor.process!);
+    }
     for (const name of decision.mismatched) {
       const n = this.#node(name)!;
-      n.process!.abort();
+      if (!adopters.has(name)) n.process!.abort();
       this.#haltNode(n, h, mismatch(h), timeMs);
     }
     const rep = outcomes.get(decision.committers[0]!)!;
@@ -653,6 +677,18 @@ export class ChainEngine<S> {
       });
       return;
     }
+    // cosmovisor (sidecar.md §3.2 rule 3): after its first upgrade, a later upgrade-info.json triggers an upgrade
+    // only if its height is greater than the last height it handled; otherwise it keeps waiting.
+    if (info.height <= n.sidecarHandledHeight) {
+      this.#trace.emit({
+        t: "sidecar",
+        node: name,
+        action: "none",
+        reason: `already switched binaries for height ${info.height}`,
+      });
+      return;
+    }
+    n.sidecarHandledHeight = info.height;
     const mapped = n.cfg.sidecar.binaries.get(info.name);
     const candidates = this.#host.binariesWithHandler(info.name);
     const binary = mapped ?? (candidates.length === 1 ? candidates[0] : undefined);

@@ -101,6 +101,23 @@ export interface NodeProcess {
   execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome;
   commit(): void;
   abort(): void;
+  /**
+   * Execution sharing. Processes with equal keys are interchangeable for the next block: `execute` with the same
+   * arguments gives them the same outcome and, with `commit`, the same state. undefined when the process cannot
+   * vouch for that (it then always executes itself). Keys are only compared between processes of one host.
+   */
+  executionKey(): string | undefined;
+  /**
+   * After a successful `execute`: true when its effects are only the pending writes and the process's in-memory
+   * state (nothing node-specific such as a file written), so that `adoptCommitted` may reproduce them elsewhere.
+   */
+  lastExecutionShareable(): boolean;
+  /**
+   * Instead of `execute` + `commit` of the next block: takes the result of `source`, which had this process's
+   * execution key, executed that block shareably with the same arguments and has just committed it. Afterwards this
+   * process is exactly as if it had executed and committed the block itself. A breach of the contract throws.
+   */
+  adoptCommitted(source: NodeProcess): void;
 }
 
 export interface SidecarConfig {

@@ -95,7 +95,8 @@ export class Session {
     this.sim = built.value;
     this.oracle = createOracle(worldOracleInput(this.doc));
     for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
-    this.sync();
+    // The world is a chain that started on v1: genesis (block 1) commits before any command.
+    this.advanceBlocks(1);
   }
 
   get height(): number {
@@ -234,11 +235,12 @@ export class Session {
 
   /** Applies one trace event; false when it may still grow (an open range of idle blocks at the end). */
   #apply(ev: TraceEv, last: boolean): boolean {
+    if (ev.t !== "start" && ev.t !== "genesis") this.#seenBlock = true;
     switch (ev.t) {
       case "start": {
         const node = ev.node as string;
         this.binaries.set(node, ev.binary as string);
-        if (!this.#seenBlock) return true; // genesis starts: the oracle starts with every node running
+        if (!this.#seenBlock) return true; // genesis starts (before anything else): the oracle starts them running
         this.#send({ type: "NODE_STARTED", node, binary: ev.binary as string, skipHeights: ev.skip as number[] });
         this.#send({ type: "NODE_CAUGHT_UP", node });
         return true;

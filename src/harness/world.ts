@@ -8,6 +8,7 @@ import type { ScenarioDocument } from "../scenario/schema.js";
  * - `v1` genesis, no handlers;
  * - `v2` handler for plan `v2` (migrate; `bank` goes 1 → 2 through a registered migration);
  * - `v3` handlers for `v2` and `v3` (noop), so it survives both upgrades;
+ * - `v3-only` handler for `v3` only (for a chain that applied `v3` first);
  * - `v2-broken` handler for `v2` that fails (`handler-error`);
  * - `v2-missing-migration` handler for `v2` whose migration of `gov` 1 → 2 is not registered.
  * Plan names are drawn from {v2, v3}.
@@ -18,7 +19,7 @@ export type PlanName = (typeof PLAN_NAMES)[number];
 export const VALIDATORS = ["val1", "val2", "val3", "val4"] as const;
 export type ValidatorName = (typeof VALIDATORS)[number];
 
-export const BINARIES = ["v1", "v2", "v3", "v2-broken", "v2-missing-migration"] as const;
+export const BINARIES = ["v1", "v2", "v3", "v3-only", "v2-broken", "v2-missing-migration"] as const;
 export type BinaryName = (typeof BINARIES)[number];
 
 export const BLOCK_MS = 6000;
@@ -64,6 +65,7 @@ export function worldDocument(o: WorldOptions): ScenarioDocument {
         migrations: { bank: [1] },
         upgrades: { v2: { handler: "migrate" }, v3: { handler: "noop" } },
       },
+      "v3-only": { upgrades: { v3: { handler: "noop" } } },
       "v2-broken": { upgrades: { v2: { handler: "fail", failMessage: "v2 migration panicked" } } },
       "v2-missing-migration": { modules: { gov: 2 }, upgrades: { v2: { handler: "migrate" } } },
     },

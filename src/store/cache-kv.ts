@@ -30,6 +30,8 @@ export class CacheKVStore implements KVStore {
   readonly #dirty = new Map<string, DirtyEntry>();
   /** The dirty hex keys in order; undefined when a key was added since the last sort. */
   #sorted: string[] | undefined = [];
+  /** Bumped by every change of the buffer: an unchanged generation means unchanged buffered writes. */
+  #generation = 0;
 
   constructor(parent: KVStore) {
     this.#parent = parent;
@@ -46,12 +48,17 @@ export class CacheKVStore implements KVStore {
     const h = toHex(key);
     if (!this.#dirty.has(h)) this.#sorted = undefined;
     this.#dirty.set(h, [key.slice(), value]);
+    this.#generation++;
   }
   set(key: Uint8Array, value: Uint8Array): void {
     this.#put(key, value.slice());
   }
   delete(key: Uint8Array): void {
     this.#put(key, undefined);
+  }
+  /** Changes whenever the buffered writes change (set, delete, discard, write); for caches of derived values. */
+  get generation(): number {
+    return this.#generation;
   }
   /** True when nothing is buffered. */
   isClean(): boolean {
@@ -69,6 +76,7 @@ export class CacheKVStore implements KVStore {
   discard(): void {
     this.#dirty.clear();
     this.#sorted = [];
+    this.#generation++;
   }
   /** Flushes the buffered writes into the parent in key byte order and empties the buffer. */
   write(): void {

@@ -1,4 +1,5 @@
-import { bytesEqual, compareBytes, concat } from "../core/bytes.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
 import { appHash, contentHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
@@ -99,6 +100,17 @@ export class VersionedMultiStore implements CommitMultiStore {
   #lastCommit: CommitId;
   /** Renames applied by the last load and not yet committed; discardWorking re-applies them. */
   #pendingMoves: readonly Move[] = [];
+  /**
+   * Digest of the committed history (hex): every commit that changed the app hash folds in (version, app hash),
+   * every reopen with other pruning options folds in (version, options). Commits that keep the app hash write no
+   * content, so with the latest version it pins the content of every version. undefined when unknown (a store
+   * opened over a foreign backend that has commits).
+   */
+  #history: string | undefined;
+  /** Bumped at every backend write: memoized content hashes are valid for one epoch. */
+  #epoch = 0;
+  /** Content hashes of working caches, valid while the cache's generation and the epoch are unchanged. */
+  #hashMemo = new WeakMap<CacheKVStore, { readonly epoch: number; readonly generation: number; hash: Uint8Array }>();
 
   constructor(opts: VersionedMultiStoreOptions) {
     this.#backend = opts.backend ?? new MemBackend();
@@ -110,8 +122,10 @@ export class VersionedMultiStore implements CommitMultiStore {
     if (this.#latest > 0) {
       this.#committed = this.#storesAt(this.#latest);
       this.#lastCommit = { version: this.#latest, appHash: appHash(this.#committed) };
+      this.#history = undefined;
     } else {
       this.#lastCommit = { version: 0, appHash: EMPTY };
+      this.#history = foldPruning("", 0, this.#pruning);
     }
     for (const n of opts.storeNames) this.#mounted.add(n);
     // Provisional load: mounted stores that the last commit has (all of them before any commit). Call
@@ -202,7 +216,7 @@ export class VersionedMultiStore implements CommitMultiStore {
       const cache = this.#working.get(name)!;
       const before = this.#committed.get(name);
       const wrote = !cache.isClean() && this.#stageWrites(name, cache, version, track, batch);
-      const hash = wrote || before === undefined ? contentHash(this.#mergedContent(name, cache)) : before;
+      const hash = wrote || before === undefined ? this.#contentHashOf(name, cache) : before;
       hashes.set(name, hash);
       if (before === undefined || !bytesEqual(before, hash)) {
         changed = true;
@@ -218,13 +232,17 @@ export class VersionedMultiStore implements CommitMultiStore {
     batch.push({ key: META_LATEST, value: encodeVersion(version) });
     if (this.#latest === 0) batch.push({ key: META_EARLIEST, value: encodeVersion(version) });
     this.#backend.write(batch);
+    this.#epoch++;
 
     for (const c of this.#working.values()) c.discard();
     this.#pendingMoves = [];
     if (this.#latest === 0) this.#earliest = version;
     this.#latest = version;
     if (changed) this.#committed = hashes;
-    this.#lastCommit = { version, appHash: changed ? appHash(hashes) : this.#lastCommit.appHash };
+    const hash = changed ? appHash(hashes) : this.#lastCommit.appHash;
+    if (this.#history !== undefined && !bytesEqual(hash, this.#lastCommit.appHash))
+      this.#history = foldHistory(this.#history, version, hash);
+    this.#lastCommit = { version, appHash: hash };
     this.#prune(version);
     return this.#lastCommit;
   }
@@ -239,13 +257,48 @@ export class VersionedMultiStore implements CommitMultiStore {
     for (const name of this.#liveSorted) {
       const cache = this.#working.get(name)!;
       const before = this.#committed.get(name);
-      const hash = cache.isClean() && before !== undefined ? before : contentHash(this.#mergedContent(name, cache));
+      const hash = cache.isClean() && before !== undefined ? before : this.#contentHashOf(name, cache);
       hashes.set(name, hash);
       if (before === undefined || !bytesEqual(before, hash)) changed = true;
     }
     for (const name of this.#committed.keys()) if (!this.#working.has(name)) changed = true;
     if (!changed && this.#latest > 0) return this.#lastCommit.appHash;
     return appHash(hashes);
+  }
+
+  /** The content hash of a live store after its buffered writes, memoized until the cache or the backend changes. */
+  #contentHashOf(name: string, cache: CacheKVStore): Uint8Array {
+    const m = this.#hashMemo.get(cache);
+    if (m !== undefined && m.epoch === this.#epoch && m.generation === cache.generation) return m.hash;
+    const hash = contentHash(this.#mergedContent(name, cache));
+    this.#hashMemo.set(cache, { epoch: this.#epoch, generation: cache.generation, hash });
+    return hash;
+  }
+
+  /**
+   * What the next block's execution and commit depend on in this store, as a string; undefined when it cannot be
+   * vouched for (working writes or pending moves, or an unknown history). Equal keys mean equal stores:
+   * - the same content at every version: the history digests are equal (same app hash after every version that
+   *   changed it; an app hash pins the content) and so are the latest versions;
+   * - the same backend: its entries are a function of that content sequence (latest index, history entries and
+   *   store records are written exactly where content changed; change records exactly while the pruning options
+   *   track, which the digest records), of the compaction point (pruning deletes, for every change at or below
+   *   it, the superseded entries, whatever the heights it ran at) and of the metadata versions, all in the key;
+   * - the same mounted and live stores, the same pruning options, and an empty working state.
+   * So the same writes commit to equal stores, and a clone of one can stand for the other.
+   */
+  executionKey(): string | undefined {
+    if (this.#history === undefined || !this.isWorkingClean()) return undefined;
+    return [
+      this.#history,
+      this.#latest,
+      this.earliestVersion(),
+      this.#compacted,
+      this.#initialVersion,
+      pruningText(this.#pruning),
+      sortNames(this.#mounted).join(","),
+      this.#liveSorted.join(","),
+    ].join("|");
   }
 
   /** True when the working state holds no uncommitted write and no pending store move. */
@@ -266,6 +319,7 @@ export class VersionedMultiStore implements CommitMultiStore {
     if (this.#latest === 0 || !this.isWorkingClean()) throw new Error("commitEmpty: the working state is not clean");
     const version = this.#latest + count;
     this.#backend.write([{ key: META_LATEST, value: encodeVersion(version) }]);
+    this.#epoch++;
     const from = this.#latest;
     this.#latest = version;
     this.#lastCommit = { version, appHash: this.#lastCommit.appHash };
@@ -368,6 +422,7 @@ export class VersionedMultiStore implements CommitMultiStore {
     this.#earliest = target;
     batch.push({ key: META_EARLIEST, value: encodeVersion(target) });
     this.#backend.write(batch);
+    this.#epoch++;
   }
 
   #dropSuperseded(group: Uint8Array, version: number, batch: BackendWrite[]): void {
@@ -471,6 +526,7 @@ export class VersionedMultiStore implements CommitMultiStore {
     }
     c.#sortLive();
     c.#pendingMoves = this.#pendingMoves;
+    c.#history = this.#history;
     return c;
   }
 
@@ -479,12 +535,16 @@ export class VersionedMultiStore implements CommitMultiStore {
    * mounted names are `storeNames`. Call a load on it next; this instance must not be used afterwards.
    */
   reopen(storeNames: readonly string[], pruning: PruningOptions = this.#pruning): VersionedMultiStore {
-    return new VersionedMultiStore({
+    const s = new VersionedMultiStore({
       storeNames,
       pruning,
       backend: this.#backend,
       initialVersion: this.#initialVersion,
     });
+    const same = pruningText(pruning) === pruningText(this.#pruning);
+    s.#history =
+      this.#history === undefined || same ? this.#history : foldPruning(this.#history, this.#latest, pruning);
+    return s;
   }
 
   // ---- helpers -------------------------------------------------------------------------------------------
@@ -518,4 +578,16 @@ export class VersionedMultiStore implements CommitMultiStore {
       lo = next;
     }
   }
+}
+
+/** The history digest after a commit of `version` that changed the app hash to `hash`. */
+function foldHistory(history: string, version: number, hash: Uint8Array): string {
+  return toHex(sha256(concat(utf8(history), encodeVersion(version), hash)));
+}
+
+const pruningText = (p: PruningOptions): string => `${p.strategy}/${p.keepRecent}/${p.interval}`;
+
+/** The history digest after the pruning options changed to `p` at `version` (change records start or stop). */
+function foldPruning(history: string, version: number, p: PruningOptions): string {
+  return toHex(sha256(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
 }

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "../../core/errors.js";
 import { decodeBinHeader } from "../go/base64.js";
-import { parseInt as goParseInt } from "../go/strconv.js";
+import { parseGoInt } from "../go/strconv.js";
 import { text } from "../go/url.js";
 import { GRPC_METADATA_HEIGHT_HEADER, HEIGHT_HEADER } from "../height.js";
 import { GrpcCode, type Status } from "../status.js";
@@ -180,7 +180,7 @@ export function parseGrpcTimeout(raw: RawHeaders): Result<Deadline, Status> {
   if (tm.length < 2) return bad;
   const unit = UNIT_NS[tm[tm.length - 1]!];
   if (unit === undefined) return bad;
-  const t = goParseInt(tm.slice(0, -1), 10, 64);
+  const t = parseGoInt(tm.slice(0, -1), 10, 64);
   if (!t.ok) return bad;
   const d = BigInt.asIntN(64, unit * t.value);
   return ok(d === 0n ? "none" : d < 0n ? "expired" : "future");

@@ -2,7 +2,7 @@ import { type DescField, type DescMessage, type Message, ScalarType } from "@buf
 import { type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
 import { err, ok, type Result } from "../../core/errors.js";
 import { gatewayBytes } from "../go/base64.js";
-import { parseBool, parseInt as goParseInt, parseUint, quoteLatin1 } from "../go/strconv.js";
+import { parseGoBool, parseGoInt, parseGoUint, quoteLatin1 } from "../go/strconv.js";
 import { type ByteString, text } from "../go/url.js";
 
 /**
@@ -61,7 +61,7 @@ function goFieldType(f: DescField): string {
 }
 
 /** Go strconv.ParseFloat (decimal, hex, inf/infinity/nan), enough for query parameters. */
-function parseFloat(v: ByteString, bits: 32 | 64): Result<number, string> {
+function parseGoFloat(v: ByteString, bits: 32 | 64): Result<number, string> {
   const s = v.replace(/_/g, "");
   const syntax = `strconv.ParseFloat: parsing ${quoteLatin1(v)}: invalid syntax`;
   const lower = s.toLowerCase().replace(/^[+-]/, "");
@@ -77,7 +77,8 @@ function parseFloat(v: ByteString, bits: 32 | 64): Result<number, string> {
     n = (m[1] === "-" ? -1 : 1) * mant * 2 ** Number(m[4]);
   } else return err(syntax);
   const limit = bits === 32 ? 3.4028234663852886e38 : Number.MAX_VALUE;
-  if (!Number.isFinite(n) || Math.abs(n) > limit) return err(`strconv.ParseFloat: parsing ${quoteLatin1(v)}: value out of range`);
+  if (!Number.isFinite(n) || Math.abs(n) > limit)
+    return err(`strconv.ParseFloat: parsing ${quoteLatin1(v)}: value out of range`);
   return ok(n);
 }
 
@@ -85,7 +86,7 @@ function parseFloat(v: ByteString, bits: 32 | 64): Result<number, string> {
 function parseEnum(f: DescField & { fieldKind: "enum" }, v: ByteString): Result<number, string> {
   const byName = f.enum.values.find((x) => x.name === v);
   if (byName !== undefined) return ok(byName.number);
-  const n = goParseInt(v, 0, 32, quoteLatin1);
+  const n = parseGoInt(v, 0, 32, quoteLatin1);
   if (n.ok && f.enum.values.some((x) => BigInt(x.number) === n.value)) return ok(Number(n.value));
   return err(`${text(v)} is not valid`);
 }
@@ -102,29 +103,29 @@ function convert(f: DescField, v: ByteString): Result<unknown, string> {
     case ScalarType.STRING:
       return ok(text(v));
     case ScalarType.BOOL: {
-      const b = parseBool(v, q);
+      const b = parseGoBool(v, q);
       return b.ok ? b : err(b.error.text);
     }
     case ScalarType.BYTES:
       return gatewayBytes(v);
     case ScalarType.DOUBLE:
-      return parseFloat(v, 64);
+      return parseGoFloat(v, 64);
     case ScalarType.FLOAT:
-      return parseFloat(v, 32);
+      return parseGoFloat(v, 32);
     case ScalarType.INT32:
     case ScalarType.SINT32:
     case ScalarType.SFIXED32:
-      return num(goParseInt(v, 0, 32, q), true);
+      return num(parseGoInt(v, 0, 32, q), true);
     case ScalarType.UINT32:
     case ScalarType.FIXED32:
-      return num(parseUint(v, 0, 32, q), true);
+      return num(parseGoUint(v, 0, 32, q), true);
     case ScalarType.INT64:
     case ScalarType.SINT64:
     case ScalarType.SFIXED64:
-      return num(goParseInt(v, 0, 64, q), false);
+      return num(parseGoInt(v, 0, 64, q), false);
     case ScalarType.UINT64:
     case ScalarType.FIXED64:
-      return num(parseUint(v, 0, 64, q), false);
+      return num(parseGoUint(v, 0, 64, q), false);
     default:
       return err("unsupported field type");
   }
@@ -161,7 +162,12 @@ function walk(
  * Sets a field from one value (path parameters; the generated `runtime.<Type>(val)` conversions). The error is the
  * bare conversion error; the caller adds `type mismatch, parameter: <name>, error: `.
  */
-export function setPathParam(msg: Message, desc: DescMessage, fieldPath: string, value: ByteString): Result<void, string> {
+export function setPathParam(
+  msg: Message,
+  desc: DescMessage,
+  fieldPath: string,
+  value: ByteString,
+): Result<void, string> {
   const root = reflect(desc, msg);
   const w = walk(root, fieldPath.split("."));
   if (!w.ok) return w;
@@ -190,7 +196,7 @@ export function populateQuery(
   const isProtoSpelled = (key: string): boolean => {
     let d: DescMessage | undefined = desc;
     for (const part of key.split(".")) {
-      const f = d?.fields.find((x) => x.name === part);
+      const f: DescField | undefined = d?.fields.find((x) => x.name === part);
       if (f === undefined) return false;
       d = f.fieldKind === "message" ? f.message : undefined;
     }

@@ -1,7 +1,7 @@
 import { type DescMethod, type DescService, getOption, hasOption } from "@bufbuild/protobuf";
 import { err, ok, type Result } from "../../core/errors.js";
-import type { HttpRule } from "../../gen/google/api/http_pb.js";
 import { http } from "../../gen/google/api/annotations_pb.js";
+import type { HttpRule } from "../../gen/google/api/http_pb.js";
 import type { BoundService, UnaryHandler } from "../backend.js";
 import { hasQueryParams } from "./params.js";
 import { type PathTemplate, parseTemplate } from "./template.js";

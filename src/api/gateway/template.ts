@@ -29,8 +29,7 @@ export interface PathTemplate {
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function compileSegments(text: string, ops: Op[], vars: string[], nested: boolean): Result<number, string> {
-  const segs = text.split("/");
+function compileSegments(segs: readonly string[], ops: Op[], vars: string[], nested: boolean): Result<number, string> {
   for (const seg of segs) {
     if (seg === "*") ops.push({ code: "push" });
     else if (seg === "**") ops.push({ code: "pushM" });
@@ -42,7 +41,7 @@ function compileSegments(text: string, ops: Op[], vars: string[], nested: boolea
       if (!field.split(".").every((p) => IDENT.test(p))) return err(`invalid field path ${field}`);
       if (eq < 0) ops.push({ code: "push" });
       else {
-        const n = compileSegments(inner.slice(eq + 1), ops, vars, true);
+        const n = compileSegments(inner.slice(eq + 1).split("/"), ops, vars, true);
         if (!n.ok) return n;
         if (n.value > 1) ops.push({ code: "concat", n: n.value });
       }
@@ -87,10 +86,8 @@ export function parseTemplate(template: string): Result<PathTemplate, string> {
   if (parts === undefined) return err(`unbalanced braces in ${template}`);
   const ops: Op[] = [];
   const vars: string[] = [];
-  for (const part of parts) {
-    const r = compileSegments(part, ops, vars, false);
-    if (!r.ok) return err(`${r.error} in ${template}`);
-  }
+  const r = compileSegments(parts, ops, vars, false);
+  if (!r.ok) return err(`${r.error} in ${template}`);
   let tailLen = 0;
   let seenM = false;
   for (const op of ops) {
@@ -111,8 +108,7 @@ export function matchTemplate(
   let comps = components;
   if (p.verb !== verb) {
     if (p.verb !== "") return undefined;
-    comps =
-      comps.length === 0 ? [`:${verb}`] : [...comps.slice(0, -1), `${comps[comps.length - 1]!}:${verb}`];
+    comps = comps.length === 0 ? [`:${verb}`] : [...comps.slice(0, -1), `${comps[comps.length - 1]!}:${verb}`];
   }
   let pos = 0;
   const stack: string[] = [];

@@ -78,5 +78,4 @@ export function gatewayBytes(v: string): Result<Uint8Array, string> {
 }
 
 /** grpc-gateway `decodeBinHeader`: padded standard when the length is a multiple of 4, else raw standard. */
-export const decodeBinHeader = (v: string): Result<Uint8Array, string> =>
-  decodeBase64(v, "std", v.length % 4 === 0);
+export const decodeBinHeader = (v: string): Result<Uint8Array, string> => decodeBase64(v, "std", v.length % 4 === 0);

@@ -61,7 +61,7 @@ function underscoreOK(s0: string): boolean {
 }
 
 /** Go `strconv.ParseUint(s, base, bitSize)` for base 0 or 2..36. */
-export function parseUint(s: string, base: number, bitSize: number, q: Quoter = quote): Result<bigint, NumError> {
+export function parseGoUint(s: string, base: number, bitSize: number, q: Quoter = quote): Result<bigint, NumError> {
   const fn = "ParseUint";
   if (s === "") return err(numError(fn, s, "invalid syntax", q));
   const base0 = base === 0;
@@ -102,7 +102,7 @@ export function parseUint(s: string, base: number, bitSize: number, q: Quoter = 
 }
 
 /** Go `strconv.ParseInt(s, base, bitSize)`: optional sign, then ParseUint rules; range is [-2^(bits-1), 2^(bits-1)). */
-export function parseInt(s: string, base: number, bitSize: number, q: Quoter = quote): Result<bigint, NumError> {
+export function parseGoInt(s: string, base: number, bitSize: number, q: Quoter = quote): Result<bigint, NumError> {
   const fn = "ParseInt";
   if (s === "") return err(numError(fn, s, "invalid syntax", q));
   let neg = false;
@@ -112,7 +112,7 @@ export function parseInt(s: string, base: number, bitSize: number, q: Quoter = q
     neg = true;
     rest = s.slice(1);
   }
-  const un = parseUint(rest, base, bitSize, q);
+  const un = parseGoUint(rest, base, bitSize, q);
   if (!un.ok && un.error.kind !== "value out of range") return err(numError(fn, s, "invalid syntax", q));
   const cutoff = 1n << BigInt(bitSize - 1);
   const v = un.ok ? un.value : (1n << BigInt(bitSize)) - 1n;
@@ -125,7 +125,7 @@ const BOOL_TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
 const BOOL_FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);
 
 /** Go `strconv.ParseBool`. */
-export function parseBool(s: string, q: Quoter = quote): Result<boolean, NumError> {
+export function parseGoBool(s: string, q: Quoter = quote): Result<boolean, NumError> {
   if (BOOL_TRUE.has(s)) return ok(true);
   if (BOOL_FALSE.has(s)) return ok(false);
   return err(numError("ParseBool", s, "invalid syntax", q));

@@ -19,7 +19,7 @@ const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-
  * Go `url.unescape` in path or query-component mode: `%XX` decodes, a malformed escape fails with
  * `invalid URL escape "%zz"` (at most 3 bytes quoted); in query mode `+` is a space.
  */
-export function unescape(s: ByteString, mode: "path" | "query"): Result<ByteString, string> {
+export function urlUnescape(s: ByteString, mode: "path" | "query"): Result<ByteString, string> {
   let out = "";
   for (let i = 0; i < s.length; ) {
     const c = s[i]!;
@@ -53,12 +53,12 @@ export function parseQuery(query: ByteString): { values: QueryValues; error: str
     }
     if (pair === "") continue;
     const eq = pair.indexOf("=");
-    const k = unescape(eq < 0 ? pair : pair.slice(0, eq), "query");
+    const k = urlUnescape(eq < 0 ? pair : pair.slice(0, eq), "query");
     if (!k.ok) {
       error ??= k.error;
       continue;
     }
-    const v = unescape(eq < 0 ? "" : pair.slice(eq + 1), "query");
+    const v = urlUnescape(eq < 0 ? "" : pair.slice(eq + 1), "query");
     if (!v.ok) {
       error ??= v.error;
       continue;
@@ -113,7 +113,7 @@ export function parseRequestTarget(raw: ByteString): Result<RequestTarget, void>
     origin += `//${authority}`;
     rest = slash < 0 ? "" : rest.slice(slash);
   }
-  const path = unescape(rest, "path");
+  const path = urlUnescape(rest, "path");
   if (!path.ok) return err(undefined);
   return ok({ path: path.value, rawQuery, forceQuery, origin });
 }

@@ -1,0 +1,4 @@
+import { describe } from "vitest";
+import { propertySuite } from "./property-suite.js";
+
+describe("cancel-effective", () => propertySuite("cancel-effective", "ignore-cancel", { replayFails: true }));

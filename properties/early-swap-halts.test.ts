@@ -1,0 +1,4 @@
+import { describe } from "vitest";
+import { propertySuite } from "./property-suite.js";
+
+describe("early-swap-halts", () => propertySuite("early-swap-halts", "no-early-halt", { replayFails: true }));

@@ -1,0 +1,4 @@
+import { describe } from "vitest";
+import { propertySuite } from "./property-suite.js";
+
+describe("graceful-halt", () => propertySuite("graceful-halt", "missed-halt", { replayFails: true }));

@@ -1,0 +1,6 @@
+import { describe } from "vitest";
+import { propertySuite } from "./property-suite.js";
+
+// The second half of the schedule checks: a completed name can't be scheduled again.
+describe("schedule-checks (completed names)", () =>
+  propertySuite("schedule-checks", "allow-completed-names", { replayFails: true }));

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { cleanPath, escapePath, parseQuery, parseRequestTarget, urlUnescape } from "./url.js";
+
+describe("Go url unescape", () => {
+  it("decodes escapes and reports malformed ones with at most 3 bytes", () => {
+    expect(urlUnescape("a%2Fb%e9", "path")).toEqual({ ok: true, value: "a/b\u00e9" });
+    expect(urlUnescape("%zz", "path")).toEqual({ ok: false, error: 'invalid URL escape "%zz"' });
+    expect(urlUnescape("ab%2", "path")).toEqual({ ok: false, error: 'invalid URL escape "%2"' });
+    expect(urlUnescape("%", "query")).toEqual({ ok: false, error: 'invalid URL escape "%"' });
+  });
+  it("turns + into a space only in query mode", () => {
+    expect(urlUnescape("a+b", "path")).toEqual({ ok: true, value: "a+b" });
+    expect(urlUnescape("a+b", "query")).toEqual({ ok: true, value: "a b" });
+  });
+});
+
+describe("Go url.ParseQuery", () => {
+  it("keeps repeated keys in order", () => {
+    const q = parseQuery("a=1&b=2&a=3&&c");
+    expect(q.error).toBeUndefined();
+    expect([...q.values]).toEqual([
+      ["a", ["1", "3"]],
+      ["b", ["2"]],
+      ["c", [""]],
+    ]);
+  });
+  it("rejects semicolons, and that error replaces an earlier escape error", () => {
+    expect(parseQuery("a=1;b=2").error).toBe("invalid semicolon separator in query");
+    expect(parseQuery("x=%zz&y;z").error).toBe("invalid semicolon separator in query");
+    expect(parseQuery("y;z&x=%zz").error).toBe("invalid semicolon separator in query");
+  });
+  it("keeps the first escape error and still parses the rest", () => {
+    const q = parseQuery("a=%zz&b=%yy&c=1");
+    expect(q.error).toBe('invalid URL escape "%zz"');
+    expect(q.values.get("c")).toEqual(["1"]);
+  });
+});
+
+describe("request targets and path cleaning", () => {
+  it("parses origin-form, asterisk and absolute-form targets", () => {
+    expect(parseRequestTarget("/a%2Fb?x=1")).toEqual({
+      ok: true,
+      value: { path: "/a/b", rawQuery: "x=1", forceQuery: false, origin: "" },
+    });
+    expect(parseRequestTarget("/a?")).toEqual({
+      ok: true,
+      value: { path: "/a", rawQuery: "", forceQuery: true, origin: "" },
+    });
+    expect(parseRequestTarget("*")).toEqual({
+      ok: true,
+      value: { path: "*", rawQuery: "", forceQuery: false, origin: "" },
+    });
+    expect(parseRequestTarget("http://h:1/x//y")).toEqual({
+      ok: true,
+      value: { path: "/x//y", rawQuery: "", forceQuery: false, origin: "http://h:1" },
+    });
+  });
+  it("rejects relative targets and malformed path escapes, not malformed query escapes", () => {
+    expect(parseRequestTarget("x").ok).toBe(false);
+    expect(parseRequestTarget("/a%zz").ok).toBe(false);
+    expect(parseRequestTarget("/a?%zz").ok).toBe(true);
+  });
+  it.each([
+    ["//a", "/a"],
+    ["/a/./b", "/a/b"],
+    ["/a/../b", "/b"],
+    ["/a/", "/a/"],
+    ["/..", "/"],
+    ["", "/"],
+    ["/a//", "/a/"],
+    ["*", "/*"],
+    ["/a/b/..", "/a"],
+  ])("cleans %j to %j", (p, c) => {
+    expect(cleanPath(p)).toBe(c);
+  });
+  it("escapes paths like Go's EscapedPath", () => {
+    expect(escapePath("/a b*!$&+,:;=@~")).toBe("/a%20b%2A%21$&+,:;=@~");
+    expect(escapePath("/\u00e9?#")).toBe("/%E9%3F%23");
+  });
+});

@@ -1,0 +1,21 @@
+import { GOV_AUTHORITY } from "../../core/address.js";
+import { MemoryFs } from "../../core/fs.js";
+import { Query } from "../../gen/chain/upgrade/v1beta1/query_pb.js";
+import { UpgradeKeeper } from "../../upgrade/keeper.js";
+import { newQueryServer } from "../../upgrade/query-server.js";
+import { type BoundService, bindService } from "../backend.js";
+
+/**
+ * `chain.upgrade.v1beta1.Query` bound to the upgrade query server. Queries only read the `upgrade` store through the
+ * context, so a fresh keeper (no handlers, no files) serves them; pass the node's keeper to share its authority.
+ */
+export function upgradeQueryService(
+  keeper: UpgradeKeeper = new UpgradeKeeper({
+    skipUpgradeHeights: new Set(),
+    homePath: "",
+    fs: new MemoryFs(),
+    authority: GOV_AUTHORITY,
+  }),
+): BoundService {
+  return bindService(Query, newQueryServer(keeper));
+}

@@ -1,0 +1,72 @@
+/**
+ * The chain a cancel-window trial runs on: 4 validators of equal power, one binary without any upgrade handler
+ * (so a due plan halts every node, and a scheduled one never trips "binary too early"), no sidecars, the gov
+ * periods of the configuration. Built as a scenario document and resolved by the scenario loader, so the same
+ * validation (and the same engine construction) applies as to a scenario file.
+ */
+import type { BlockTimeModel } from "../chain/block-time.js";
+import { err, ok, type Result } from "../core/errors.js";
+import { formatDuration } from "../scenario/duration.js";
+import { formatScenarioError, type Scenario } from "../scenario/index.js";
+import { scenarioFromData } from "../scenario/load.js";
+import { buildSimulation, genesisErrors, type Simulation } from "../scenario/simulate.js";
+import type { CancelWindowConfig } from "./model.js";
+
+export const VALIDATORS = ["val1", "val2", "val3", "val4"] as const;
+export const UPGRADE_PROPOSER = "val1";
+export const CANCEL_PROPOSER = "val2";
+/** The plan name; no binary registers a handler for it. */
+export const PLAN_NAME = "v2";
+
+/** The scenario file form (scenarios.md §2) of a block-time model. */
+export function blockTimeDocument(m: BlockTimeModel): unknown {
+  switch (m.kind) {
+    case "fixed":
+      return formatDuration(m.intervalMs);
+    case "uniform":
+      return { min: formatDuration(m.minMs), max: formatDuration(m.maxMs) };
+    case "normal":
+      return {
+        mean: formatDuration(m.meanMs),
+        stddev: formatDuration(m.stddevMs),
+        min: formatDuration(m.minMs),
+        ...(m.maxMs === undefined ? {} : { max: formatDuration(m.maxMs) }),
+      };
+  }
+}
+
+/** The scenario document of a trial chain (no steps: the trial driver schedules them as the run unfolds). */
+export function trialDocument(cfg: CancelWindowConfig): Record<string, unknown> {
+  return {
+    name: "cancel-window-trial",
+    description: "chain of a chainsim explore cancel-window trial",
+    seed: cfg.seed,
+    chain: {
+      blockTime: blockTimeDocument(cfg.blockTime),
+      validators: VALIDATORS.map((name) => ({ name, power: 100 })),
+      gov: {
+        maxDepositPeriod: formatDuration(cfg.depositPeriodMs),
+        votingPeriod: formatDuration(cfg.votingPeriodMs),
+        expeditedVotingPeriod: formatDuration(cfg.expeditedVotingPeriodMs),
+      },
+    },
+    binaries: { v1: {} },
+  };
+}
+
+/** Resolves the trial chain once per configuration; fails (one line) on what the scenario loader or gov reject. */
+export function trialScenario(cfg: CancelWindowConfig): Result<Scenario, string> {
+  const s = scenarioFromData("cancel-window-trial", trialDocument(cfg));
+  if (!s.ok) return err(s.error.map(formatScenarioError).join("; "));
+  const g = genesisErrors(s.value);
+  if (g.length > 0) return err(g.map(formatScenarioError).join("; "));
+  return ok(s.value);
+}
+
+/** A fresh engine at genesis whose block times derive from `seed`. */
+export function trialEngine(s: Scenario, seed: number): Simulation {
+  const e = buildSimulation(s, { seed });
+  // trialScenario already ran gov's genesis validation, the only way buildSimulation fails.
+  if (!e.ok) throw new Error(`cancel-window trial chain: ${e.error}`);
+  return e.value;
+}

@@ -1,0 +1,291 @@
+import fc from "fast-check";
+import { checkAlways, type PropertyName } from "./properties.js";
+import type { HarnessMsg, Session } from "./session.js";
+import {
+  BINARIES,
+  type BinaryName,
+  BLOCK_MS,
+  EXPEDITED_MIN_DEPOSIT,
+  EXPEDITED_VOTING_PERIOD_MS,
+  MIN_DEPOSIT,
+  PLAN_NAMES,
+  type PlanName,
+  VALIDATORS,
+  type ValidatorName,
+  VOTING_PERIOD_MS,
+} from "./world.js";
+
+/**
+ * The commands of the model-based test, as plain data (so a failing sequence is printable, storable and
+ * replayable without randomness). Heights are relative to where the chain is when the command runs, which keeps
+ * generated plans near the interesting region: the height at which a proposal passes, or the next block.
+ */
+export type CommandData =
+  | {
+      readonly t: "propose-upgrade";
+      readonly name: PlanName;
+      /** Plan height relative to the block the proposal is expected to pass in (negative: in the past). */
+      readonly offset: number;
+      readonly expedited: boolean;
+      readonly deposit: "full" | "partial";
+    }
+  | { readonly t: "propose-cancel"; readonly expedited: boolean; readonly deposit: "full" | "partial" }
+  | {
+      readonly t: "vote";
+      readonly target: "newest" | "oldest";
+      readonly outcome: "pass" | "reject" | "veto" | "no-quorum";
+    }
+  | { readonly t: "deposit"; readonly target: "newest" | "oldest" }
+  | { readonly t: "withdraw"; readonly target: "newest" | "oldest" }
+  | { readonly t: "emergency-upgrade"; readonly name: PlanName; readonly offset: number }
+  | { readonly t: "emergency-cancel" }
+  | { readonly t: "advance"; readonly blocks: number }
+  | { readonly t: "advance-to-plan"; readonly delta: number }
+  | { readonly t: "advance-time"; readonly ms: number }
+  | { readonly t: "swap"; readonly node: ValidatorName; readonly binary: BinaryName }
+  /** The operators of every validator switch to `binary` (a coordinated upgrade, or a coordinated mistake). */
+  | { readonly t: "swap-all"; readonly binary: BinaryName }
+  | { readonly t: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean }
+  | { readonly t: "stop"; readonly node: ValidatorName };
+
+export interface HarnessModel {
+  /** Labels of submitted proposals, in order. */
+  readonly proposals: string[];
+  proposalCount: number;
+  /** Commands executed so far (the counterexample, once shrunk). */
+  readonly log: CommandData[];
+}
+
+const blocksFor = (ms: number) => Math.ceil(ms / BLOCK_MS);
+
+/** Readable scenario-like text of a command (fast-check prints these for a counterexample). */
+export function describe(c: CommandData): string {
+  switch (c.t) {
+    case "propose-upgrade":
+      return `propose-upgrade(${c.name}, pass${c.offset >= 0 ? "+" : ""}${c.offset}${c.expedited ? ", expedited" : ""}, ${c.deposit} deposit)`;
+    case "propose-cancel":
+      return `propose-cancel(${c.expedited ? "expedited, " : ""}${c.deposit} deposit)`;
+    case "vote":
+      return `vote(${c.target}, ${c.outcome})`;
+    case "deposit":
+      return `deposit(${c.target})`;
+    case "withdraw":
+      return `withdraw(${c.target})`;
+    case "emergency-upgrade":
+      return `authorityExec(schedule ${c.name} at next${c.offset >= 0 ? "+" : ""}${c.offset})`;
+    case "emergency-cancel":
+      return "authorityExec(cancel)";
+    case "advance":
+      return `advance(${c.blocks} blocks)`;
+    case "advance-to-plan":
+      return `advance-to-plan(${c.delta >= 0 ? "+" : ""}${c.delta})`;
+    case "advance-time":
+      return `advance-time(${c.ms} ms)`;
+    case "swap":
+      return `swapBinary(${c.node}, ${c.binary})`;
+    case "swap-all":
+      return `swapBinary(every validator, ${c.binary})`;
+    case "restart":
+      return `restart(${c.node}${c.skipPlanHeight ? ", skip the plan height" : ""})`;
+    case "stop":
+      return `stop(${c.node})`;
+  }
+}
+
+const VOTES: Record<
+  "pass" | "reject" | "veto" | "no-quorum",
+  readonly (readonly [string, "yes" | "no" | "no_with_veto"])[]
+> = {
+  pass: [
+    ["val1", "yes"],
+    ["val2", "yes"],
+    ["val3", "yes"],
+  ],
+  reject: [
+    ["val1", "no"],
+    ["val2", "no"],
+    ["val3", "no"],
+  ],
+  veto: [
+    ["val1", "no_with_veto"],
+    ["val2", "no_with_veto"],
+    ["val3", "yes"],
+  ],
+  "no-quorum": [["val4", "yes"]],
+};
+
+function target(s: Session, which: "newest" | "oldest"): string | undefined {
+  const open = s.sim.proposals.filter((p) => p.status === "voting_period" || p.status === "deposit_period");
+  const p = which === "newest" ? open[open.length - 1] : open[0];
+  return p?.label ?? undefined;
+}
+
+/** Runs one command against the session (the real chain; the oracle follows through `sync`). */
+export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
+  const sim = s.sim;
+  switch (c.t) {
+    case "propose-upgrade":
+    case "propose-cancel": {
+      const label = `p${++m.proposalCount}`;
+      m.proposals.push(label);
+      const expedited = c.expedited;
+      const min = expedited ? EXPEDITED_MIN_DEPOSIT : MIN_DEPOSIT;
+      const msgs: HarnessMsg[] =
+        c.t === "propose-upgrade"
+          ? [
+              {
+                type: "softwareUpgrade",
+                name: c.name,
+                height: Math.max(
+                  1,
+                  sim.height + 1 + blocksFor(expedited ? EXPEDITED_VOTING_PERIOD_MS : VOTING_PERIOD_MS) + c.offset,
+                ),
+                info: "",
+              },
+            ]
+          : [{ type: "cancelUpgrade" }];
+      s.submitProposal(label, msgs, { expedited, deposit: c.deposit === "full" ? min : min / 10n, proposer: "val1" });
+      return;
+    }
+    case "vote": {
+      const label = target(s, c.target);
+      if (label === undefined) return;
+      const votes = VOTES[c.outcome];
+      s.act({ type: "vote", proposal: label, votes }, { vote: { proposal: label, votes: Object.fromEntries(votes) } });
+      return;
+    }
+    case "deposit": {
+      const label = target(s, c.target);
+      if (label === undefined) return;
+      const amount = [{ denom: "stake", amount: EXPEDITED_MIN_DEPOSIT }];
+      s.act(
+        { type: "deposit", proposal: label, from: "val2", amount },
+        { deposit: { proposal: label, from: "val2", amount: `${EXPEDITED_MIN_DEPOSIT}stake` } },
+      );
+      return;
+    }
+    case "withdraw": {
+      const label = target(s, c.target);
+      if (label === undefined) return;
+      s.act(
+        { type: "cancelProposal", proposal: label, from: "val1" },
+        { cancelProposal: { proposal: label, from: "val1" } },
+      );
+      return;
+    }
+    case "emergency-upgrade":
+      s.authorityExec([
+        { type: "softwareUpgrade", name: c.name, height: Math.max(1, sim.height + 1 + c.offset), info: "" },
+      ]);
+      return;
+    case "emergency-cancel":
+      s.authorityExec([{ type: "cancelUpgrade" }]);
+      return;
+    case "advance":
+      s.advanceBlocks(c.blocks);
+      return;
+    case "advance-to-plan": {
+      const plan = sim.committed()?.plan;
+      if (plan === null || plan === undefined) return;
+      const target = plan.height + c.delta;
+      if (target > sim.height) s.advanceBlocks(target - sim.height);
+      return;
+    }
+    case "advance-time":
+      s.advanceTime(c.ms);
+      return;
+    case "swap":
+      s.act({ type: "swapBinary", node: c.node, binary: c.binary }, { swapBinary: { node: c.node, binary: c.binary } });
+      return;
+    case "swap-all":
+      for (const node of VALIDATORS)
+        s.act({ type: "swapBinary", node, binary: c.binary }, { swapBinary: { node, binary: c.binary } });
+      return;
+    case "restart": {
+      const plan = sim.committed()?.plan;
+      const skip = c.skipPlanHeight && plan !== null && plan !== undefined ? [plan.height] : [];
+      s.act(
+        { type: "restart", node: c.node, skipUpgradeHeights: skip },
+        { restart: { node: c.node, skipUpgradeHeights: skip } },
+      );
+      return;
+    }
+    case "stop":
+      s.act({ type: "stop", node: c.node }, { stop: { node: c.node } });
+      return;
+  }
+}
+
+/** A fast-check command wrapping `CommandData`; `run` executes it and then checks the enabled properties. */
+export class HarnessCommand implements fc.Command<HarnessModel, Session> {
+  constructor(
+    readonly data: CommandData,
+    private readonly enabled: ReadonlySet<PropertyName>,
+  ) {}
+  check(m: Readonly<HarnessModel>): boolean {
+    if (this.data.t === "vote" || this.data.t === "deposit" || this.data.t === "withdraw")
+      return m.proposals.length > 0;
+    return true;
+  }
+  run(m: HarnessModel, s: Session): void {
+    m.log.push(this.data);
+    runCommand(s, m, this.data);
+    checkAlways(s, this.enabled);
+  }
+  toString(): string {
+    return describe(this.data);
+  }
+}
+
+const node = fc.constantFrom(...VALIDATORS);
+const targetArb = fc.constantFrom("newest" as const, "oldest" as const);
+/** Offsets cluster around 0 (the decision height) with a tail into "far". */
+const nearOffset = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -3, max: 6 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 7, max: 30 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 31, max: 120 }) },
+);
+
+/** The command generators, weighted towards the interesting region (plans near the decision height). */
+export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
+  return [
+    fc.record({
+      t: fc.constant("propose-upgrade" as const),
+      name: fc.constantFrom(...PLAN_NAMES),
+      offset: nearOffset,
+      expedited: fc.boolean(),
+      deposit: fc.constantFrom("full" as const, "full" as const, "partial" as const),
+    }),
+    fc.record({
+      t: fc.constant("propose-cancel" as const),
+      expedited: fc.boolean(),
+      deposit: fc.constantFrom("full" as const, "partial" as const),
+    }),
+    fc.record({
+      t: fc.constant("vote" as const),
+      target: targetArb,
+      outcome: fc.constantFrom(
+        "pass" as const,
+        "pass" as const,
+        "reject" as const,
+        "veto" as const,
+        "no-quorum" as const,
+      ),
+    }),
+    fc.record({ t: fc.constant("deposit" as const), target: targetArb }),
+    fc.record({ t: fc.constant("withdraw" as const), target: targetArb }),
+    fc.record({
+      t: fc.constant("emergency-upgrade" as const),
+      name: fc.constantFrom(...PLAN_NAMES),
+      offset: nearOffset,
+    }),
+    fc.constant({ t: "emergency-cancel" as const }),
+    fc.record({ t: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
+    fc.record({ t: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
+    fc.record({ t: fc.constant("advance-time" as const), ms: fc.integer({ min: 1000, max: 180_000 }) }),
+    fc.record({ t: fc.constant("swap" as const), node, binary: fc.constantFrom(...BINARIES) }),
+    fc.record({ t: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),
+    fc.record({ t: fc.constant("restart" as const), node, skipPlanHeight: fc.boolean() }),
+    fc.record({ t: fc.constant("stop" as const), node }),
+  ];
+}

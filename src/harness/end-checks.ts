@@ -1,0 +1,100 @@
+import { parseScenario } from "../scenario/load.js";
+import { scenarioToYaml } from "../scenario/serialize.js";
+import { buildSimulation, stopConditionOf } from "../scenario/simulate.js";
+import { Violation } from "./properties.js";
+import type { Session } from "./session.js";
+import { VALIDATORS } from "./world.js";
+
+/** Blocks the liveness phase allows the healed chain to pass the plan height. */
+export const LIVENESS_BLOCKS = 30;
+
+/** Handler sets of the world's healthy binaries, in preference order. */
+const HEALTHY: readonly (readonly [string, readonly string[]])[] = [
+  ["v1", []],
+  ["v2", ["v2"]],
+  ["v3-only", ["v3"]],
+  ["v3", ["v2", "v3"]],
+];
+
+/**
+ * eventually-liveness, the operator's runbook, in rounds, on a core of validators holding more than 2/3 of the
+ * power (the fourth validator is left as the run left it): each core validator (re)starts, with no skip heights, on the
+ * binary the situation needs: one with the handlers of the upgrades already applied but not the pending one while
+ * the plan is not yet due, then `v3` (every handler) for the plan's block. Governance keeps running meanwhile, so
+ * a proposal passing during the heal is handled by the next round. With more than 2/3 of the power then running,
+ * the chain must pass every plan it had and keep committing. Legitimate stalls are classified, not failed:
+ * validators whose state diverged (app-hash-mismatch) cannot be healed by any binary.
+ */
+export function checkLiveness(s: Session): void {
+  const sim = s.sim;
+  // The core: validators with more than 2/3 of the power (3 of 4). The fourth is left as the run left it.
+  const CORE = VALIDATORS.slice(0, 3);
+  for (let round = 0; round < 6; round++) {
+    const c = sim.committed();
+    const plan = c?.plan ?? null;
+    const applied = [...(c?.applied.keys() ?? [])];
+    const due = plan !== null && sim.height + 1 >= plan.height;
+    const pre =
+      plan === null
+        ? undefined
+        : HEALTHY.find(([, h]) => applied.every((a) => h.includes(a)) && !h.includes(plan.name));
+    const binary = plan === null || due || pre === undefined ? "v3" : pre[0];
+    for (const v of CORE) {
+      const st = sim.nodeStatus(v)!;
+      if (st.status === "running" && st.binary === binary && st.skip.length === 0) continue;
+      s.act(
+        { type: "swapBinary", node: v, binary, skipUpgradeHeights: [] },
+        { swapBinary: { node: v, binary, skipUpgradeHeights: [] } },
+      );
+    }
+    if (plan !== null && !due) s.advanceBlocks(Math.max(1, plan.height - 1 - sim.height));
+    else s.advanceBlocks(LIVENESS_BLOCKS);
+    const open = sim.proposals.some((p) => p.status === "deposit_period" || p.status === "voting_period");
+    const allRunning = CORE.every((v) => sim.nodeStatus(v)?.status === "running");
+    if (!open && allRunning && (sim.committed()?.plan ?? null) === null) break;
+  }
+  const start = sim.height;
+  s.advanceBlocks(LIVENESS_BLOCKS);
+  const total = VALIDATORS.length * 100;
+  const running = CORE.filter((v) => sim.nodeStatus(v)?.status === "running").length * 100;
+  if (3 * running <= 2 * total) {
+    if (sim.halts.some((h) => h.kind === "app-hash-mismatch")) return; // legitimate: diverged state cannot heal
+    const reasons = CORE.map((v) => `${v}: ${sim.nodeStatus(v)?.status} on ${sim.nodeStatus(v)?.binary}`).join(", ");
+    throw new Violation("liveness", `after healing, only ${running} of ${total} power is running (${reasons})`);
+  }
+  const plan = sim.committed()?.plan ?? null;
+  if (plan !== null && plan.height <= sim.height + 1)
+    throw new Violation(
+      "liveness",
+      `with ${running} of ${total} power running, plan "${plan.name}" at ${plan.height} is still pending at height ${sim.height}`,
+    );
+  if (sim.height <= start)
+    throw new Violation(
+      "liveness",
+      `with ${running} of ${total} power running the chain made no progress from ${start}`,
+    );
+}
+
+/**
+ * always-determinism: the session, written as a scenario file (YAML), parsed and replayed from scratch, gives the
+ * same trace hash as the live run.
+ */
+export function checkDeterminism(s: Session): void {
+  const yaml = scenarioToYaml(s.document());
+  const parsed = parseScenario("replay.yaml", yaml);
+  if (!parsed.ok)
+    throw new Violation(
+      "determinism",
+      `the recorded scenario does not load: ${parsed.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`,
+    );
+  const built = buildSimulation(parsed.value, {});
+  if (!built.ok) throw new Violation("determinism", built.error);
+  built.value.run(stopConditionOf(parsed.value));
+  const replayed = built.value.traceHash();
+  const live = s.sim.traceHash();
+  if (replayed !== live)
+    throw new Violation(
+      "determinism",
+      `replay trace ${replayed.slice(0, 16)} differs from the live run ${live.slice(0, 16)}`,
+    );
+}

@@ -1,0 +1,214 @@
+import fc from "fast-check";
+import { predict } from "../../models/oracle.js";
+import type { Fault } from "../app/faults.js";
+import type { ScenarioDocument } from "../scenario/schema.js";
+import {
+  type CommandData,
+  commandArbitraries,
+  describe,
+  HarnessCommand,
+  type HarnessModel,
+  runCommand,
+} from "./commands.js";
+import { checkDeterminism, checkLiveness } from "./end-checks.js";
+import { checkAlways, type PropertyName, Violation } from "./properties.js";
+import { Session } from "./session.js";
+import { VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
+
+export interface PropertyRunOptions {
+  readonly property: PropertyName;
+  readonly seed: number;
+  readonly numRuns: number;
+  readonly faults?: readonly Fault[];
+  readonly maxCommands?: number;
+  /** Replay a recorded failure: fast-check's path (with the same seed). */
+  readonly path?: string;
+  /** Stop generating new runs after this long (ms); runs already passed count. */
+  readonly timeLimitMs?: number;
+  /** Called after each run (for progress bars); `failed` once the property failed. */
+  readonly onRun?: () => void;
+}
+
+export interface Counterexample {
+  readonly property: PropertyName;
+  readonly violation: string;
+  readonly world: WorldOptions;
+  readonly commands: readonly CommandData[];
+  /** The shrunk run as a scenario: steps, a `run` that stops at the failure, expectations the model predicts. */
+  readonly document: ScenarioDocument;
+  readonly seed: number;
+  readonly path: string;
+  readonly numShrinks: number;
+}
+
+export interface PropertyOutcome {
+  readonly property: PropertyName;
+  readonly runs: number;
+  readonly passed: boolean;
+  readonly interrupted: boolean;
+  readonly counterexample?: Counterexample;
+  /** An error that is not a property violation (a harness bug). */
+  readonly error?: string;
+  /** Oracle transition ids fired over all runs (coverage). */
+  readonly fired: ReadonlySet<string>;
+  readonly commandsRun: number;
+}
+
+const sidecarArb = fc.record(
+  Object.fromEntries(
+    VALIDATORS.map((v) => [v, fc.option(fc.integer({ min: 0, max: 120_000 }), { nil: undefined, freq: 2 })]),
+  ) as Record<ValidatorName, fc.Arbitrary<number | undefined>>,
+);
+
+/** Runs one session: the commands, the `always` checks after each, and the enabled end checks. */
+export function runSession(
+  world: WorldOptions,
+  commands: Iterable<fc.Command<HarnessModel, Session>>,
+  enabled: ReadonlySet<PropertyName>,
+  fired?: Set<string>,
+  model: HarnessModel = { proposals: [], proposalCount: 0, log: [] },
+): { session: Session; model: HarnessModel } {
+  const session = new Session(world);
+  try {
+    fc.modelRun(() => ({ model, real: session }), commands);
+    if (enabled.has("liveness")) checkLiveness(session);
+    if (enabled.has("determinism")) checkDeterminism(session);
+  } finally {
+    if (fired !== undefined) for (const id of session.fired) fired.add(id);
+  }
+  return { session, model };
+}
+
+const cleanSidecars = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<Record<ValidatorName, number>>;
+
+/** Checks one property with fast-check; on failure returns the shrunk counterexample as a scenario. */
+export function runProperty(o: PropertyRunOptions): PropertyOutcome {
+  const enabled = new Set<PropertyName>([o.property]);
+  const fired = new Set<string>();
+  let commandsRun = 0;
+  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, enabled)));
+  const prop = fc.property(
+    sidecarArb,
+    fc.commands(arbs, { maxCommands: o.maxCommands ?? 30, size: "+1" }),
+    (sidecars, cmds) => {
+      const world: WorldOptions = {
+        seed: o.seed,
+        sidecars: cleanSidecars(sidecars),
+        ...(o.faults === undefined ? {} : { faults: o.faults }),
+      };
+      try {
+        const { model } = runSession(world, cmds, enabled, fired);
+        commandsRun += model.log.length;
+      } finally {
+        o.onRun?.();
+      }
+    },
+  );
+  const details = fc.check(prop, {
+    seed: o.seed,
+    numRuns: o.numRuns,
+    ...(o.path === undefined ? {} : { path: o.path, endOnFailure: true }),
+    ...(o.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: o.timeLimitMs }),
+  });
+  const base = { property: o.property, runs: details.numRuns, fired, commandsRun, interrupted: details.interrupted };
+  if (!details.failed) return { ...base, passed: true };
+  const err = details.errorInstance;
+  if (!(err instanceof Violation)) {
+    return { ...base, passed: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  }
+  const [sidecars, cmds] = details.counterexample!;
+  const world: WorldOptions = {
+    seed: o.seed,
+    sidecars: cleanSidecars(sidecars),
+    ...(o.faults === undefined ? {} : { faults: o.faults }),
+  };
+  // Re-run the shrunk case to learn which commands actually ran before the violation.
+  const replay: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
+  try {
+    runSession(world, cmds, enabled, undefined, replay);
+  } catch {
+    // expected: the violation
+  }
+  const commands = replay.log;
+  return {
+    ...base,
+    passed: false,
+    counterexample: {
+      property: o.property,
+      violation: err.detail,
+      world,
+      commands,
+      document: counterexampleDocument(
+        o.property,
+        world,
+        commands,
+        err.detail,
+        o.seed,
+        details.counterexamplePath ?? "",
+      ),
+      seed: o.seed,
+      path: details.counterexamplePath ?? "",
+      numShrinks: details.numShrinks,
+    },
+  };
+}
+
+/**
+ * Re-runs the shrunk commands (no property checks) and writes them as a scenario: the world, one step per
+ * command, a `run` that stops where the failure was seen, and the expectations the ORACLE predicts there. With
+ * the planted fault (kept in `options.faults`) the chain deviates from those expectations, so `chainsim run`
+ * replays the failure.
+ */
+export function counterexampleDocument(
+  property: PropertyName,
+  world: WorldOptions,
+  commands: readonly CommandData[],
+  violation: string,
+  seed: number,
+  path: string,
+): ScenarioDocument {
+  const session = new Session(world);
+  const model: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
+  for (const c of commands) runCommand(session, model, c);
+  if (property === "liveness") {
+    try {
+      checkLiveness(session);
+    } catch {
+      // the heal steps are recorded either way
+    }
+  }
+  const m = predict(session.oracle.snapshot);
+  const expect: NonNullable<ScenarioDocument["expect"]> = {
+    height: m.height,
+    halted: m.stalled ? { height: m.height + 1 } : false,
+    plan: m.plan === null ? null : { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info },
+    applied: {
+      ...Object.fromEntries([...new Set(["v2", "v3", ...Object.keys(m.applied)])].map((n) => [n, m.applied[n] ?? 0])),
+    },
+    handlerRuns: {
+      ...Object.fromEntries(
+        [...new Set(["v2", "v3", ...Object.keys(m.handlerRuns)])].map((n) => [n, m.handlerRuns[n] ?? 0]),
+      ),
+    },
+    protocolVersion: m.protocolVersion,
+    halts: m.halts.map((h) => ({ node: h.node, height: h.height, kind: h.kind, message: h.message })),
+    upgradeInfo: Object.fromEntries(
+      Object.entries(m.upgradeInfo).map(([n, u]) => [
+        n,
+        u === null ? null : { name: u.name, height: u.height, info: u.info },
+      ]),
+    ),
+  };
+  const doc = session.document({ expect });
+  return {
+    ...doc,
+    name: `${property}-counterexample`,
+    description: [
+      `Counterexample of "${property}" found by chainsim check (fast-check seed ${seed}, path ${JSON.stringify(path)}).`,
+      `Violation: ${violation}`,
+      `Commands: ${commands.map(describe).join("; ")}`,
+      "The expectations are the oracle's predictions; a chain that violates the property fails them.",
+    ].join("\n"),
+  };
+}
