@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { ExitCode, UserError } from "./exit.js";
+import { registerExplore } from "./explore.js";
 import { registerRun } from "./run.js";
 
 export { ExitCode, UserError };
@@ -18,6 +19,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .showHelpAfterError()
     .exitOverride();
   registerRun(program, io, setExit);
+  registerExplore(program, io, setExit);
   return program;
 }
 

@@ -1,14 +1,15 @@
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { type Coins, coinsFromProto, coinsToProto, isAllGTE, validateCoins } from "../bank/coins.js";
 import { decodeAddress } from "../core/address.js";
+import { bytesEqual } from "../core/bytes.js";
 import { type DurationMs, durationMs } from "../core/brand.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { Dec, dec } from "./dec.js";
 import { goDurationString, protoDuration, protoDurationMs } from "./duration.js";
-import { getStoredParams } from "./store.js";
+import { getStoredParamsBytes } from "./store.js";
 
 /**
  * Gov params, parsed. The stored form is the protobuf `Params`; every check reads and parses the stored params
@@ -201,11 +202,21 @@ export function parseParams(p: Params): Result<GovParams, PlainError> {
  * broken invariant and surfaces as the reference's "failed to get governance parameters" error.
  */
 export function readParams(ctx: Ctx): Result<GovParams, PlainError> {
-  const stored = getStoredParams(ctx);
-  if (stored === undefined) {
+  const raw = getStoredParamsBytes(ctx);
+  if (raw === undefined) {
     return err(plain("failed to get governance parameters: collections: not found: key 'no_key' of type params"));
   }
-  const parsed = parseParams(stored);
+  const last = lastRead;
+  if (last !== undefined && bytesEqual(last.raw, raw)) return last.result;
+  const parsed = parseParams(fromBinary(ParamsSchema, raw));
   if (!parsed.ok) return err(plain(`failed to get governance parameters: ${parsed.error.message}`));
-  return parsed;
+  const result = ok(Object.freeze(parsed.value));
+  lastRead = { raw: raw.slice(), result };
+  return result;
 }
+
+/**
+ * The last params record readParams parsed successfully, and the result. The result is a function of the stored
+ * bytes alone (and immutable), so a read of equal bytes reuses it: nothing to invalidate, whatever store reads.
+ */
+let lastRead: { readonly raw: Uint8Array; readonly result: Result<GovParams, PlainError> } | undefined;

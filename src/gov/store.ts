@@ -144,8 +144,13 @@ export function deleteVotes(ctx: Ctx, id: bigint): void {
 }
 
 export function getStoredParams(ctx: Ctx): Params | undefined {
-  const v = store(ctx).get(PARAMS_KEY);
+  const v = getStoredParamsBytes(ctx);
   return v === undefined ? undefined : fromBinary(ParamsSchema, v);
+}
+
+/** The stored params record as bytes (never to be mutated); undefined when absent. */
+export function getStoredParamsBytes(ctx: Ctx): Uint8Array | undefined {
+  return store(ctx).get(PARAMS_KEY);
 }
 
 export function setStoredParams(ctx: Ctx, p: Params): void {

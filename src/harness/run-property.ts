@@ -27,6 +27,11 @@ export interface PropertyRunOptions {
   readonly timeLimitMs?: number;
   /** Called after each run (for progress bars); `failed` once the property failed. */
   readonly onRun?: () => void;
+  /**
+   * Called with every session a run drove (generated runs, then shrink runs), and whether it passed: campaigns
+   * count the regions runs reach (src/harness/regions.ts). Sessions that failed to start are not reported.
+   */
+  readonly onSession?: (session: Session, passed: boolean) => void;
 }
 
 export interface Counterexample {
@@ -54,7 +59,8 @@ export interface PropertyOutcome {
   readonly commandsRun: number;
 }
 
-const sidecarArb = fc.record(
+/** Sidecar delay per validator (or none): the first part of every run's input. */
+export const sidecarArb = fc.record(
   Object.fromEntries(
     VALIDATORS.map((v) => [v, fc.option(fc.integer({ min: 0, max: 120_000 }), { nil: undefined, freq: 2 })]),
   ) as Record<ValidatorName, fc.Arbitrary<number | undefined>>,
@@ -67,14 +73,18 @@ export function runSession(
   enabled: ReadonlySet<PropertyName>,
   fired?: Set<string>,
   model: HarnessModel = { proposals: [], proposalCount: 0, log: [] },
+  observe?: (session: Session, passed: boolean) => void,
 ): { session: Session; model: HarnessModel } {
   const session = new Session(world);
+  let passed = false;
   try {
     fc.modelRun(() => ({ model, real: session }), commands);
     if (enabled.has("liveness")) checkLiveness(session);
     if (enabled.has("determinism")) checkDeterminism(session);
+    passed = true;
   } finally {
     if (fired !== undefined) for (const id of session.fired) fired.add(id);
+    observe?.(session, passed);
   }
   return { session, model };
 }
@@ -98,7 +108,7 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
         ...(o.faults === undefined ? {} : { faults: o.faults }),
       };
       try {
-        const { model } = runSession(world, cmds, enabled, fired);
+        const { model } = runSession(world, cmds, enabled, fired, undefined, o.onSession);
         commandsRun += model.log.length;
       } finally {
         o.onRun?.();

@@ -1,9 +1,10 @@
 import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
-import type { OracleEvent, UpgradeMsg } from "../../models/types.js";
+import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { Action as EngineAction, StepResult, UpgradeMsgSpec } from "../chain/actions.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { formatRfc3339 } from "../core/time.js";
 import { scenarioFromData } from "../scenario/load.js";
+import type { Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
 import { buildSimulation, type Simulation } from "../scenario/simulate.js";
 import { type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
@@ -29,6 +30,36 @@ const toDocMsg = (m: HarnessMsg) =>
   m.type === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
     : { cancelUpgrade: {} };
+
+/** Parsed worlds and initial oracles, memoised: every property run starts from one of a few worlds. */
+const worldCache = new Map<string, Scenario>();
+const oracleCache = new Map<string, Oracle>();
+const CACHE_MAX = 256;
+
+function parsedWorld(doc: ScenarioDocument): Scenario {
+  const key = JSON.stringify(doc);
+  let s = worldCache.get(key);
+  if (s === undefined) {
+    const r = scenarioFromData("property-world.yaml", doc);
+    if (!r.ok) throw new Error(`world is invalid: ${r.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
+    s = r.value;
+    if (worldCache.size >= CACHE_MAX) worldCache.clear();
+    worldCache.set(key, s);
+  }
+  return s;
+}
+
+/** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
+function initialOracle(input: OracleInput): Oracle {
+  const key = JSON.stringify(input);
+  let o = oracleCache.get(key);
+  if (o === undefined) {
+    o = createOracle(input);
+    if (oracleCache.size >= CACHE_MAX) oracleCache.clear();
+    oracleCache.set(key, o);
+  }
+  return o;
+}
 
 /** One trace line, parsed. */
 type TraceEv = { readonly t: string } & Readonly<Record<string, unknown>>;
@@ -85,17 +116,19 @@ export class Session {
   readonly #planChanges: (readonly [number, BlockRecord["planBefore"]])[] = [];
   #stepIndex = 0;
 
-  constructor(o: WorldOptions) {
-    this.doc = worldDocument(o);
-    const scenario = scenarioFromData("property-world.yaml", this.doc);
-    if (!scenario.ok)
-      throw new Error(`world is invalid: ${scenario.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
-    const built = buildSimulation(scenario.value, { engine: { keepTrace: true } });
+  /**
+   * A session over the property world (`WorldOptions`), or over any scenario document with the oracle's view of it
+   * (`{doc, oracleInput}`, e.g. the coverage world).
+   */
+  constructor(o: WorldOptions | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput }) {
+    this.doc = "doc" in o ? o.doc : worldDocument(o);
+    const scenario = parsedWorld(this.doc);
+    const built = buildSimulation(scenario, { engine: { keepTrace: true } });
     if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
     this.sim = built.value;
-    this.oracle = createOracle(worldOracleInput(this.doc));
+    this.oracle = initialOracle("doc" in o ? o.oracleInput : worldOracleInput(this.doc));
     for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
-    // The world is a chain that started on v1: genesis (block 1) commits before any command.
+    // The world is a chain that started on its genesis binary: block 1 commits before any command.
     this.advanceBlocks(1);
   }
 
@@ -127,7 +160,7 @@ export class Session {
   submitProposal(
     label: string,
     msgs: readonly HarnessMsg[],
-    o: { expedited: boolean; deposit: bigint; proposer: string },
+    o: { expedited: boolean; deposit: bigint; proposer: string; metadata?: string },
   ) {
     this.proposals.set(label, msgs);
     const deposit = [{ denom: "stake", amount: o.deposit }];
@@ -138,7 +171,7 @@ export class Session {
         proposer: o.proposer,
         title: label,
         summary: label,
-        metadata: "",
+        metadata: o.metadata ?? "",
         deposit: o.deposit === 0n ? [] : deposit,
         expedited: o.expedited,
         messages: msgs.map(toEngineMsg),
@@ -148,6 +181,7 @@ export class Session {
           id: label,
           proposer: o.proposer,
           deposit: o.deposit === 0n ? "" : `${o.deposit}stake`,
+          ...(o.metadata === undefined ? {} : { metadata: o.metadata }),
           ...(o.expedited ? { expedited: true } : {}),
           messages: msgs.map(toDocMsg),
         },

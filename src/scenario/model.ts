@@ -10,6 +10,7 @@
 
 import type { Fault } from "../app/faults.js";
 import type { DurationMs, Height, UnixMs } from "../core/brand.js";
+import type { PruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
 import type { Coins } from "./coins.js";
 import type { FallbackVotes, HaltKind, ProposalStatusName, VoteOptionName } from "./schema.js";
@@ -63,6 +64,8 @@ export interface ChainModel {
   readonly validators: readonly ValidatorModel[];
   /** Genesis balances: listed accounts in file order, then each unlisted validator with 1000000000000stake. */
   readonly accounts: ReadonlyMap<string, Coins>;
+  /** Pruning of every node's state (default: the `default` strategy). */
+  readonly pruning: PruningOptions;
 }
 
 /** Shapes match `src/app/binary.ts` (UpgradeDef), so a BinaryModel is a BinaryDef. */

@@ -7,6 +7,7 @@
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { type DurationMs, type Height, height, type UnixMs } from "../core/brand.js";
 import type { Result } from "../core/errors.js";
+import { PRUNE_DEFAULT, type PruningOptions, pruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
 import { type Coins, parseCoins } from "./coins.js";
 import { BASE_MODULES, GOV_DEFAULTS, SCENARIO_DEFAULTS } from "./defaults.js";
@@ -103,7 +104,15 @@ function resolveChain(doc: ScenarioDocument): ChainModel {
     gov: resolveGov(c.gov ?? {}),
     validators,
     accounts,
+    pruning: resolvePruning(c.pruning),
   };
+}
+
+function resolvePruning(p: NonNullable<ScenarioDocument["chain"]>["pruning"]): PruningOptions {
+  if (p === undefined) return PRUNE_DEFAULT;
+  const r = pruningOptions(p.strategy, p.keepRecent, p.interval);
+  if (!r.ok) throw new InvariantError(`scenario pruning passed validation but does not parse: ${r.error.message}`);
+  return r.value;
 }
 
 type BlockTimeDocument = NonNullable<NonNullable<ScenarioDocument["chain"]>["blockTime"]>;

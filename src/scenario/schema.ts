@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { parseDurationNs } from "./duration.js";
 import { parseRfc3339, parseTimeSpec } from "./time.js";
@@ -457,6 +458,35 @@ const GovParamsSchema = z
   })
   .meta({ description: "x/gov params at genesis; unset ones take the reference defaults" });
 
+export const PRUNING_STRATEGIES = ["default", "nothing", "everything", "custom"] as const;
+
+/** The nodes' pruning options (node-api.md §1.3): keepRecent and interval only with `custom`, validated like app.toml. */
+const PruningSchema = z
+  .strictObject({
+    strategy: z.enum(PRUNING_STRATEGIES),
+    keepRecent: z.optional(intMin(0).meta({ description: "Only with strategy custom; at least 2" })),
+    interval: z.optional(intMin(0).meta({ description: "Only with strategy custom; at least 10" })),
+  })
+  .superRefine(
+    (_v, ctx) => {
+      const value: unknown = ctx.value;
+      if (!isRecord(value) || typeof value.strategy !== "string") return;
+      if (value.strategy !== "custom") {
+        for (const k of ["keepRecent", "interval"]) {
+          if (value[k] !== undefined)
+            ctx.addIssue({ code: "custom", path: [k], message: `only allowed with strategy "custom"` });
+        }
+        return;
+      }
+      const keep = typeof value.keepRecent === "number" ? value.keepRecent : 0;
+      const interval = typeof value.interval === "number" ? value.interval : 0;
+      const r = pruningOptions("custom", keep, interval);
+      if (!r.ok) ctx.addIssue({ code: "custom", message: r.error.message });
+    },
+    { when: (payload) => isRecord(payload.value) },
+  )
+  .meta({ description: "Pruning of every node's state (default: strategy default, 362880 kept, interval 10)" });
+
 const ChainSchema = z.strictObject({
   chainId: z.optional(z.string().min(1).meta({ description: "Default chain-sim-1" })),
   genesisTime: z.optional(rfc3339("Default 2026-01-01T00:00:00Z")),
@@ -473,6 +503,7 @@ const ChainSchema = z.strictObject({
       .record(entityName("account"), coins("Balance"))
       .meta({ description: "Name → balance; each validator not listed gets 1000000000000stake" }),
   ),
+  pruning: z.optional(PruningSchema),
 });
 
 const storeUpgrades = z.strictObject({

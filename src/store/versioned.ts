@@ -107,19 +107,31 @@ export class VersionedMultiStore implements CommitMultiStore {
    * opened over a foreign backend that has commits).
    */
   #history: string | undefined;
+  /** The mounted names in byte order, joined (part of executionKey); undefined when not computed. */
+  #mountedKey: string | undefined;
   /** Bumped at every backend write: memoized content hashes are valid for one epoch. */
   #epoch = 0;
   /** Content hashes of working caches, valid while the cache's generation and the epoch are unchanged. */
   #hashMemo = new WeakMap<CacheKVStore, { readonly epoch: number; readonly generation: number; hash: Uint8Array }>();
+  /** The last app hash computed from per-store hashes, reused when the same hashes come again. */
+  #appHashMemo: { readonly hashes: ReadonlyMap<string, Uint8Array>; readonly hash: Uint8Array } | undefined;
+  /** Set by clone() for the constructor it calls: the committed facts the fork's backend holds, not re-read. */
+  static #cloneSeed: CloneSeed | undefined;
 
   constructor(opts: VersionedMultiStoreOptions) {
     this.#backend = opts.backend ?? new MemBackend();
     this.#pruning = opts.pruning;
     this.#initialVersion = opts.initialVersion ?? 1;
-    this.#latest = this.#readMeta(META_LATEST);
-    this.#earliest = this.#readMeta(META_EARLIEST);
-    this.#compacted = this.#readMeta(META_COMPACTED);
-    if (this.#latest > 0) {
+    const seed = VersionedMultiStore.#cloneSeed;
+    VersionedMultiStore.#cloneSeed = undefined;
+    this.#latest = seed?.latest ?? this.#readMeta(META_LATEST);
+    this.#earliest = seed?.earliest ?? this.#readMeta(META_EARLIEST);
+    this.#compacted = seed?.compacted ?? this.#readMeta(META_COMPACTED);
+    if (seed !== undefined) {
+      this.#committed = new Map(seed.committed);
+      this.#lastCommit = seed.lastCommit;
+      this.#history = seed.history;
+    } else if (this.#latest > 0) {
       this.#committed = this.#storesAt(this.#latest);
       this.#lastCommit = { version: this.#latest, appHash: appHash(this.#committed) };
       this.#history = undefined;
@@ -139,6 +151,7 @@ export class VersionedMultiStore implements CommitMultiStore {
   /** Declares a store (idempotent). Live at once before the first commit; afterwards only through a load. */
   mountStore(name: string): void {
     this.#mounted.add(name);
+    this.#mountedKey = undefined;
     if (this.#latest === 0 && !this.#working.has(name)) {
       this.#addLive(name);
       this.#sortLive();
@@ -239,7 +252,7 @@ export class VersionedMultiStore implements CommitMultiStore {
     if (this.#latest === 0) this.#earliest = version;
     this.#latest = version;
     if (changed) this.#committed = hashes;
-    const hash = changed ? appHash(hashes) : this.#lastCommit.appHash;
+    const hash = changed ? this.#appHashOf(hashes) : this.#lastCommit.appHash;
     if (this.#history !== undefined && !bytesEqual(hash, this.#lastCommit.appHash))
       this.#history = foldHistory(this.#history, version, hash);
     this.#lastCommit = { version, appHash: hash };
@@ -263,7 +276,16 @@ export class VersionedMultiStore implements CommitMultiStore {
     }
     for (const name of this.#committed.keys()) if (!this.#working.has(name)) changed = true;
     if (!changed && this.#latest > 0) return this.#lastCommit.appHash;
-    return appHash(hashes);
+    return this.#appHashOf(hashes);
+  }
+
+  /** appHash(hashes), reusing the last result when the per-store hashes are the same (workingAppHash, then commit). */
+  #appHashOf(hashes: ReadonlyMap<string, Uint8Array>): Uint8Array {
+    const m = this.#appHashMemo;
+    if (m !== undefined && sameHashes(m.hashes, hashes)) return m.hash;
+    const hash = appHash(hashes);
+    this.#appHashMemo = { hashes, hash };
+    return hash;
   }
 
   /** The content hash of a live store after its buffered writes, memoized until the cache or the backend changes. */
@@ -296,7 +318,7 @@ export class VersionedMultiStore implements CommitMultiStore {
       this.#compacted,
       this.#initialVersion,
       pruningText(this.#pruning),
-      sortNames(this.#mounted).join(","),
+      (this.#mountedKey ??= sortNames(this.#mounted).join(",")),
       this.#liveSorted.join(","),
     ].join("|");
   }
@@ -509,6 +531,15 @@ export class VersionedMultiStore implements CommitMultiStore {
    * MemBackend) and copies the uncommitted writes. Writes to either side are invisible to the other.
    */
   clone(): VersionedMultiStore {
+    // The fork holds exactly this store's commits, so the committed facts carry over instead of being re-read.
+    VersionedMultiStore.#cloneSeed = {
+      latest: this.#latest,
+      earliest: this.#earliest,
+      compacted: this.#compacted,
+      committed: this.#committed,
+      lastCommit: this.#lastCommit,
+      history: this.#history,
+    };
     const c = new VersionedMultiStore({
       storeNames: [...this.#mounted],
       pruning: this.#pruning,
@@ -526,7 +557,6 @@ export class VersionedMultiStore implements CommitMultiStore {
     }
     c.#sortLive();
     c.#pendingMoves = this.#pendingMoves;
-    c.#history = this.#history;
     return c;
   }
 
@@ -590,4 +620,23 @@ const pruningText = (p: PruningOptions): string => `${p.strategy}/${p.keepRecent
 /** The history digest after the pruning options changed to `p` at `version` (change records start or stop). */
 function foldPruning(history: string, version: number, p: PruningOptions): string {
   return toHex(sha256(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
+}
+
+/** What clone() hands to the constructor of the copy. */
+interface CloneSeed {
+  readonly latest: number;
+  readonly earliest: number;
+  readonly compacted: number;
+  readonly committed: ReadonlyMap<string, Uint8Array>;
+  readonly lastCommit: CommitId;
+  readonly history: string | undefined;
+}
+
+function sameHashes(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Array>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, h] of a) {
+    const o = b.get(name);
+    if (o === undefined || !bytesEqual(o, h)) return false;
+  }
+  return true;
 }

@@ -38,6 +38,21 @@ export interface GatewayRequest {
   readonly readBody: () => Promise<Result<ByteString, "too-large">>;
 }
 
+/** A request whose body (if any) is already at hand: the synchronous form of the pipeline (in-process queries). */
+export interface ReadGatewayRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly rawHeaders: RawHeaders;
+  readonly body: Result<ByteString, "too-large">;
+}
+
+/** The body as the pipeline sees it: not read yet, or read. */
+type BodyState = Result<ByteString, "too-large"> | undefined;
+
+/** Returned by the pipeline when it needs a body that is not read yet; the caller reads it and runs again. */
+const NEEDS_BODY = Symbol("needs-body");
+type Outcome = GatewayResponse | typeof NEEDS_BODY;
+
 export type HeaderList = readonly (readonly [string, string])[];
 
 export interface GatewayResponse {
@@ -80,6 +95,12 @@ const statusResponse = (s: Status, headers: HeaderList, close = false): GatewayR
 /** Go's own answer to a request target it cannot parse (before any handler). */
 const BAD_REQUEST = respond(400, [TEXT_CT, ["Connection", "close"]], "400 Bad Request", true);
 
+const internalResponse = (): GatewayResponse =>
+  statusResponse({ code: GrpcCode.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
+
+/** What the pipeline reads of a request besides its body. */
+type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
+
 const NOT_IMPLEMENTED: Status = { code: GrpcCode.Unimplemented, message: "Not Implemented" };
 
 const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
@@ -117,16 +138,33 @@ export class Gateway {
     return ok(new Gateway(backend, routes.value, opts));
   }
 
-  /** Handles one request; never throws (an unexpected failure is a 500 with code 13). */
+  /**
+   * Handles one request; never throws (an unexpected failure is a 500 with code 13). The body is read only when
+   * the pipeline needs it (the POST form fallback); the pipeline is pure up to that point, so it is run again with
+   * the body.
+   */
   async handle(req: GatewayRequest): Promise<GatewayResponse> {
     try {
-      return await this.#handle(req);
+      const first = this.#handle(req, undefined);
+      if (first !== NEEDS_BODY) return first;
+      const again = this.#handle(req, await req.readBody());
+      return again === NEEDS_BODY ? internalResponse() : again;
     } catch {
-      return statusResponse({ code: GrpcCode.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
+      return internalResponse();
     }
   }
 
-  async #handle(req: GatewayRequest): Promise<GatewayResponse> {
+  /** The same pipeline, synchronously, for a request whose body is at hand (in-process queries). Never throws. */
+  handleRead(req: ReadGatewayRequest): GatewayResponse {
+    try {
+      const r = this.#handle(req, req.body);
+      return r === NEEDS_BODY ? internalResponse() : r;
+    } catch {
+      return internalResponse();
+    }
+  }
+
+  #handle(req: RequestHead, body: BodyState): Outcome {
     if (req.method === "OPTIONS" && req.target === "*") return respond(200, [], "");
     const parsed = parseRequestTarget(req.target);
     if (!parsed.ok) return BAD_REQUEST;
@@ -145,7 +183,7 @@ export class Gateway {
     if (this.#opts.swagger && (cleaned === "/swagger" || cleaned.startsWith("/swagger/"))) {
       return this.#swagger(cleaned, extra);
     }
-    return this.#mux(req, { ...target, path: cleaned }, extra);
+    return this.#mux(req, body, { ...target, path: cleaned }, extra);
   }
 
   #swagger(path: string, extra: HeaderList): GatewayResponse {
@@ -159,11 +197,10 @@ export class Gateway {
   }
 
   /** Go `Request.ParseForm` for a POST form: body pairs first, then the URL query; the first error wins. */
-  async #parseForm(req: GatewayRequest, target: RequestTarget): Promise<FormResult> {
+  #parseForm(body: Result<ByteString, "too-large">, target: RequestTarget): FormResult {
     const values = new Map<string, string[]>();
     let error: string | undefined;
     let close = false;
-    const body = await req.readBody();
     if (!body.ok) {
       error = "http: request body too large";
       close = true;
@@ -178,7 +215,7 @@ export class Gateway {
     return error === undefined ? ok(values) : err({ message: error, close });
   }
 
-  async #mux(req: GatewayRequest, target: RequestTarget, extra: HeaderList): Promise<GatewayResponse> {
+  #mux(req: RequestHead, body: BodyState, target: RequestTarget, extra: HeaderList): Outcome {
     const path = target.path;
     if (!path.startsWith("/")) return statusResponse({ code: GrpcCode.InvalidArgument, message: "Bad Request" }, extra);
     const comps = path.slice(1).split("/");
@@ -197,7 +234,8 @@ export class Gateway {
     const override = firstHeader(req.rawHeaders, "x-http-method-override");
     if (override !== "" && isFallback()) {
       method = asciiUpper(override);
-      const f = await this.#parseForm(req, target);
+      if (body === undefined) return NEEDS_BODY;
+      const f = this.#parseForm(body, target);
       if (!f.ok)
         return statusResponse({ code: GrpcCode.InvalidArgument, message: f.error.message }, extra, f.error.close);
       form = f.value;
@@ -213,7 +251,8 @@ export class Gateway {
         if (params === undefined) continue;
         if (!isFallback()) return statusResponse(NOT_IMPLEMENTED, extra);
         if (form === undefined) {
-          const f = await this.#parseForm(req, target);
+          if (body === undefined) return NEEDS_BODY;
+          const f = this.#parseForm(body, target);
           if (!f.ok) {
             return statusResponse({ code: GrpcCode.InvalidArgument, message: f.error.message }, extra, f.error.close);
           }
@@ -228,7 +267,7 @@ export class Gateway {
   #serve(
     route: Route,
     params: ReadonlyMap<string, string>,
-    req: GatewayRequest,
+    req: RequestHead,
     target: RequestTarget,
     form: QueryValues | undefined,
     extra: HeaderList,

@@ -1,0 +1,79 @@
+/**
+ * The rule of thumb of governance.md §15 (x/upgrade README): schedule the plan at least
+ * 2 × (VotingPeriod + DepositPeriod) + SafetyDelta after the upgrade proposal's submission, a time span that an
+ * operator must turn into a height. The two usual conversions divide by the mean block time or by the shortest
+ * plausible one (the simulator's §15 choice); both are compared with the measured safe offset.
+ */
+import { type BlockTimeModel, meanInterval } from "../chain/block-time.js";
+import type { CancelWindowConfig } from "./model.js";
+
+/** 2(D + V) + S in ms. The same for every strategy, and for expedited cancels (§15: they do not shorten it safely). */
+export const ruleOfThumbMs = (c: Pick<CancelWindowConfig, "depositPeriodMs" | "votingPeriodMs" | "safetyDeltaMs">) =>
+  2 * (c.votingPeriodMs + c.depositPeriodMs) + c.safetyDeltaMs;
+
+/** A block interval used for a conversion, and where it comes from. */
+export interface IntervalBasis {
+  readonly ms: number;
+  readonly basis: string;
+}
+
+export const meanBlockTime = (m: BlockTimeModel): IntervalBasis => ({
+  ms: meanInterval(m),
+  basis: m.kind === "normal" ? "mean of the normal model" : m.kind === "uniform" ? "(min + max) / 2" : "fixed",
+});
+
+/**
+ * The shortest plausible block interval of a model: its fixed value, the uniform minimum, or for the normal model
+ * its lower clip when one is set above the 1 ms default, else mean − 3σ (at least 1 ms): an unclipped normal has
+ * no useful minimum.
+ */
+export function minBlockTime(m: BlockTimeModel): IntervalBasis {
+  switch (m.kind) {
+    case "fixed":
+      return { ms: m.intervalMs, basis: "fixed" };
+    case "uniform":
+      return { ms: m.minMs, basis: "uniform minimum" };
+    case "normal":
+      return m.minMs > 1
+        ? { ms: m.minMs, basis: "lower clip" }
+        : { ms: Math.max(1, m.meanMs - 3 * m.stddevMs), basis: "mean - 3 stddev" };
+  }
+}
+
+/** Whole blocks covering `spanMs` at `intervalMs` per block (§15: ceil). */
+export const blocksFor = (spanMs: number, intervalMs: number): number => Math.ceil(spanMs / intervalMs);
+
+export interface RuleGap {
+  readonly conversion: "mean" | "min";
+  readonly intervalMs: number;
+  readonly basis: string;
+  /** The rule of thumb in blocks under this conversion. */
+  readonly blocks: number;
+  /** blocks − safe offset: negative when the rule schedules too early. */
+  readonly gapBlocks: number;
+  /** gapBlocks as a percentage of the safe offset. */
+  readonly gapPercent: number;
+  readonly verdict: "short" | "over" | "exact";
+}
+
+/** Both conversions of the rule against a measured safe offset. */
+export function ruleGaps(ruleMs: number, model: BlockTimeModel, safeOffset: number): RuleGap[] {
+  return (
+    [
+      ["mean", meanBlockTime(model)],
+      ["min", minBlockTime(model)],
+    ] as const
+  ).map(([conversion, iv]) => {
+    const blocks = blocksFor(ruleMs, iv.ms);
+    const gapBlocks = blocks - safeOffset;
+    return {
+      conversion,
+      intervalMs: iv.ms,
+      basis: iv.basis,
+      blocks,
+      gapBlocks,
+      gapPercent: (gapBlocks / safeOffset) * 100,
+      verdict: gapBlocks < 0 ? "short" : gapBlocks > 0 ? "over" : "exact",
+    };
+  });
+}

@@ -1,0 +1,259 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
+import type { Fault } from "../app/faults.js";
+import { utf8 } from "../core/bytes.js";
+import { PROPERTIES, type PropertyName } from "./properties.js";
+import { emptyRegionCounts, mergeRegionCounts, type RegionCounts, addSession } from "./regions.js";
+import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
+import { type GenerationStatistics, generationStatistics } from "./statistics.js";
+
+/**
+ * A check campaign: every selected property checked for `runsPerProperty` runs.
+ *
+ * Work units and sharding. A property's runs are cut into units of `runsPerUnit` runs (the last one shorter); unit
+ * `b` of property `p` is one `fc.check` with the seed `unitSeed(seed, p, b)` (sha256 of "chainsim-check/<seed>/<p>/<b>",
+ * first 4 bytes, 31 bits). The units, listed property by property (in the order given) and block by block, do not
+ * depend on the shard count. Shard `i/N` (1-based) runs the units whose index `k` has `k mod N = i - 1`. So the
+ * shards of any N partition exactly the units one machine (`1/1`) runs: the same seeds, the same run counts, hence
+ * the same runs. Within a shard, once a property fails its later units are skipped (shrinking dominates; one
+ * counterexample per property is enough), so the union is exact only for properties that pass.
+ *
+ * Time limit: the campaign's wall budget is handed out unit by unit: each unit gets the time left divided by the
+ * units left (fast-check's interruptAfterTimeLimit); when nothing is left, the remaining units are skipped.
+ */
+export const RUNS_PER_UNIT = 50;
+export const DEFAULT_MAX_COMMANDS = 30;
+export const GENERATION_SAMPLES = 1000;
+
+export interface Shard {
+  /** 1-based. */
+  readonly index: number;
+  readonly count: number;
+}
+
+export interface CampaignOptions {
+  readonly seed: number;
+  readonly properties: readonly PropertyName[];
+  readonly runsPerProperty: number;
+  readonly runsPerUnit?: number;
+  readonly shard?: Shard;
+  readonly faults?: readonly Fault[];
+  readonly maxCommands?: number;
+  readonly timeLimitMs?: number;
+  /** Sequences sampled for the generation statistics (0 = none). */
+  readonly generationSamples?: number;
+}
+
+export interface CampaignUnit {
+  /** Index in the campaign's canonical unit list (the shard key). */
+  readonly index: number;
+  readonly property: PropertyName;
+  readonly block: number;
+  readonly seed: number;
+  readonly numRuns: number;
+}
+
+export interface CampaignProgress {
+  readonly property: PropertyName;
+  /** Generated runs done in this shard (shrink runs are not counted). */
+  readonly done: number;
+  readonly total: number;
+  readonly failures: number;
+}
+
+export interface CampaignHooks {
+  /** Wall clock in ms (injected: the core never reads the host clock). */
+  readonly clock: () => number;
+  readonly onProgress?: (p: CampaignProgress) => void;
+  /** Replaces `runProperty` (tests). */
+  readonly runProperty?: (o: PropertyRunOptions) => PropertyOutcome;
+}
+
+export interface UnitResult {
+  readonly unit: CampaignUnit;
+  readonly status: "passed" | "failed" | "crashed" | "skipped-after-failure" | "skipped-time-limit";
+  readonly runs: number;
+  readonly interrupted: boolean;
+  readonly wallMs: number;
+}
+
+export interface PropertyResult {
+  readonly property: PropertyName;
+  readonly text: string;
+  readonly units: readonly UnitResult[];
+  readonly runs: number;
+  /** Failed units (a property stops after its first failure in a shard: 0 or 1). */
+  readonly failures: number;
+  readonly commands: number;
+  readonly wallMs: number;
+  readonly runsPerS: number;
+  readonly passed: boolean;
+  /** A unit was interrupted or skipped by the time limit. */
+  readonly interrupted: boolean;
+  readonly counterexample?: Counterexample;
+  /** A harness crash (not a property violation). */
+  readonly error?: string;
+  readonly regions: RegionCounts;
+}
+
+export type Verdict = "passed" | "failed" | "crashed";
+
+export interface CampaignResult {
+  readonly options: Required<Omit<CampaignOptions, "timeLimitMs">> & { readonly timeLimitMs: number | null };
+  readonly unitsTotal: number;
+  readonly unitsInShard: number;
+  readonly properties: readonly PropertyResult[];
+  readonly fired: readonly string[];
+  readonly coverage: CoverageReport;
+  readonly regions: RegionCounts;
+  readonly generation: GenerationStatistics | null;
+  readonly runs: number;
+  readonly failures: number;
+  readonly commands: number;
+  readonly wallMs: number;
+  readonly runsPerS: number;
+  readonly verdict: Verdict;
+}
+
+/** The fast-check seed of unit `block` of `property` in campaign `seed`. */
+export function unitSeed(seed: number, property: PropertyName, block: number): number {
+  const h = sha256(utf8(`chainsim-check/${seed}/${property}/${block}`));
+  return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 1;
+}
+
+/** Every unit of the campaign, in canonical order (independent of the shard). */
+export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
+  const per = Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT);
+  const out: CampaignUnit[] = [];
+  for (const property of o.properties) {
+    for (let block = 0, left = o.runsPerProperty; left > 0; block++, left -= per) {
+      out.push({ index: out.length, property, block, seed: unitSeed(o.seed, property, block), numRuns: Math.min(per, left) });
+    }
+  }
+  return out;
+}
+
+/** The units shard `i/N` runs. */
+export function shardUnits(units: readonly CampaignUnit[], shard: Shard): CampaignUnit[] {
+  return units.filter((u) => u.index % shard.count === shard.index - 1);
+}
+
+const perSecond = (runs: number, ms: number) => (ms <= 0 ? 0 : Math.round((runs * 100_000) / ms) / 100);
+
+/** Runs the shard's units in order and aggregates them. */
+export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignResult {
+  const run = hooks.runProperty ?? runProperty;
+  const shard = o.shard ?? { index: 1, count: 1 };
+  const all = campaignUnits(o);
+  const mine = shardUnits(all, shard);
+  const total = mine.reduce((n, u) => n + u.numRuns, 0);
+  const start = hooks.clock();
+  const deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : start + o.timeLimitMs;
+  const fired = new Set<string>();
+  let done = 0;
+  let failuresSoFar = 0;
+
+  interface Acc {
+    units: UnitResult[];
+    commands: number;
+    regions: RegionCounts;
+    counterexample?: Counterexample;
+    error?: string;
+  }
+  const acc = new Map<PropertyName, Acc>(o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]));
+
+  mine.forEach((unit, i) => {
+    const a = acc.get(unit.property)!;
+    const skip = (status: UnitResult["status"]) =>
+      a.units.push({ unit, status, runs: 0, interrupted: status === "skipped-time-limit", wallMs: 0 });
+    if (a.counterexample !== undefined || a.error !== undefined) return skip("skipped-after-failure");
+    const now = hooks.clock();
+    if (now >= deadline) return skip("skipped-time-limit");
+    const budget = Number.isFinite(deadline) ? Math.max(1, Math.floor((deadline - now) / (mine.length - i))) : undefined;
+    let unitFailed = false;
+    const outcome = run({
+      property: unit.property,
+      seed: unit.seed,
+      numRuns: unit.numRuns,
+      ...(o.faults === undefined || o.faults.length === 0 ? {} : { faults: o.faults }),
+      maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
+      ...(budget === undefined ? {} : { timeLimitMs: budget }),
+      onSession: (session, passed) => {
+        if (unitFailed) return; // shrink runs
+        a.regions = addSession(a.regions, session);
+        done++;
+        if (!passed) {
+          unitFailed = true;
+          failuresSoFar++;
+        }
+        hooks.onProgress?.({ property: unit.property, done, total, failures: failuresSoFar });
+      },
+    });
+    for (const id of outcome.fired) fired.add(id);
+    a.commands += outcome.commandsRun;
+    const status: UnitResult["status"] =
+      outcome.error !== undefined ? "crashed" : outcome.passed ? "passed" : "failed";
+    if (outcome.error !== undefined) a.error = outcome.error;
+    if (outcome.counterexample !== undefined) a.counterexample = outcome.counterexample;
+    if (status !== "passed" && !unitFailed) failuresSoFar++;
+    a.units.push({ unit, status, runs: outcome.runs, interrupted: outcome.interrupted, wallMs: hooks.clock() - now });
+  });
+
+  const properties: PropertyResult[] = o.properties.map((property) => {
+    const a = acc.get(property)!;
+    const runs = a.units.reduce((n, u) => n + u.runs, 0);
+    const wallMs = a.units.reduce((n, u) => n + u.wallMs, 0);
+    const failures = a.units.filter((u) => u.status === "failed" || u.status === "crashed").length;
+    return {
+      property,
+      text: PROPERTIES[property],
+      units: a.units,
+      runs,
+      failures,
+      commands: a.commands,
+      wallMs,
+      runsPerS: perSecond(runs, wallMs),
+      passed: failures === 0,
+      interrupted: a.units.some((u) => u.interrupted),
+      ...(a.counterexample === undefined ? {} : { counterexample: a.counterexample }),
+      ...(a.error === undefined ? {} : { error: a.error }),
+      regions: a.regions,
+    };
+  });
+  const samples = o.generationSamples ?? GENERATION_SAMPLES;
+  const maxCommands = o.maxCommands ?? DEFAULT_MAX_COMMANDS;
+  const generation = samples > 0 ? generationStatistics({ seed: o.seed, samples, maxCommands }) : null;
+  const wallMs = hooks.clock() - start;
+  const runs = properties.reduce((n, p) => n + p.runs, 0);
+  const sortedFired = [...fired].sort();
+  return {
+    options: {
+      seed: o.seed,
+      properties: [...o.properties],
+      runsPerProperty: o.runsPerProperty,
+      runsPerUnit: Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT),
+      shard,
+      faults: [...(o.faults ?? [])],
+      maxCommands,
+      timeLimitMs: o.timeLimitMs ?? null,
+      generationSamples: samples,
+    },
+    unitsTotal: all.length,
+    unitsInShard: mine.length,
+    properties,
+    fired: sortedFired,
+    coverage: coverageFromIds(sortedFired),
+    regions: properties.reduce((r, p) => mergeRegionCounts(r, p.regions), emptyRegionCounts()),
+    generation,
+    runs,
+    failures: properties.reduce((n, p) => n + p.failures, 0),
+    commands: properties.reduce((n, p) => n + p.commands, 0),
+    wallMs,
+    runsPerS: perSecond(runs, wallMs),
+    verdict: properties.some((p) => p.error !== undefined)
+      ? "crashed"
+      : properties.every((p) => p.passed)
+        ? "passed"
+        : "failed",
+  };
+}
