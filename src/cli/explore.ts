@@ -10,8 +10,8 @@ import {
   applySweepValue,
   type Exploration,
   exploreCancelWindow,
-  searchRange,
   type SweepExploration,
+  searchRange,
   sweepCancelWindow,
 } from "../explore/explore.js";
 import {
@@ -75,7 +75,12 @@ export interface ExploreRequest {
 type Parsed<T> = Result<T, string>;
 const flagErr = (flag: string, message: string): Parsed<never> => err(`--${flag}: ${message}`);
 
-function duration(flag: string, v: string | undefined, fallback: number, min: "positive" | "nonNegative"): Parsed<number> {
+function duration(
+  flag: string,
+  v: string | undefined,
+  fallback: number,
+  min: "positive" | "nonNegative",
+): Parsed<number> {
   if (v === undefined) return ok(fallback);
   const d = parseDuration(v);
   if (!d.ok) return flagErr(flag, d.error);
@@ -115,7 +120,11 @@ function delay(flag: string, v: string | undefined, fallback: DelaySpec, deposit
   const to = one(parts[1]!);
   if (!to.ok) return to;
   if (to.value < from.value) return flagErr(flag, `range "${v}" ends before it starts`);
-  return ok(from.value === to.value ? { kind: "fixed", ms: from.value } : { kind: "uniform", minMs: from.value, maxMs: to.value });
+  return ok(
+    from.value === to.value
+      ? { kind: "fixed", ms: from.value }
+      : { kind: "uniform", minMs: from.value, maxMs: to.value },
+  );
 }
 
 function blockTime(f: CancelWindowFlags): Parsed<BlockTimeModel> {
@@ -156,7 +165,10 @@ function blockTime(f: CancelWindowFlags): Parsed<BlockTimeModel> {
 
 const kebab = (k: string): string => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-const SWEEPS: Readonly<Record<string, SweepAxis>> = { "offset,spread": "spread", "offset,deposit-delay": "deposit-delay" };
+const SWEEPS: Readonly<Record<string, SweepAxis>> = {
+  "offset,spread": "spread",
+  "offset,deposit-delay": "deposit-delay",
+};
 
 /** Validates every flag; the first problem is returned as one line naming the flag. Pure (no I/O). */
 export function parseCancelWindowFlags(f: CancelWindowFlags): Parsed<ExploreRequest> {
@@ -179,7 +191,12 @@ export function parseCancelWindowFlags(f: CancelWindowFlags): Parsed<ExploreRequ
   const worst: DelaySpec = { kind: "fixed", ms: depositPeriodMs.value };
   const depositDelay = delay("deposit-delay", f.depositDelay, worst, depositPeriodMs.value);
   if (!depositDelay.ok) return depositDelay;
-  const cancelDepositDelay = delay("cancel-deposit-delay", f.cancelDepositDelay, depositDelay.value, depositPeriodMs.value);
+  const cancelDepositDelay = delay(
+    "cancel-deposit-delay",
+    f.cancelDepositDelay,
+    depositDelay.value,
+    depositPeriodMs.value,
+  );
   if (!cancelDepositDelay.ok) return cancelDepositDelay;
   const strategy = oneOf<Strategy>("strategy", f.strategy, STRATEGIES, D.strategy);
   if (!strategy.ok) return strategy;
@@ -316,7 +333,10 @@ export async function cancelWindowCommand(f: CancelWindowFlags, io: ExploreIo): 
   }
   const { config, sweep } = req.value;
   const bar = io.isTty
-    ? new SingleBar({ format: "cancel-window [{bar}] {value}/{total} engine runs | {duration}s", stream: process.stderr })
+    ? new SingleBar({
+        format: "cancel-window [{bar}] {value}/{total} engine runs | {duration}s",
+        stream: process.stderr,
+      })
     : undefined;
   let started = false;
   const onProgress = (done: number, total: number) => {
@@ -329,7 +349,9 @@ export async function cancelWindowCommand(f: CancelWindowFlags, io: ExploreIo): 
   };
   const t0 = io.nowMs();
   const result: Result<Exploration | SweepExploration, string> =
-    sweep === undefined ? exploreCancelWindow(config, { onProgress }) : sweepCancelWindow(config, sweep, { onProgress });
+    sweep === undefined
+      ? exploreCancelWindow(config, { onProgress })
+      : sweepCancelWindow(config, sweep, { onProgress });
   if (started) bar?.stop();
   if (!result.ok) {
     io.err(`Error: ${result.error}`);
@@ -393,11 +415,20 @@ export function registerExplore(
     .option("--expedited", "the cancel proposal is expedited")
     .option("--safety-delta <dur>", "S: from the upgrade passing to the cancel's submission (after-pass)", "24h")
     .option("--block-time <dur>", "fixed block interval")
-    .option("--block-time-min <dur>", "uniform block times: smallest interval (default 5s; with --block-time-mean: lower clip)")
-    .option("--block-time-max <dur>", "uniform block times: largest interval (default 7s; with --block-time-mean: upper clip)")
+    .option(
+      "--block-time-min <dur>",
+      "uniform block times: smallest interval (default 5s; with --block-time-mean: lower clip)",
+    )
+    .option(
+      "--block-time-max <dur>",
+      "uniform block times: largest interval (default 7s; with --block-time-mean: upper clip)",
+    )
     .option("--block-time-mean <dur>", "normal block times: mean (with --block-time-stddev)")
     .option("--block-time-stddev <dur>", "normal block times: standard deviation")
-    .option("--deposit-delay <dur|from..to>", "when each proposal reaches min_deposit after submission, within 0..D (D = the deposit period; default D, the worst case)")
+    .option(
+      "--deposit-delay <dur|from..to>",
+      "when each proposal reaches min_deposit after submission, within 0..D (D = the deposit period; default D, the worst case)",
+    )
     .option("--cancel-deposit-delay <dur|from..to>", "the same for the cancel only (default: --deposit-delay)")
     .option("--offset <n>", "one plan offset (plan height - submission height) to evaluate")
     .option("--offset-min <n>", "smallest offset searched (default 1)")

@@ -1,7 +1,10 @@
 import { Command, CommanderError } from "commander";
+import { registerCheck } from "./check.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
+import { queryMain } from "./query.js";
 import { registerRun } from "./run.js";
+import { registerServe } from "./serve.js";
 
 export { ExitCode, UserError };
 
@@ -19,11 +22,24 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .showHelpAfterError()
     .exitOverride();
   registerRun(program, io, setExit);
+  registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
+  registerServe(program, io, setExit);
+  // Node-style query commands parse their own flags with cobra's texts (main() routes `query`/`q` there directly).
+  program
+    .command("query")
+    .alias("q")
+    .description("query a node served by `chainsim serve` (upgrade plan | applied <name> | module_versions [module])")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument("[args...]")
+    .action(async (args: string[]) => setExit(await queryMain(args, io)));
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "query" || argv[0] === "q") return queryMain(argv.slice(1), io);
   let code: number = ExitCode.ok;
   const program = buildProgram((c) => {
     code = c;

@@ -38,16 +38,29 @@ export function explorationChart(x: Exploration): VegaLiteSpec {
   const xMin = data[0]?.offset ?? x.range.min;
   const xMax = data[data.length - 1]?.offset ?? x.range.max;
   const marks = [
-    { offset: x.ruleOfThumb.mean.blocks, label: `rule of thumb, mean block time (${x.ruleOfThumb.mean.blocks})` },
-    { offset: x.ruleOfThumb.min.blocks, label: `rule of thumb, minimum block time (${x.ruleOfThumb.min.blocks})` },
+    {
+      offset: x.ruleOfThumb.mean.blocks,
+      label: `rule of thumb, mean block time (${x.ruleOfThumb.mean.blocks})`,
+      color: "#d62728",
+    },
+    {
+      offset: x.ruleOfThumb.min.blocks,
+      label: `rule of thumb, minimum block time (${x.ruleOfThumb.min.blocks})`,
+      color: "#9467bd",
+    },
     ...(x.recommendation === null
       ? []
-      : [{ offset: x.recommendation.offset, label: `safe offset (${x.recommendation.offset})` }]),
+      : [{ offset: x.recommendation.offset, label: `safe offset (${x.recommendation.offset})`, color: "#2ca02c" }]),
   ];
   const shown = marks.filter((m) => m.offset >= xMin && m.offset <= xMax);
   const hidden = marks.filter((m) => !shown.includes(m)).map((m) => `${m.label}: off the chart`);
   const c = x.config;
-  const xEnc = { field: "offset", type: "quantitative", title: "plan height - submission height (blocks)", scale: { zero: false } };
+  const xEnc = {
+    field: "offset",
+    type: "quantitative",
+    title: "plan height - submission height (blocks)",
+    scale: { zero: false },
+  };
   return {
     $schema: SCHEMA,
     title: {
@@ -80,7 +93,13 @@ export function explorationChart(x: Exploration): VegaLiteSpec {
         mark: { type: "rule", strokeWidth: 2 },
         encoding: {
           x: { field: "offset", type: "quantitative" },
-          color: { field: "label", type: "nominal", title: null, legend: { orient: "bottom", direction: "vertical" } },
+          color: {
+            field: "label",
+            type: "nominal",
+            title: null,
+            scale: { domain: shown.map((m) => m.label), range: shown.map((m) => m.color) },
+            legend: { orient: "bottom", direction: "vertical", labelLimit: 600 },
+          },
         },
       },
     ],
@@ -110,7 +129,7 @@ export function sweepChart(s: SweepExploration): VegaLiteSpec {
     $schema: SCHEMA,
     title: {
       text: `P(cancel lands) by plan offset and ${valueTitle}: ${c.strategy}, ${c.runs} runs per value, seed ${c.seed}`,
-      subtitle: `D ${formatDuration(c.depositPeriodMs)}, V ${formatDuration(c.votingPeriodMs)}, S ${formatDuration(c.safetyDeltaMs)}; rule of thumb at the mean block time: ${first.ruleOfThumb.mean.blocks} blocks`,
+      subtitle: `D ${formatDuration(c.depositPeriodMs)}, V ${formatDuration(c.votingPeriodMs)}, S ${formatDuration(c.safetyDeltaMs)}; dashed: rule of thumb at the mean block time (${first.ruleOfThumb.mean.blocks} blocks)`,
     },
     data: { values: cells },
     vconcat: [
@@ -138,12 +157,21 @@ export function sweepChart(s: SweepExploration): VegaLiteSpec {
       {
         width: WIDTH,
         height: 260,
-        mark: { type: "line", interpolate: "step-after" },
-        encoding: {
-          x: { ...xEnc, field: "offset" },
-          y: { field: "p", type: "quantitative", title: "P(cancel lands)", scale: { domain: [0, 1] } },
-          color: { field: "value", type: "ordinal", sort: labels, title: valueTitle },
-        },
+        layer: [
+          {
+            mark: { type: "line", interpolate: "step-after" },
+            encoding: {
+              x: { ...xEnc, field: "offset" },
+              y: { field: "p", type: "quantitative", title: "P(cancel lands)", scale: { domain: [0, 1] } },
+              color: { field: "value", type: "ordinal", sort: labels, title: valueTitle },
+            },
+          },
+          {
+            data: { values: [{ offset: first.ruleOfThumb.mean.blocks }] },
+            mark: { type: "rule", strokeDash: [6, 3], color: "#d62728" },
+            encoding: { x: { field: "offset", type: "quantitative" } },
+          },
+        ],
       },
     ],
     resolve: { scale: { color: "independent" } },

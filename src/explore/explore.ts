@@ -14,7 +14,7 @@ import { err, ok, type Result } from "../core/errors.js";
 import type { Scenario } from "../scenario/index.js";
 import { trialScenario } from "./chain.js";
 import type { CancelWindowConfig, SweepAxis, SweepSpec } from "./model.js";
-import { blocksFor, minBlockTime, meanBlockTime, type RuleGap, ruleGaps, ruleOfThumbMs } from "./rule.js";
+import { blocksFor, meanBlockTime, minBlockTime, type RuleGap, ruleGaps, ruleOfThumbMs } from "./rule.js";
 import { landedAt, safeOffsets, sortedLandings } from "./search.js";
 import { trialDelays, trialSeeds } from "./seeds.js";
 import { landingOffset, runTrial, type TrialInput, type TrialOutcome, type TrialResult } from "./trial.js";
@@ -94,6 +94,8 @@ export interface Exploration {
 
 export interface SweepExploration {
   readonly kind: "cancel-window-sweep";
+  /** The configuration the swept values replace a part of. */
+  readonly base: CancelWindowConfig;
   readonly axis: SweepAxis;
   readonly valuesMs: readonly number[];
   /** The offset grid shared by every series. */
@@ -244,8 +246,7 @@ function summarize(
   mark(safe.byLowerBound, "safe(lower)");
   mark(safe.byPoint, "safe(point)");
   const { lo, hi } = transition(sorted, range);
-  const offsets =
-    grid ?? [...new Set([...evenly(lo, hi, GRID_POINTS), ...marks.keys()])].sort((a, b) => a - b);
+  const offsets = grid ?? [...new Set([...evenly(lo, hi, GRID_POINTS), ...marks.keys()])].sort((a, b) => a - b);
   const points = offsets.map((o) => ({ ...at(o), marks: grid === undefined ? (marks.get(o) ?? []) : [] }));
 
   const finite = sorted;
@@ -297,19 +298,15 @@ export function exploreCancelWindow(cfg: CancelWindowConfig, o: ExploreOptions =
   const inputs = trialInputs(cfg, range.max);
   const r = new Runner(cfg.runs + 2, o.onProgress);
   const m = measure(chain.value, cfg, inputs, r);
-  return ok(
-    summarize(
-      cfg,
-      range,
-      m,
-      undefined,
-      (offset) => verify(chain.value, cfg, inputs, m.landings, offset, r),
-    ),
-  );
+  return ok(summarize(cfg, range, m, undefined, (offset) => verify(chain.value, cfg, inputs, m.landings, offset, r)));
 }
 
 /** The configuration at one value of a sweep axis; fails (one line) for a value the axis cannot take. */
-export function applySweepValue(cfg: CancelWindowConfig, axis: SweepAxis, valueMs: number): Result<CancelWindowConfig, string> {
+export function applySweepValue(
+  cfg: CancelWindowConfig,
+  axis: SweepAxis,
+  valueMs: number,
+): Result<CancelWindowConfig, string> {
   if (!Number.isInteger(valueMs) || valueMs < 0) return err(`${valueMs} ms is not a non-negative whole number of ms`);
   if (axis === "deposit-delay") {
     if (valueMs > cfg.depositPeriodMs)
@@ -371,16 +368,11 @@ export function sweepCancelWindow(
       : Array.from({ length: Math.floor((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
   if (offsets[offsets.length - 1]! < hi) offsets.push(hi);
   const series = prepared.map((p) =>
-    summarize(
-      p.c,
-      p.range,
-      p.m,
-      offsets,
-      (offset) => verify(p.chain, p.c, p.inputs, p.m.landings, offset, r),
-    ),
+    summarize(p.c, p.range, p.m, offsets, (offset) => verify(p.chain, p.c, p.inputs, p.m.landings, offset, r)),
   );
   return ok({
     kind: "cancel-window-sweep",
+    base: cfg,
     axis: sweep.axis,
     valuesMs: sweep.valuesMs,
     offsets,

@@ -6,8 +6,8 @@
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { formatDuration } from "../scenario/duration.js";
 import type { Exploration, OffsetPoint, SweepExploration } from "./explore.js";
-import type { DelaySpec } from "./model.js";
-import type { RuleGap } from "./rule.js";
+import type { CancelWindowConfig, DelaySpec } from "./model.js";
+import { meanBlockTime, minBlockTime, type RuleGap, ruleOfThumbMs } from "./rule.js";
 import { wilson } from "./wilson.js";
 
 const dur = (ms: number): string => formatDuration(Math.trunc(ms));
@@ -33,7 +33,7 @@ export const delayText = (d: DelaySpec): string =>
 /** Left-aligns the first column and right-aligns the others unless `left` says otherwise. */
 export function alignTable(rows: readonly (readonly string[])[], left: ReadonlySet<number> = new Set([0])): string[] {
   const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  for (const r of rows) for (const [i, c] of r.entries()) widths[i] = Math.max(widths[i] ?? 0, c.length);
   return rows.map((r) =>
     r
       .map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
@@ -42,9 +42,10 @@ export function alignTable(rows: readonly (readonly string[])[], left: ReadonlyS
   );
 }
 
-function header(x: Exploration, title: string): string[] {
-  const c = x.config;
+function header(c: CancelWindowConfig, title: string): string[] {
   const cancelVoting = c.expedited ? c.expeditedVotingPeriodMs : c.votingPeriodMs;
+  const mean = meanBlockTime(c.blockTime);
+  const min = minBlockTime(c.blockTime);
   const when =
     c.strategy === "after-pass"
       ? `the cancel is submitted ${dur(c.safetyDeltaMs)} (safety delta) after the block that executed the upgrade`
@@ -54,17 +55,17 @@ function header(x: Exploration, title: string): string[] {
     `  gov: deposit period ${dur(c.depositPeriodMs)}, voting period ${dur(c.votingPeriodMs)}; cancel ${
       c.expedited ? "expedited" : "regular"
     } (voting ${dur(cancelVoting)})`,
-    `  blocks: ${blockTimeText(c.blockTime)} (mean ${dur(x.ruleOfThumb.mean.intervalMs)}, min ${dur(
-      x.ruleOfThumb.min.intervalMs,
-    )}: ${x.ruleOfThumb.min.basis})`,
+    `  blocks: ${blockTimeText(c.blockTime)} (mean ${dur(mean.ms)}, min ${dur(min.ms)}: ${min.basis})`,
     `  deposit reaches the minimum after: upgrade ${delayText(c.depositDelay)}, cancel ${delayText(c.cancelDepositDelay)}`,
     `  upgrade submitted in block ${c.submitHeight} (offset = plan height - ${c.submitHeight}); ${when}`,
-    `  rule of thumb 2(D+V)+S = ${dur(x.ruleOfThumb.ms)}`,
+    `  rule of thumb 2(D+V)+S = ${dur(ruleOfThumbMs(c))}`,
   ];
 }
 
+const blocks = (n: number): string => `${n} block${Math.abs(n) === 1 ? "" : "s"}`;
+
 const gapText = (g: RuleGap): string =>
-  g.verdict === "exact" ? "exact" : `${pct(g.gapPercent)} ${g.verdict}, ${Math.abs(g.gapBlocks)} blocks`;
+  g.verdict === "exact" ? "exact" : `${pct(g.gapPercent)} ${g.verdict}, ${blocks(Math.abs(g.gapBlocks))}`;
 
 function pointRows(points: readonly OffsetPoint[]): string[] {
   return alignTable(
@@ -79,7 +80,7 @@ function pointRows(points: readonly OffsetPoint[]): string[] {
         p.marks.join(" "),
       ]),
     ],
-    new Set([0, 5]),
+    new Set([5]),
   ).map((l) => `  ${l}`);
 }
 
@@ -122,13 +123,18 @@ function findings(x: Exploration): string[] {
   const v = x.verification;
   if (v !== null)
     out.push(
-      `  boundary ${v.ok ? "verified" : "NOT CONFIRMED"} on the engine: trial ${v.trial} (seed ${v.seed}) is ${v.at.outcome} at ${v.at.offset}${
-        v.before === null ? "" : ` and ${v.before.outcome} at ${v.before.offset}`
+      `  boundary ${v.ok ? "verified" : "NOT CONFIRMED"} on the engine: trial ${v.trial} (seed ${v.seed}) re-run with the plan at ${v.at.offset}: ${v.at.outcome}${
+        v.before === null ? "" : `; at ${v.before.offset}: ${v.before.outcome}`
       }`,
     );
   for (const a of x.anomalies) out.push(`  UNEXPECTED ${a}`);
   const r = x.recommendation;
   if (r === null) {
+    const first = x.outcomes["cancel-before-upgrade"];
+    if (first > 0)
+      out.push(
+        `  in ${first} of ${n} runs the cancel's voting ended before the upgrade's: it executed first as a no-op and the upgrade stood, whatever the plan height (governance.md §15)`,
+      );
     out.push(
       `=> no offset in ${x.range.min}..${x.range.max} lets the cancel land with P >= ${conf}; the rule of thumb gives ${x.ruleOfThumb.mean.blocks} blocks (mean block time) or ${x.ruleOfThumb.min.blocks} (minimum)`,
     );
@@ -143,7 +149,7 @@ function findings(x: Exploration): string[] {
 }
 
 export function explorationText(x: Exploration): string[] {
-  return [...header(x, "chainsim explore cancel-window"), "", ...pointRows(x.points), "", ...findings(x)];
+  return [...header(x.config, "chainsim explore cancel-window"), "", ...pointRows(x.points), "", ...findings(x)];
 }
 
 export function explorationCsv(x: Exploration): string[] {
@@ -160,7 +166,7 @@ export const sweepValueText = (s: SweepExploration, i: number): string => dur(s.
 
 export function sweepText(s: SweepExploration): string[] {
   const first = s.series[0]!;
-  const out = [...header(first, `chainsim explore cancel-window (sweep offset x ${s.axis})`)];
+  const out = [...header(s.base, `chainsim explore cancel-window (sweep offset x ${s.axis})`)];
   out.push(
     `  swept: ${s.axis} = ${s.valuesMs.map((_, i) => sweepValueText(s, i)).join(", ")}${
       s.axis === "spread"

@@ -105,7 +105,8 @@ class TrialDriver {
 
   /** Tops the proposal up to its minimum deposit at `timeMs` (if needed) and has every validator vote yes then. */
   activate(label: string, from: string, rest: readonly CoinInput[], timeMs: number): void {
-    if (rest.length > 0) this.schedule({ type: "time", timeMs }, { type: "deposit", proposal: label, from, amount: rest });
+    if (rest.length > 0)
+      this.schedule({ type: "time", timeMs }, { type: "deposit", proposal: label, from, amount: rest });
     this.schedule(
       { type: "time", timeMs },
       { type: "vote", proposal: label, votes: VALIDATORS.map((v) => [v, "yes"] as const) },
