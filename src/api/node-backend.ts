@@ -1,5 +1,7 @@
 import { createRegistry } from "@bufbuild/protobuf";
+import { sha256 } from "@noble/hashes/sha2.js";
 import type { NodeState } from "../app/node-process.js";
+import type { BlockMeta } from "../chain/block-store.js";
 import { canonicalJson } from "../chain/canonical-json.js";
 import type { ChainEngine } from "../chain/engine.js";
 import type { SimTx } from "../chain/types.js";
@@ -9,6 +11,8 @@ import { err, ok, type PlainError, plain, type Result } from "../core/errors.js"
 import { file_chain_gov_v1_tx } from "../gen/chain/gov/v1/tx_pb.js";
 import { file_chain_upgrade_v1beta1_tx } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import type { StakingView } from "../gov/types.js";
+import type { MultiStore, StoreError } from "../store/types.js";
+import type { VersionedMultiStore } from "../store/versioned.js";
 import type { QueryBackend } from "./backend.js";
 import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "./json.js";
 import { type BlockSource, blockService, type NodeInfo } from "./services/block.js";
@@ -37,6 +41,54 @@ export interface NodeBackendOptions {
   readonly appName?: string;
 }
 
+/** A header hash field as upper-case hex: the engine's block store carries the validator set's canonical JSON as
+ * its "validators hash"; the API serves its SHA-256 instead (a hash field must be hex). */
+const hexHash = (v: string): string => (/^([0-9A-Fa-f]{2})*$/.test(v) ? v : toHex(sha256(utf8(v))).toUpperCase());
+
+/** The block meta of a stored block with every hash field in hex. */
+function servedMeta(meta: BlockMeta | undefined): BlockMeta | undefined {
+  if (meta === undefined) return undefined;
+  return {
+    ...meta,
+    header: {
+      ...meta.header,
+      validators_hash: hexHash(meta.header.validators_hash),
+      next_validators_hash: hexHash(meta.header.next_validators_hash),
+    },
+  };
+}
+
+const VIEW_CACHE_SIZE = 64;
+
+/**
+ * Recently read versions of a node's store. A view is a snapshot that later commits do not change, so it is reused
+ * while the store object is the same (a restart or swap replaces it) and the version is still retained (pruning is
+ * checked on every read, so a pruned version fails as the store says).
+ */
+class ViewCache {
+  #store: VersionedMultiStore | undefined;
+  readonly #views = new Map<number, MultiStore>();
+
+  readAt(store: VersionedMultiStore, version: number): Result<MultiStore, StoreError> {
+    if (store !== this.#store) {
+      this.#store = store;
+      this.#views.clear();
+    }
+    const cached = this.#views.get(version);
+    if (cached !== undefined && version >= store.earliestVersion() && version <= store.latestVersion()) {
+      return ok(cached);
+    }
+    const view = store.readAt(version);
+    if (!view.ok) {
+      this.#views.delete(version);
+      return view;
+    }
+    if (this.#views.size >= VIEW_CACHE_SIZE) this.#views.delete(this.#views.keys().next().value!);
+    this.#views.set(version, view.value);
+    return view;
+  }
+}
+
 /** Bytes of a simulated transaction as the block store hashes them. */
 const txBytes = (tx: SimTx): Uint8Array => utf8(canonicalJson(tx));
 
@@ -57,15 +109,15 @@ export function nodeBackend(
   const state = sim.nodeState(node);
   if (state === undefined) return err(plain(`unknown node "${node}"`));
   const nodeHeight = () => sim.nodeStatus(node)?.height ?? 0;
+  const views = new ViewCache();
   const validators = opts.validators ?? [];
   const staking: StakingView = {
-    bondedValidators: () =>
-      validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
+    bondedValidators: () => validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
   };
   const blocks: BlockSource = {
     latestHeight: () => Math.min(nodeHeight(), sim.blocks.height),
     baseHeight: () => 1,
-    blockMeta: (h) => (h <= nodeHeight() ? sim.blocks.meta(h) : undefined),
+    blockMeta: (h) => (h <= nodeHeight() ? servedMeta(sim.blocks.meta(h)) : undefined),
     blockTxs: (h) => (h <= nodeHeight() ? sim.blocks.txs(h).map(txBytes) : []),
     syncing: () => false,
     nodeInfo: (): NodeInfo => ({
@@ -87,7 +139,7 @@ export function nodeBackend(
       state: {
         latestVersion: () => state.store.latestVersion(),
         earliestVersion: () => state.store.earliestVersion(),
-        readAt: (v) => state.store.readAt(v),
+        readAt: (v) => views.readAt(state.store, v),
       },
       chainId: sim.cfg.chainId,
       services: [upgradeQueryService(), govQueryService(staking), blockService(blocks)],

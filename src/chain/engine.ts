@@ -1,5 +1,6 @@
 import { addressOfName, GOV_AUTHORITY, nameToAddressBytes } from "../core/address.js";
 import type { UnixMs } from "../core/brand.js";
+import { toHex } from "../core/bytes.js";
 import { formatRfc3339 } from "../core/time.js";
 import type { Action, Step, StepResult, Trigger, UpgradeMsgSpec } from "./actions.js";
 import { BlockStore } from "./block-store.js";
@@ -159,7 +160,8 @@ export class ChainEngine<S> {
     this.#blocks = new BlockStore<SimTx>(
       cfg.chainId,
       host.genesisAppHash(),
-      canonicalJson(validators.map((v) => [v.name, v.power])),
+      // validators_hash: SHA-256 of the canonical validator set (upper-case hex, as CometBFT prints hashes).
+      toHex(sha256(new TextEncoder().encode(canonicalJson(validators.map((v) => [v.name, v.power]))))).toUpperCase(),
       validators.map((v) => nameToAddressBytes(v.name)),
       (tx) => new TextEncoder().encode(canonicalJson(tx)),
     );

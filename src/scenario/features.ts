@@ -3,8 +3,8 @@
  */
 
 /**
- * `query` steps run REST queries against a node (node-api.md). Until the node API exists the loader rejects them
- * with `QUERY_UNAVAILABLE_MESSAGE`; set to true when it does.
+ * `query` steps run REST queries against a node (node-api.md) through the gateway's request pipeline in-process.
+ * While false the loader rejects them with `QUERY_UNAVAILABLE_MESSAGE`.
  */
 export const QUERY_ACTIONS_AVAILABLE = true;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { formatScenarioError } from "./errors.js";
-import { QUERY_UNAVAILABLE_MESSAGE } from "./features.js";
+import { QUERY_ACTIONS_AVAILABLE } from "./features.js";
 import { parseScenario } from "./load.js";
 import type { Scenario } from "./model.js";
 
@@ -352,10 +352,45 @@ describe("errors name the file and the exact path", () => {
     ).toEqual(['s.json: chain.accounts.__proto__: key "__proto__" is not allowed']);
   });
 
-  it("rejects query steps until the node API exists", () => {
-    const doc = withSteps([{ at: 3, query: { path: "/chain/upgrade/v1beta1/current_plan", expect: { status: 200 } } }]);
-    expect(errorsOf(doc)).toEqual([`s.json: steps[0].query: ${QUERY_UNAVAILABLE_MESSAGE}`]);
-    expect(QUERY_UNAVAILABLE_MESSAGE).toBe("query actions need the node API, which is not available yet");
+  it("accepts query steps now that the node API exists, defaulting the node and checking it", () => {
+    expect(QUERY_ACTIONS_AVAILABLE).toBe(true);
+    const q = (extra: object) => ({
+      at: 3,
+      query: { path: "/chain/upgrade/v1beta1/current_plan", expect: { status: 200 }, ...extra },
+    });
+    const r = load(withSteps([q({ height: 2, headers: { "x-a": "b" } })]));
+    if (!r.ok) throw new Error(r.error.map(formatScenarioError).join("\n"));
+    expect(r.value.steps[0]!.action).toEqual({
+      kind: "query",
+      node: "val1",
+      path: "/chain/upgrade/v1beta1/current_plan",
+      height: 2,
+      headers: new Map([["x-a", "b"]]),
+      expect: { status: 200 },
+    });
+    expect(errorsOf(withSteps([q({ node: "nobody" })]))).toEqual([
+      's.json: steps[0].query.node: unknown node "nobody"',
+    ]);
+  });
+
+  it("resolves chain.pruning like app.toml and rejects invalid custom options", () => {
+    const pruned = (pruning: object) => load({ ...MINIMAL, chain: { pruning } });
+    const everything = pruned({ strategy: "everything" });
+    expect(everything.ok && everything.value.chain.pruning).toEqual({
+      strategy: "everything",
+      keepRecent: 2,
+      interval: 10,
+    });
+    const custom = pruned({ strategy: "custom", keepRecent: 5, interval: 10 });
+    expect(custom.ok && custom.value.chain.pruning).toEqual({ strategy: "custom", keepRecent: 5, interval: 10 });
+    const dflt = load(MINIMAL);
+    expect(dflt.ok && dflt.value.chain.pruning).toEqual({ strategy: "default", keepRecent: 362880, interval: 10 });
+    expect(errorsOf({ ...MINIMAL, chain: { pruning: { strategy: "custom", keepRecent: 5, interval: 5 } } })).toEqual([
+      `s.json: chain.pruning: invalid custom pruning options: 'pruning-interval' must not be less than 10. For the most aggressive pruning, select pruning = "everything"`,
+    ]);
+    expect(errorsOf({ ...MINIMAL, chain: { pruning: { strategy: "nothing", interval: 10 } } })).toEqual([
+      's.json: chain.pruning.interval: only allowed with strategy "custom"',
+    ]);
   });
 
   it("returns every error at once, in document order", () => {

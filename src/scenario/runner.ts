@@ -95,6 +95,7 @@ export function runScenario(s: Scenario, o: RunOptions = {}): RunOutcome {
       inlineFailures.push(...f);
       return f.map((x) => x.at);
     },
+    queryFailed: (f) => inlineFailures.push(f),
   });
   if (!built.ok) throw new Error(`scenario ${s.file}: ${built.error}`);
   const sim = built.value;

@@ -17,9 +17,11 @@ import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { Dec } from "../gov/dec.js";
 import { protoDuration } from "../gov/duration.js";
 import { parseParams } from "../gov/params.js";
-import { PRUNE_DEFAULT } from "../store/pruning.js";
+import type { PruningOptions } from "../store/pruning.js";
 import type { ScenarioError } from "./errors.js";
-import type { Action, Expectations, GovParams, Scenario, Step, UpgradeMessage } from "./model.js";
+import { type Failure, failureText } from "./expect.js";
+import type { Action, Expectations, GovParams, Scenario, Step, UpgradeMessage, ValidatorModel } from "./model.js";
+import { queryFailure } from "./query-step.js";
 
 export type Simulation = ChainEngine<NodeState>;
 
@@ -81,11 +83,18 @@ const upgradeMsg = (m: UpgradeMessage): UpgradeMsgSpec =>
       }
     : { type: "cancelUpgrade", authority: m.authority };
 
+/** What a `query` step needs besides the engine: the staking view's validators and where its failure goes. */
+interface QueryContext {
+  readonly validators: readonly ValidatorModel[];
+  readonly failed?: ((failure: Failure) => void) | undefined;
+}
+
 function engineAction(
   a: Action,
   index: number,
   check: () => InlineCheck | undefined,
   engine: () => Simulation,
+  query: QueryContext,
 ): EngineAction {
   switch (a.kind) {
     case "submitProposal":
@@ -134,10 +143,14 @@ function engineAction(
         },
       };
     case "query":
-      // The loader rejects query steps until the node API exists; reaching here is a programming error.
       return {
         type: "check",
-        run: () => ({ ok: false, error: "query actions need the node API, which is not available yet" }),
+        run: () => {
+          const failure = queryFailure(engine(), a, `steps[${index}].query`, query.validators);
+          if (failure === undefined) return { ok: true };
+          query.failed?.(failure);
+          return { ok: false, error: failureText(failure) };
+        },
       };
   }
 }
@@ -164,6 +177,10 @@ export interface BuildOptions {
   readonly seed?: number;
   readonly engine?: EngineOptions;
   readonly inlineCheck?: InlineCheck;
+  /** Called with the failure of each `query` step whose response differs from its `expect`. */
+  readonly queryFailed?: (failure: Failure) => void;
+  /** Pruning of every node's state; default the scenario's `chain.pruning`. */
+  readonly pruning?: PruningOptions;
 }
 
 /**
@@ -182,7 +199,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
   const faults = new Set(s.options.faults);
-  const host = new SimAppHost(genesis, binaries, s.genesisBinary, PRUNE_DEFAULT, faults);
+  const host = new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, faults);
   const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
     name: n.name,
     power: n.power,
@@ -201,6 +218,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
       st.index,
       () => o.inlineCheck,
       () => engine!,
+      { validators: s.chain.validators, failed: o.queryFailed },
     ),
   }));
   engine = ChainEngine.create(

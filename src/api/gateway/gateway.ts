@@ -154,6 +154,19 @@ export class Gateway {
     }
   }
 
+  /**
+   * The pipeline without reading the body: the response, or undefined when this request needs its body (then call
+   * `handle`). Lets the HTTP listener answer body-less requests synchronously. Never throws.
+   */
+  handleWithoutBody(req: Pick<GatewayRequest, "method" | "target" | "rawHeaders">): GatewayResponse | undefined {
+    try {
+      const r = this.#handle(req, undefined);
+      return r === NEEDS_BODY ? undefined : r;
+    } catch {
+      return internalResponse();
+    }
+  }
+
   /** The same pipeline, synchronously, for a request whose body is at hand (in-process queries). Never throws. */
   handleRead(req: ReadGatewayRequest): GatewayResponse {
     try {

@@ -83,29 +83,45 @@ export function listenRest(
 ): Promise<Result<RestListener, Error>> {
   const sockets = new Set<net.Socket>();
   const queue: net.Socket[] = [];
-  const readTimers = new Map<net.Socket, NodeJS.Timeout>();
+  // One read-deadline timer per connection, re-armed with refresh(): allocating a timer per request costs
+  // throughput. A disarmed deadline may still fire; it then does nothing. `gen` counts the armings.
+  const readTimers = new Map<net.Socket, { timer: NodeJS.Timeout; armed: boolean; gen: number }>();
 
   const armRead = (socket: net.Socket) => {
     if (limits.readTimeoutMs <= 0) return;
-    clearTimeout(readTimers.get(socket));
-    readTimers.set(
-      socket,
-      setTimeout(() => socket.destroy(), limits.readTimeoutMs),
-    );
+    const d = readTimers.get(socket);
+    if (d === undefined) {
+      const fresh = {
+        timer: setTimeout(() => {
+          if (fresh.armed) socket.destroy();
+        }, limits.readTimeoutMs),
+        armed: true,
+        gen: 0,
+      };
+      readTimers.set(socket, fresh);
+      return;
+    }
+    d.armed = true;
+    d.gen++;
+    d.timer.refresh();
   };
   const clearRead = (socket: net.Socket) => {
-    clearTimeout(readTimers.get(socket));
+    const d = readTimers.get(socket);
+    if (d !== undefined) d.armed = false;
+  };
+  const dropRead = (socket: net.Socket) => {
+    clearTimeout(readTimers.get(socket)?.timer);
     readTimers.delete(socket);
   };
 
   const server = http.createServer({ maxHeaderSize: 1 << 20, keepAliveTimeout: 0, requestTimeout: 0 }, (req, res) => {
     const socket = req.socket;
     // The read deadline covers this request until its body is read; a bodiless request is complete already.
-    const requestTimer = readTimers.get(socket);
+    const requestGen = readTimers.get(socket)?.gen;
     if (req.complete) clearRead(socket);
     else
       req.once("end", () => {
-        if (readTimers.get(socket) === requestTimer) clearRead(socket);
+        if (readTimers.get(socket)?.gen === requestGen) clearRead(socket);
       });
     let writeTimer: NodeJS.Timeout | undefined;
     if (limits.writeTimeoutMs > 0) {
@@ -124,6 +140,11 @@ export function listenRest(
       rawHeaders: req.rawHeaders,
       readBody: bodyReader(req, limits.maxBodyBytes),
     };
+    const direct = gateway.handleWithoutBody(gwReq);
+    if (direct !== undefined) {
+      writeResponse(res, direct);
+      return;
+    }
     gateway.handle(gwReq).then(
       (r) => writeResponse(res, r),
       () => writeResponse(res, INTERNAL),
@@ -134,7 +155,7 @@ export function listenRest(
     sockets.add(socket);
     socket.once("close", () => {
       sockets.delete(socket);
-      clearRead(socket);
+      dropRead(socket);
       admitNext();
     });
     armRead(socket);
@@ -174,7 +195,7 @@ export function listenRest(
               front.close(() => done());
               for (const s of queue.splice(0)) s.destroy();
               for (const s of sockets) s.destroy();
-              for (const t of readTimers.values()) clearTimeout(t);
+              for (const d of readTimers.values()) clearTimeout(d.timer);
               readTimers.clear();
             }),
         }),
