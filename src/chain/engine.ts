@@ -1,3 +1,4 @@
+import { sha256 } from "@noble/hashes/sha2.js";
 import { addressOfName, GOV_AUTHORITY, nameToAddressBytes } from "../core/address.js";
 import type { UnixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
