@@ -2,10 +2,12 @@
 // ({"bench","value","unit","baseline","ratio"}); human-readable lines go to stderr.
 // To add a benchmark, write `bench/<name>.bench.ts` exporting `name` and `run(): Promise<BenchResult[]>`, and add
 // it to BENCHES.
+import * as api from "./api.bench.js";
 import type { BenchModule } from "./bench.js";
+import * as harness from "./harness.bench.js";
 import * as lifecycle from "./lifecycle.bench.js";
 
-const BENCHES: readonly BenchModule[] = [lifecycle];
+const BENCHES: readonly BenchModule[] = [lifecycle, harness, api];
 
 const only = process.argv.slice(2);
 for (const b of BENCHES) {

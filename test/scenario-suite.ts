@@ -3,13 +3,20 @@ import { join } from "node:path";
 import { parseScenario, type Scenario } from "../src/scenario/index.js";
 import { runScenario } from "../src/scenario/runner.js";
 
-/** Every scenario file under `scenarios/` (recursively), sorted, excluding the JSON Schema. */
+/**
+ * Every scenario file under `scenarios/` (recursively), sorted, excluding the JSON Schema and
+ * `scenarios/regressions/`: counterexamples written by `chainsim check` replay a failure until the bug is fixed,
+ * and `chainsim all` reports them separately.
+ */
 export function scenarioFiles(dir = "scenarios"): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...scenarioFiles(p));
-    else if (/\.(ya?ml|json)$/.test(name) && name !== "schema.json") out.push(p);
+    if (statSync(p).isDirectory()) {
+      if (p !== join("scenarios", "regressions")) out.push(...scenarioFiles(p));
+      continue;
+    }
+    if (/\.(ya?ml|json)$/.test(name) && name !== "schema.json") out.push(p);
   }
   return out;
 }

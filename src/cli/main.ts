@@ -1,5 +1,9 @@
 import { Command, CommanderError } from "commander";
 import { registerCheck } from "./check.js";
+import { registerDevnetInit } from "./devnet-init.js";
+import { registerDevnetStart } from "./devnet-start.js";
+import { registerDevnetTx } from "./devnet-tx.js";
+import { registerDevnetVisor } from "./devnet-visor.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
 import { queryMain } from "./query.js";
@@ -25,6 +29,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
   registerServe(program, io, setExit);
+  registerDevnetInit(program, io, setExit);
+  registerDevnetStart(program, io, setExit);
+  registerDevnetTx(program, io, setExit);
+  registerDevnetVisor(program, io, setExit);
   // Node-style query commands parse their own flags with cobra's texts (main() routes `query`/`q` there directly).
   program
     .command("query")

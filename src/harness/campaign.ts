@@ -3,7 +3,7 @@ import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
 import type { Fault } from "../app/faults.js";
 import { utf8 } from "../core/bytes.js";
 import { PROPERTIES, type PropertyName } from "./properties.js";
-import { emptyRegionCounts, mergeRegionCounts, type RegionCounts, addSession } from "./regions.js";
+import { addSession, emptyRegionCounts, mergeRegionCounts, type RegionCounts } from "./regions.js";
 import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
 import { type GenerationStatistics, generationStatistics } from "./statistics.js";
 
@@ -16,11 +16,15 @@ import { type GenerationStatistics, generationStatistics } from "./statistics.js
  * depend on the shard count. Shard `i/N` (1-based) runs the units whose index `k` has `k mod N = i - 1`. So the
  * shards of any N partition exactly the units one machine (`1/1`) runs: the same seeds, the same run counts, hence
  * the same runs. Within a shard, once a property fails its later units are skipped (shrinking dominates; one
- * counterexample per property is enough), so the union is exact only for properties that pass.
+ * counterexample per property is enough), so the union is exact only for properties that pass. A shard runs its units
+ * block by block (every property's first block, then every property's second, ...).
  *
- * Time limit: the campaign's wall budget is handed out unit by unit: each unit gets the time left divided by the
- * units left (fast-check's interruptAfterTimeLimit); when nothing is left, the remaining units are skipped.
+ * Time limit: the campaign's wall budget is handed out unit by unit: each unit may use up to TIME_SLACK times its
+ * fair share (the time left divided by the units left; never more than the time left), through fast-check's
+ * interruptAfterTimeLimit, so that a unit slower than average is not cut while most units finish early; when no
+ * time is left, the remaining units are skipped.
  */
+export const TIME_SLACK = 2;
 export const RUNS_PER_UNIT = 50;
 export const DEFAULT_MAX_COMMANDS = 30;
 export const GENERATION_SAMPLES = 1000;
@@ -104,6 +108,11 @@ export interface CampaignResult {
   readonly unitsInShard: number;
   readonly properties: readonly PropertyResult[];
   readonly fired: readonly string[];
+  /**
+   * Transition id → how many times it fired, over every session the campaign drove (shrink runs included, like
+   * `fired`); sorted by id. The report draws the model with these counts.
+   */
+  readonly transitionCounts: Readonly<Record<string, number>>;
   readonly coverage: CoverageReport;
   readonly regions: RegionCounts;
   readonly generation: GenerationStatistics | null;
@@ -127,7 +136,13 @@ export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
   const out: CampaignUnit[] = [];
   for (const property of o.properties) {
     for (let block = 0, left = o.runsPerProperty; left > 0; block++, left -= per) {
-      out.push({ index: out.length, property, block, seed: unitSeed(o.seed, property, block), numRuns: Math.min(per, left) });
+      out.push({
+        index: out.length,
+        property,
+        block,
+        seed: unitSeed(o.seed, property, block),
+        numRuns: Math.min(per, left),
+      });
     }
   }
   return out;
@@ -145,11 +160,13 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
   const run = hooks.runProperty ?? runProperty;
   const shard = o.shard ?? { index: 1, count: 1 };
   const all = campaignUnits(o);
-  const mine = shardUnits(all, shard);
+  // Run order: block by block, property by property, so that a time limit cuts every property alike.
+  const mine = shardUnits(all, shard).sort((x, y) => x.block - y.block || x.index - y.index);
   const total = mine.reduce((n, u) => n + u.numRuns, 0);
   const start = hooks.clock();
   const deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : start + o.timeLimitMs;
   const fired = new Set<string>();
+  const firedCounts = new Map<string, number>();
   let done = 0;
   let failuresSoFar = 0;
 
@@ -160,16 +177,26 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     counterexample?: Counterexample;
     error?: string;
   }
-  const acc = new Map<PropertyName, Acc>(o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]));
+  const acc = new Map<PropertyName, Acc>(
+    o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]),
+  );
 
-  mine.forEach((unit, i) => {
+  for (const [i, unit] of mine.entries()) {
     const a = acc.get(unit.property)!;
     const skip = (status: UnitResult["status"]) =>
       a.units.push({ unit, status, runs: 0, interrupted: status === "skipped-time-limit", wallMs: 0 });
-    if (a.counterexample !== undefined || a.error !== undefined) return skip("skipped-after-failure");
+    if (a.counterexample !== undefined || a.error !== undefined) {
+      skip("skipped-after-failure");
+      continue;
+    }
     const now = hooks.clock();
-    if (now >= deadline) return skip("skipped-time-limit");
-    const budget = Number.isFinite(deadline) ? Math.max(1, Math.floor((deadline - now) / (mine.length - i))) : undefined;
+    if (now >= deadline) {
+      skip("skipped-time-limit");
+      continue;
+    }
+    const budget = Number.isFinite(deadline)
+      ? Math.max(1, Math.floor(Math.min(deadline - now, (TIME_SLACK * (deadline - now)) / (mine.length - i))))
+      : undefined;
     let unitFailed = false;
     const outcome = run({
       property: unit.property,
@@ -179,6 +206,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
       maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
       ...(budget === undefined ? {} : { timeLimitMs: budget }),
       onSession: (session, passed) => {
+        for (const [id, n] of session.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
         if (unitFailed) return; // shrink runs
         a.regions = addSession(a.regions, session);
         done++;
@@ -191,13 +219,12 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     });
     for (const id of outcome.fired) fired.add(id);
     a.commands += outcome.commandsRun;
-    const status: UnitResult["status"] =
-      outcome.error !== undefined ? "crashed" : outcome.passed ? "passed" : "failed";
+    const status: UnitResult["status"] = outcome.error !== undefined ? "crashed" : outcome.passed ? "passed" : "failed";
     if (outcome.error !== undefined) a.error = outcome.error;
     if (outcome.counterexample !== undefined) a.counterexample = outcome.counterexample;
     if (status !== "passed" && !unitFailed) failuresSoFar++;
     a.units.push({ unit, status, runs: outcome.runs, interrupted: outcome.interrupted, wallMs: hooks.clock() - now });
-  });
+  }
 
   const properties: PropertyResult[] = o.properties.map((property) => {
     const a = acc.get(property)!;
@@ -242,6 +269,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     unitsInShard: mine.length,
     properties,
     fired: sortedFired,
+    transitionCounts: Object.fromEntries([...firedCounts].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))),
     coverage: coverageFromIds(sortedFired),
     regions: properties.reduce((r, p) => mergeRegionCounts(r, p.regions), emptyRegionCounts()),
     generation,

@@ -30,36 +30,24 @@ export function checkLiveness(s: Session): void {
   // The core: validators with more than 2/3 of the power (3 of 4). The fourth is left as the run left it.
   const CORE = VALIDATORS.slice(0, 3);
   for (let round = 0; round < 6; round++) {
-    const c = sim.committed();
-    const plan = c?.plan ?? null;
-    const applied = [...(c?.applied.keys() ?? [])];
-    const due = plan !== null && sim.height + 1 >= plan.height;
-    const pre =
-      plan === null
-        ? undefined
-        : HEALTHY.find(([, h]) => applied.every((a) => h.includes(a)) && !h.includes(plan.name));
-    const binary = plan === null || due || pre === undefined ? "v3" : pre[0];
-    for (const v of CORE) {
-      const st = sim.nodeStatus(v)!;
-      if (st.status === "running" && st.binary === binary && st.skip.length === 0) continue;
-      s.act(
-        { type: "swapBinary", node: v, binary, skipUpgradeHeights: [] },
-        { swapBinary: { node: v, binary, skipUpgradeHeights: [] } },
-      );
-    }
-    if (plan !== null && !due) s.advanceBlocks(Math.max(1, plan.height - 1 - sim.height));
+    for (const v of CORE) healNode(s, v);
+    const plan = sim.committed()?.plan ?? null;
+    if (plan !== null && sim.height + 1 < plan.height) s.advanceBlocks(plan.height - 1 - sim.height);
     else s.advanceBlocks(LIVENESS_BLOCKS);
     const open = sim.proposals.some((p) => p.status === "deposit_period" || p.status === "voting_period");
     const allRunning = CORE.every((v) => sim.nodeStatus(v)?.status === "running");
     if (!open && allRunning && (sim.committed()?.plan ?? null) === null) break;
   }
+  for (const v of CORE) healNode(s, v);
   const start = sim.height;
   s.advanceBlocks(LIVENESS_BLOCKS);
   const total = VALIDATORS.length * 100;
-  const running = CORE.filter((v) => sim.nodeStatus(v)?.status === "running").length * 100;
+  const running = VALIDATORS.filter((v) => sim.nodeStatus(v)?.status === "running").length * 100;
   if (3 * running <= 2 * total) {
     if (sim.halts.some((h) => h.kind === "app-hash-mismatch")) return; // legitimate: diverged state cannot heal
-    const reasons = CORE.map((v) => `${v}: ${sim.nodeStatus(v)?.status} on ${sim.nodeStatus(v)?.binary}`).join(", ");
+    const reasons = VALIDATORS.map((v) => `${v}: ${sim.nodeStatus(v)?.status} on ${sim.nodeStatus(v)?.binary}`).join(
+      ", ",
+    );
     throw new Violation("liveness", `after healing, only ${running} of ${total} power is running (${reasons})`);
   }
   const plan = sim.committed()?.plan ?? null;
@@ -73,6 +61,33 @@ export function checkLiveness(s: Session): void {
       "liveness",
       `with ${running} of ${total} power running the chain made no progress from ${start}`,
     );
+}
+
+/**
+ * Brings one validator to the chain the way an operator would: restart it (no skip heights) on the binary its OWN
+ * height calls for — the handlers of the upgrades applied at or below that height, plus the pending plan's handler
+ * only once that plan is due at its next block — and repeat while catch-up stops it at an upgrade height.
+ */
+function healNode(s: Session, node: string): void {
+  const sim = s.sim;
+  for (let i = 0; i < 6; i++) {
+    const st = sim.nodeStatus(node)!;
+    const n = st.height;
+    const done = sim.committed()?.applied ?? new Map<string, number>();
+    const applied = [...done].filter(([, h]) => h <= n).map(([name]) => name);
+    const plan = s.planAfter(n);
+    const dueNext = plan !== null && plan.height <= n + 1;
+    const fit = HEALTHY.find(
+      ([, h]) => applied.every((a) => h.includes(a)) && (plan === null || h.includes(plan.name) === dueNext),
+    );
+    const binary = fit?.[0] ?? "v3";
+    if (st.status === "running" && st.binary === binary && st.skip.length === 0) return;
+    if (st.status === "running" && n === sim.height && st.skip.length === 0 && fit === undefined) return;
+    s.act(
+      { type: "swapBinary", node, binary, skipUpgradeHeights: [] },
+      { swapBinary: { node, binary, skipUpgradeHeights: [] } },
+    );
+  }
 }
 
 /**

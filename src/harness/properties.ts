@@ -101,13 +101,13 @@ export function checkAlways(s: Session, enabled: ReadonlySet<PropertyName>): voi
     }
   }
   if (enabled.has("graceful-halt") || enabled.has("early-swap-halts")) {
+    // upgrade-info.json holds the latest dump, so each node's LATEST upgrade-needed halt is checked against it.
+    const latestNeeded = new Map<string, (typeof sim.halts)[number]>();
     for (const h of sim.halts) {
+      if (h.kind === "upgrade-needed") latestNeeded.set(h.node, h);
       if (h.kind === "upgrade-needed" && enabled.has("graceful-halt")) {
         const m = /^UPGRADE "(.*)" NEEDED at height: (-?\d+): (.*)$/s.exec(h.message);
         if (m === null) throw new Violation("graceful-halt", `malformed halt message ${JSON.stringify(h.message)}`);
-        const info = sim.host.readUpgradeInfo(sim.nodeState(h.node)!);
-        if (info.kind !== "ok" || info.name !== m[1])
-          throw new Violation("graceful-halt", `${h.node} halted for "${m[1]}" without upgrade-info.json naming it`);
         if (neededMsg({ name: m[1]!, height: Number(m[2]), info: m[3]! }) !== h.message)
           throw new Violation("graceful-halt", `halt message ${JSON.stringify(h.message)} is not the reference text`);
       }
@@ -117,6 +117,17 @@ export function checkAlways(s: Session, enabled: ReadonlySet<PropertyName>): voi
           throw new Violation(
             "early-swap-halts",
             `halt message ${JSON.stringify(h.message)} is not the reference text`,
+          );
+      }
+    }
+    if (enabled.has("graceful-halt")) {
+      for (const [node, h] of latestNeeded) {
+        const name = /^UPGRADE "(.*)" NEEDED/s.exec(h.message)?.[1];
+        const info = sim.host.readUpgradeInfo(sim.nodeState(node)!);
+        if (info.kind !== "ok" || info.name !== name || info.height !== h.height)
+          throw new Violation(
+            "graceful-halt",
+            `${node} halted at ${h.height} for "${name}" but upgrade-info.json holds ${JSON.stringify(info)}`,
           );
       }
     }

@@ -45,7 +45,7 @@ export function sessionSimulated(s: Session): { readonly heights: number; readon
   const first = s.sim.traceLines()[0];
   const time = first === undefined ? undefined : (JSON.parse(first) as { time?: unknown }).time;
   const genesis = typeof time === "string" ? parseRfc3339(time) : undefined;
-  const chainMs = genesis !== undefined && genesis.ok ? s.sim.nowMs - genesis.value : 0;
+  const chainMs = genesis?.ok ? s.sim.nowMs - genesis.value : 0;
   return { heights: s.sim.height, chainMs };
 }
 

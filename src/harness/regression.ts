@@ -31,7 +31,7 @@ export function regressionFile(
     `Shrunk commands (${cx.commands.length}, after ${cx.numShrinks} shrinks): ${cx.commands.map(describe).join("; ")}`,
     `Campaign seed ${o.campaignSeed}, commit ${o.commit}; fast-check seed ${cx.seed}, path "${cx.path}".`,
     `Replay: ${replayCommand(path)}`,
-    "It fails while the bug is present: the expectations are the oracle's predictions.",
+    "The expectations are the oracle's predictions where the run failed; a chain with the bug does not meet them.",
   ].join("\n");
   return { path, text: scenarioToYaml(cx.document, { header }) };
 }

@@ -11,7 +11,7 @@ import {
   runCommand,
 } from "./commands.js";
 import { checkDeterminism, checkLiveness } from "./end-checks.js";
-import { checkAlways, type PropertyName, Violation } from "./properties.js";
+import { type PropertyName, Violation } from "./properties.js";
 import { Session } from "./session.js";
 import { VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
 

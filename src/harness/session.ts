@@ -102,6 +102,8 @@ export class Session {
   /** Proposal label → its messages. */
   readonly proposals = new Map<string, readonly HarnessMsg[]>();
   readonly fired = new Set<string>();
+  /** Transition id → how many times it fired in this session (the report's per-transition counts). */
+  readonly firedCounts = new Map<string, number>();
   readonly execs: ExecRecord[] = [];
   readonly blocks: BlockRecord[] = [];
   /** Node → binary it runs, from the trace. */
@@ -259,7 +261,10 @@ export class Session {
   #send(event: OracleEvent): void {
     this.oracle = oracleStep(this.oracle, event);
     this.eventsSent++;
-    for (const id of this.oracle.fired) this.fired.add(id);
+    for (const id of this.oracle.fired) {
+      this.fired.add(id);
+      this.firedCounts.set(id, (this.firedCounts.get(id) ?? 0) + 1);
+    }
   }
 
   /** Every attempt of a block is one BLOCK event: each failed retry of a stalled block, then its commit. */

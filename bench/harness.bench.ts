@@ -1,0 +1,100 @@
+import fc from "fast-check";
+import { campaignUnits, runCampaign } from "../src/harness/campaign.js";
+import { commandArbitraries } from "../src/harness/commands.js";
+import { PROPERTY_NAMES } from "../src/harness/properties.js";
+import { sidecarArb } from "../src/harness/run-property.js";
+import { type BenchResult, median, result } from "./bench.js";
+
+/**
+ * Harness throughput: runs per second of the default property campaign (every property, full generated command
+ * sequences against the real chain and the oracle, with the property checks after each command).
+ * Baseline: the same fast-check checks (same unit seeds, same run counts, same command arbitraries, `maxCommands`
+ * and `size`, so the same generated sequences) against a trivial system: the model and the real system are two
+ * counters, each command increments both and compares them. The ratio is the share of the harness's time that
+ * fast-check's own generation and model-run loop would cost.
+ */
+export const name = "harness";
+
+/** A seed whose campaign passes (so no shrinking is timed; a failing campaign is reported on stderr). */
+const SEED = 7;
+const RUNS_PER_PROPERTY = 20;
+const MAX_COMMANDS = 30;
+const BARE_REPEATS = 5;
+
+interface Counter {
+  n: number;
+}
+
+class CounterCommand implements fc.Command<Counter, Counter> {
+  check(): boolean {
+    return true;
+  }
+  run(m: Counter, r: Counter): void {
+    m.n++;
+    r.n++;
+    if (m.n !== r.n) throw new Error("counters disagree");
+  }
+  toString(): string {
+    return "inc";
+  }
+}
+
+/** The bare run: the campaign's fast-check checks over counters; returns the commands executed. */
+function bareCampaign(): { runs: number; commands: number } {
+  const arbs = commandArbitraries().map((a) => a.map(() => new CounterCommand()));
+  let runs = 0;
+  let commands = 0;
+  const prop = fc.property(sidecarArb, fc.commands(arbs, { maxCommands: MAX_COMMANDS, size: "+1" }), (_s, cmds) => {
+    const real: Counter = { n: 0 };
+    fc.modelRun(() => ({ model: { n: 0 }, real }), cmds);
+    runs++;
+    commands += real.n;
+  });
+  for (const u of campaignUnits({ seed: SEED, properties: PROPERTY_NAMES, runsPerProperty: RUNS_PER_PROPERTY })) {
+    const d = fc.check(prop, { seed: u.seed, numRuns: u.numRuns });
+    if (d.failed) throw new Error("bare run failed");
+  }
+  return { runs, commands };
+}
+
+export async function run(): Promise<BenchResult[]> {
+  // Warm-up: a small campaign and one bare pass.
+  runCampaign(
+    { seed: SEED + 1, properties: PROPERTY_NAMES, runsPerProperty: 2, generationSamples: 0 },
+    { clock: () => performance.now() },
+  );
+  bareCampaign();
+
+  const t0 = performance.now();
+  const h = runCampaign(
+    { seed: SEED, properties: PROPERTY_NAMES, runsPerProperty: RUNS_PER_PROPERTY, generationSamples: 0 },
+    { clock: () => performance.now() },
+  );
+  const harnessMs = performance.now() - t0;
+  if (h.verdict !== "passed")
+    process.stderr.write(
+      `harness: warning: the bench campaign did not pass (${h.verdict}); shrink runs are included\n`,
+    );
+
+  let bare = { runs: 0, commands: 0 };
+  const bareTimes: number[] = [];
+  for (let i = 0; i < BARE_REPEATS; i++) {
+    const b0 = performance.now();
+    bare = bareCampaign();
+    bareTimes.push(performance.now() - b0);
+  }
+  const bareMs = median(bareTimes);
+  const harnessRunsPerS = h.runs / (harnessMs / 1000);
+  const bareRunsPerS = bare.runs / (bareMs / 1000);
+  process.stderr.write(
+    `harness: ${h.runs} runs (${h.commands} commands executed) of ${PROPERTY_NAMES.length} properties in ${harnessMs.toFixed(0)} ms ` +
+      `= ${harnessRunsPerS.toFixed(1)} runs/s; bare fast-check counters: ${bare.runs} runs (${bare.commands} commands) ` +
+      `in ${bareMs.toFixed(1)} ms (median of ${BARE_REPEATS}) = ${bareRunsPerS.toFixed(0)} runs/s; ` +
+      `the harness runs at ${((harnessRunsPerS / bareRunsPerS) * 100).toFixed(3)}% of the bare loop's speed\n`,
+  );
+  for (const p of h.properties)
+    process.stderr.write(
+      `  ${p.property.padEnd(22)} ${String(p.runs).padStart(4)} runs ${p.runsPerS.toFixed(1).padStart(7)} runs/s\n`,
+    );
+  return [result("harness-runs-per-s", harnessRunsPerS, "runs/s", bareRunsPerS)];
+}

@@ -1,0 +1,226 @@
+import { execFileSync } from "node:child_process";
+import { randomInt } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SingleBar } from "cli-progress";
+import type { Command } from "commander";
+import {
+  type CampaignOptions,
+  type CampaignProgress,
+  type CampaignResult,
+  campaignUnits,
+  runCampaign,
+} from "../harness/campaign.js";
+import { campaignJunit, renderJunit } from "../harness/junit.js";
+import type { PropertyName } from "../harness/properties.js";
+import { regressionFile } from "../harness/regression.js";
+import { type CheckSummary, checkSummary } from "../harness/summary.js";
+import type { CheckConfig } from "./check-options.js";
+import { headerLine, summaryLines } from "./check-render.js";
+
+/** What the check command needs from the process (injected so tests can run it in-process). */
+export interface CheckEnv {
+  readonly out: (s: string) => void;
+  readonly err: (s: string) => void;
+  /** Wall clock (ms, monotonic). */
+  readonly clock: () => number;
+  /** The current date (for the run id and timestamps). */
+  readonly now: () => Date;
+  readonly commit: string;
+  /** Show a progress bar on stderr (a TTY); otherwise periodic plain lines. */
+  readonly isTty: boolean;
+  /** Plain progress lines at most this often (ms). */
+  readonly progressEveryMs?: number;
+}
+
+/** `git rev-parse --short HEAD`, or "unknown" outside a git checkout. */
+export function gitCommit(): string {
+  try {
+    return (
+      execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim() || "unknown"
+    );
+  } catch {
+    return "unknown";
+  }
+}
+
+export const drawSeed = (): number => randomInt(0, 2 ** 31 - 1);
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** `<prefix>-YYYYMMDD-HHMMSS-<seed>[-s<i>of<N>]` (UTC). */
+export function runIdOf(prefix: string, d: Date, c: CheckConfig): string {
+  const date = `${d.getUTCFullYear()}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}`;
+  const time = `${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}`;
+  const shard = c.shard.count === 1 ? "" : `-s${c.shard.index}of${c.shard.count}`;
+  return `${prefix}-${date}-${time}-${c.seed}${shard}`;
+}
+
+/** Progress on stderr: a bar on a TTY, otherwise a plain line every `everyMs` and one at the end. */
+function progressReporter(env: CheckEnv, total: number): { update: (p: CampaignProgress) => void; stop: () => void } {
+  const t0 = env.clock();
+  const rate = (done: number) => {
+    const s = (env.clock() - t0) / 1000;
+    return s <= 0 ? "0.0" : (done / s).toFixed(1);
+  };
+  if (env.isTty) {
+    const bar = new SingleBar({
+      format: "check [{bar}] {value}/{total} runs | {rate} runs/s | {failures} failures | {property}",
+      stream: process.stderr,
+      hideCursor: true,
+    });
+    bar.start(total, 0, { rate: "0.0", failures: 0, property: "" });
+    return {
+      update: (p) => bar.update(p.done, { rate: rate(p.done), failures: p.failures, property: p.property }),
+      stop: () => bar.stop(),
+    };
+  }
+  const every = env.progressEveryMs ?? 10_000;
+  let last = t0;
+  let latest: CampaignProgress | undefined;
+  const line = (p: CampaignProgress) =>
+    env.err(`check: ${p.done}/${p.total} runs, ${rate(p.done)} runs/s, ${p.failures} failures (${p.property})`);
+  return {
+    update: (p) => {
+      latest = p;
+      const now = env.clock();
+      if (now - last >= every) {
+        last = now;
+        line(p);
+      }
+    },
+    stop: () => {
+      if (latest !== undefined) line(latest);
+    },
+  };
+}
+
+export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
+  seed: c.seed,
+  properties: c.properties,
+  runsPerProperty: c.runsPerProperty,
+  runsPerUnit: c.runsPerUnit,
+  shard: c.shard,
+  faults: c.faults,
+  maxCommands: c.maxCommands,
+  ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
+});
+
+/** The header line of a campaign with config `c` (printed first). */
+export const checkHeader = (command: string, c: CheckConfig, commit: string): string =>
+  headerLine(command, c, commit, campaignUnits(campaignOptionsOf(c)).length);
+
+export interface CheckRun {
+  readonly exitCode: number;
+  readonly summary: CheckSummary;
+  readonly summaryPath: string;
+  readonly result: CampaignResult;
+}
+
+/**
+ * Runs a validated campaign: prints the header line first, runs the shard with progress, writes the regression
+ * scenarios, `<report-dir>/<run-id>/summary.json` and `junit.xml`, updates `<report-dir>/latest` (a text file with
+ * the run id), and prints the table (or, with `--json`, one JSON line). `extra` adds sections to summary.json.
+ */
+export function executeCheck(
+  c: CheckConfig,
+  env: CheckEnv,
+  o: {
+    readonly command?: string;
+    readonly runIdPrefix?: string;
+    /** The caller printed the header line already. */
+    readonly headerPrinted?: boolean;
+    readonly extra?: Record<string, unknown>;
+  } = {},
+): CheckRun {
+  const command = o.command ?? "check";
+  const started = env.now();
+  const runId = runIdOf(o.runIdPrefix ?? "check", started, c);
+  const options = campaignOptionsOf(c);
+  if (o.headerPrinted !== true) {
+    const header = checkHeader(command, c, env.commit);
+    if (c.json) env.err(header);
+    else env.out(header);
+  }
+  let progress: ReturnType<typeof progressReporter> | undefined;
+  const result = runCampaign(options, {
+    clock: env.clock,
+    onProgress: (p) => {
+      progress ??= progressReporter(env, p.total);
+      progress.update(p);
+    },
+  });
+  progress?.stop();
+
+  const regressionFiles = new Map<PropertyName, string>();
+  for (const p of result.properties) {
+    if (p.counterexample === undefined) continue;
+    const f = regressionFile(p.counterexample, { dir: c.regressionsDir, commit: env.commit, campaignSeed: c.seed });
+    mkdirSync(c.regressionsDir, { recursive: true });
+    writeFileSync(f.path, f.text);
+    regressionFiles.set(p.property, f.path);
+  }
+  const summary: CheckSummary = {
+    ...checkSummary(result, {
+      runId,
+      command,
+      startedAt: started.toISOString(),
+      commit: env.commit,
+      regressionFiles,
+    }),
+    ...(o.extra ?? {}),
+  };
+  const dir = join(c.reportDir, runId);
+  mkdirSync(dir, { recursive: true });
+  const summaryPath = join(dir, "summary.json");
+  writeFileSync(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  const junit = campaignJunit(result, {
+    runId,
+    commit: env.commit,
+    timestamp: started.toISOString().replace(/\.\d+Z$/, ""),
+    regressionFiles,
+  });
+  writeFileSync(join(dir, "junit.xml"), renderJunit([junit]));
+  writeFileSync(join(c.reportDir, "latest"), `${runId}\n`);
+
+  if (c.json) env.out(JSON.stringify({ ...summary, summaryPath }));
+  else {
+    env.out("");
+    for (const l of summaryLines(summary)) env.out(l);
+    env.out("");
+    env.out(
+      `${summary.verdict.toUpperCase()}: ${result.runs} runs of ${result.properties.length} properties; report ${summaryPath}`,
+    );
+  }
+  return { exitCode: summary.exitCode, summary, summaryPath, result };
+}
+
+export function nodeCheckEnv(io: { out: (s: string) => void; err: (s: string) => void }): CheckEnv {
+  return {
+    ...io,
+    clock: () => performance.now(),
+    now: () => new Date(),
+    commit: gitCommit(),
+    isTty: process.stderr.isTTY === true,
+  };
+}
+
+/** The campaign flags shared by `check` and `all`. */
+export function campaignFlags(cmd: Command, defaults: { runs: number; timeLimit?: string }): Command {
+  return cmd
+    .option("--runs <n>", `runs per property (default ${defaults.runs})`)
+    .option("--seed <n>", "campaign seed (default: drawn at random and printed first)")
+    .option(
+      "--time-limit <duration>",
+      `wall budget of the whole campaign, a Go duration like 60s or 2m (default ${defaults.timeLimit ?? "none"})`,
+    )
+    .option("--shard <i/N>", "run shard i of N (1-based); the N shards together run exactly the units of one machine")
+    .option("--faults <list>", "comma-separated planted bugs to enable (src/app/faults.ts)")
+    .option("--max-commands <n>", "most commands per generated run (default 30)")
+    .option("--json", "print one JSON line for the whole campaign instead of the table")
+    .option("--report-dir <dir>", "where <run-id>/summary.json and junit.xml go", "reports")
+    .option("--regressions-dir <dir>", "where counterexample scenarios are written", "scenarios/regressions");
+}

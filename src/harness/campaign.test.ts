@@ -1,0 +1,210 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type CampaignOptions,
+  type CampaignUnit,
+  campaignUnits,
+  runCampaign,
+  shardUnits,
+  unitSeed,
+} from "./campaign.js";
+import { PROPERTY_NAMES, type PropertyName, Violation } from "./properties.js";
+import type { PropertyOutcome, PropertyRunOptions } from "./run-property.js";
+
+const key = (u: CampaignUnit) => `${u.property}/${u.block}/${u.seed}/${u.numRuns}`;
+
+/** A fake runProperty: records the calls and passes (or fails a chosen property), without running the chain. */
+function fakeRunner(fail: ReadonlySet<PropertyName> = new Set(), crash: ReadonlySet<PropertyName> = new Set()) {
+  const calls: PropertyRunOptions[] = [];
+  const run = (o: PropertyRunOptions): PropertyOutcome => {
+    calls.push(o);
+    const base = { property: o.property, interrupted: false, fired: new Set([`t.${o.property}`]), commandsRun: 3 };
+    if (crash.has(o.property)) return { ...base, runs: 1, passed: false, error: "TypeError: boom" };
+    if (!fail.has(o.property)) return { ...base, runs: o.numRuns, passed: true };
+    return {
+      ...base,
+      runs: 1,
+      passed: false,
+      counterexample: {
+        property: o.property,
+        violation: new Violation(o.property, "planted").detail,
+        world: { seed: o.seed },
+        commands: [{ t: "advance", blocks: 1 }],
+        document: { name: "x", binaries: { v1: {} }, chain: { validators: [{ name: "v", power: 1 }] } },
+        seed: o.seed,
+        path: "0",
+        numShrinks: 0,
+      },
+    };
+  };
+  return { calls, run };
+}
+
+const base: CampaignOptions = {
+  seed: 20261122,
+  properties: PROPERTY_NAMES,
+  runsPerProperty: 120,
+  runsPerUnit: 50,
+  generationSamples: 0,
+};
+
+describe("campaign units and shards", () => {
+  it("cuts each property's runs into units of runsPerUnit (the last shorter), property by property", () => {
+    const units = campaignUnits({ ...base, properties: ["run-once", "liveness"] });
+    expect(units.map((u) => [u.index, u.property, u.block, u.numRuns])).toEqual([
+      [0, "run-once", 0, 50],
+      [1, "run-once", 1, 50],
+      [2, "run-once", 2, 20],
+      [3, "liveness", 0, 50],
+      [4, "liveness", 1, 50],
+      [5, "liveness", 2, 20],
+    ]);
+  });
+
+  it("derives distinct, stable unit seeds from (seed, property, block)", () => {
+    expect(unitSeed(1, "run-once", 0)).toBe(unitSeed(1, "run-once", 0));
+    const seeds = campaignUnits(base).map((u) => u.seed);
+    expect(new Set(seeds).size).toBe(seeds.length);
+    expect(unitSeed(1, "run-once", 0)).not.toBe(unitSeed(2, "run-once", 0));
+    for (const s of seeds) expect(Number.isSafeInteger(s) && s >= 0 && s < 2 ** 31).toBe(true);
+  });
+
+  it("shards of any N partition exactly the units of one machine", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 12 }),
+        (seed, runs, per, n) => {
+          const o = { ...base, seed, runsPerProperty: runs, runsPerUnit: per };
+          const all = campaignUnits(o);
+          const shards = Array.from({ length: n }, (_, i) => shardUnits(all, { index: i + 1, count: n }));
+          const union = shards.flat().map(key).sort();
+          expect(union).toEqual(all.map(key).sort());
+          expect(new Set(union).size).toBe(union.length); // disjoint
+          // The units do not depend on the shard count.
+          expect(campaignUnits(o)).toEqual(all);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("runs, shard by shard, exactly the fast-check checks (seed, runs) one machine runs", () => {
+    const one = fakeRunner();
+    runCampaign(base, { clock: () => 0, runProperty: one.run });
+    const shards = [1, 2, 3].map((index) => {
+      const r = fakeRunner();
+      const result = runCampaign({ ...base, shard: { index, count: 3 } }, { clock: () => 0, runProperty: r.run });
+      return { calls: r.calls, result };
+    });
+    const sig = (c: PropertyRunOptions) => `${c.property}/${c.seed}/${c.numRuns}`;
+    expect(shards.flatMap((s) => s.calls.map(sig)).sort()).toEqual(one.calls.map(sig).sort());
+    expect(shards.reduce((n, s) => n + s.result.runs, 0)).toBe(PROPERTY_NAMES.length * 120);
+  });
+});
+
+describe("runCampaign", () => {
+  it("aggregates per property and overall: runs, commands, coverage ids, verdict", () => {
+    const r = fakeRunner();
+    const res = runCampaign({ ...base, properties: ["run-once", "liveness"] }, { clock: () => 0, runProperty: r.run });
+    expect(res.verdict).toBe("passed");
+    expect(res.unitsTotal).toBe(6);
+    expect(res.properties.map((p) => [p.property, p.runs, p.commands, p.failures, p.passed])).toEqual([
+      ["run-once", 120, 9, 0, true],
+      ["liveness", 120, 9, 0, true],
+    ]);
+    expect(res.fired).toEqual(["t.liveness", "t.run-once"]);
+    expect(res.coverage.total).toBeGreaterThan(0);
+    expect(res.runs).toBe(240);
+  });
+
+  it("stops a property at its first failure and skips its later units; the verdict is failed", () => {
+    const r = fakeRunner(new Set<PropertyName>(["run-once"]));
+    const res = runCampaign({ ...base, properties: ["run-once", "liveness"] }, { clock: () => 0, runProperty: r.run });
+    expect(res.verdict).toBe("failed");
+    const p = res.properties[0]!;
+    expect(p.units.map((u) => u.status)).toEqual(["failed", "skipped-after-failure", "skipped-after-failure"]);
+    expect(p.failures).toBe(1);
+    expect(p.counterexample?.violation).toBe("planted");
+    expect(r.calls.filter((c) => c.property === "run-once")).toHaveLength(1);
+    expect(res.properties[1]!.passed).toBe(true);
+  });
+
+  it("reports a harness crash (an outcome with an error) as the crashed verdict", () => {
+    const r = fakeRunner(new Set<PropertyName>(["liveness"]), new Set<PropertyName>(["run-once"]));
+    const res = runCampaign({ ...base, properties: ["run-once", "liveness"] }, { clock: () => 0, runProperty: r.run });
+    expect(res.verdict).toBe("crashed");
+    expect(res.properties[0]!.error).toContain("boom");
+  });
+
+  it("splits the time limit: each unit gets up to twice the time left over the units left; none left skips the rest", () => {
+    let now = 0;
+    const r = fakeRunner();
+    const run = (o: PropertyRunOptions) => {
+      now += 400; // every unit takes 400 ms
+      return r.run(o);
+    };
+    const res = runCampaign(
+      { ...base, properties: ["run-once", "liveness"], timeLimitMs: 1000 },
+      { clock: () => now, runProperty: run },
+    );
+    // Up to twice the fair share (time left / units left), never more than the time left.
+    expect(r.calls.map((c) => c.timeLimitMs)).toEqual([
+      Math.floor((2 * 1000) / 6),
+      Math.floor((2 * 600) / 5),
+      Math.floor((2 * 200) / 4),
+    ]);
+    // Units run block by block, so the limit cuts both properties alike.
+    expect(r.calls.map((c) => c.property)).toEqual(["run-once", "liveness", "run-once"]);
+    expect(res.properties.map((p) => p.units.map((u) => u.status))).toEqual([
+      ["passed", "passed", "skipped-time-limit"],
+      ["passed", "skipped-time-limit", "skipped-time-limit"],
+    ]);
+    expect(res.properties.map((p) => [p.runs, p.interrupted])).toEqual([
+      [100, true],
+      [50, true],
+    ]);
+  });
+
+  it("passes faults and maxCommands through to every unit", () => {
+    const r = fakeRunner();
+    runCampaign(
+      { ...base, properties: ["cancel-effective"], runsPerProperty: 10, faults: ["ignore-cancel"], maxCommands: 7 },
+      { clock: () => 0, runProperty: r.run },
+    );
+    expect(r.calls[0]).toMatchObject({ faults: ["ignore-cancel"], maxCommands: 7, numRuns: 10 });
+  });
+});
+
+describe("a real campaign", () => {
+  it("finds a planted bug, counts regions and progress, and shards reproduce one machine's coverage", () => {
+    const o: CampaignOptions = {
+      seed: 5,
+      properties: ["model-agreement"],
+      runsPerProperty: 40,
+      runsPerUnit: 20,
+      faults: ["off-by-one-due-height"],
+      generationSamples: 50,
+    };
+    const progress: number[] = [];
+    const res = runCampaign(o, { clock: () => 0, onProgress: (p) => progress.push(p.done) });
+    expect(res.verdict).toBe("failed");
+    const p = res.properties[0]!;
+    expect(p.counterexample?.property).toBe("model-agreement");
+    // Progress counts generated runs up to the failing one, once each; shrink runs are not counted.
+    expect(progress).toEqual(Array.from({ length: progress.length }, (_, i) => i + 1));
+    expect(progress[progress.length - 1]).toBe(p.runs);
+    expect(res.regions.runs).toBe(p.runs);
+    expect(res.generation?.samples).toBe(50);
+
+    const clean: CampaignOptions = { ...o, faults: [], runsPerProperty: 6, runsPerUnit: 2, generationSamples: 0 };
+    const whole = runCampaign(clean, { clock: () => 0 });
+    const parts = [1, 2].map((index) => runCampaign({ ...clean, shard: { index, count: 2 } }, { clock: () => 0 }));
+    expect(parts.reduce((n, s) => n + s.runs, 0)).toBe(whole.runs);
+    expect(parts.reduce((n, s) => n + s.commands, 0)).toBe(whole.commands);
+    expect([...new Set(parts.flatMap((s) => s.fired))].sort()).toEqual(whole.fired);
+    expect(parts.reduce((n, s) => n + s.regions.simHeights, 0)).toBe(whole.regions.simHeights);
+  });
+});

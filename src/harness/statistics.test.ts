@@ -1,0 +1,112 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { CommandData } from "./commands.js";
+import {
+  classifyCommands,
+  commandDataOf,
+  GENERATION_CLASSES,
+  type GenerationClass,
+  generationStatistics,
+  lengthLabel,
+  parseStatisticsLines,
+  runArbitrary,
+} from "./statistics.js";
+
+const up = (offset: number): CommandData => ({
+  t: "propose-upgrade",
+  name: "v2",
+  offset,
+  expedited: false,
+  deposit: "full",
+});
+const swap = (binary: "v1" | "v2" | "v3-only"): CommandData => ({ t: "swap", node: "val1", binary });
+const classes = (cmds: CommandData[], sidecars = 0) =>
+  classifyCommands(cmds, sidecars).filter((c) => !c.startsWith("length"));
+
+describe("classifyCommands", () => {
+  it("plan near the decision height: an upgrade with |offset| <= 2, proposal or authority", () => {
+    expect(classes([up(2)])).toContain("plan near decision height");
+    expect(classes([up(-2)])).toContain("plan near decision height");
+    expect(classes([{ t: "emergency-upgrade", name: "v3", offset: 0 }])).toContain("plan near decision height");
+    expect(classes([up(3)])).not.toContain("plan near decision height");
+    expect(classes([up(-3)])).not.toContain("plan near decision height");
+  });
+
+  it("early swap: a swap to a binary with a handler after an upgrade and before any advance-to-plan", () => {
+    expect(classes([up(9), swap("v2")])).toContain("early swap");
+    expect(classes([up(9), { t: "swap-all", binary: "v3-only" }])).toContain("early swap");
+    expect(classes([swap("v2"), up(9)])).not.toContain("early swap");
+    expect(classes([up(9), swap("v1")])).not.toContain("early swap");
+    expect(classes([up(9), { t: "advance-to-plan", delta: -1 }, swap("v2")])).not.toContain("early swap");
+  });
+
+  it("cancel proposal, restart with skip height, sidecars", () => {
+    expect(classes([{ t: "propose-cancel", expedited: false, deposit: "full" }])).toEqual(["cancel proposal"]);
+    expect(classes([{ t: "emergency-cancel" }])).toEqual([]);
+    expect(classes([{ t: "restart", node: "val2", skipPlanHeight: true }])).toEqual(["restart with skip height"]);
+    expect(classes([{ t: "restart", node: "val2", skipPlanHeight: false }])).toEqual([]);
+    expect(classes([], 1)).toEqual(["with sidecars"]);
+  });
+
+  it("labels the length bucket", () => {
+    expect([0, 1, 5, 6, 10, 11, 20, 21, 30, 31].map(lengthLabel)).toEqual([
+      "length 0",
+      "length 1-5",
+      "length 1-5",
+      "length 6-10",
+      "length 6-10",
+      "length 11-20",
+      "length 11-20",
+      "length 21-30",
+      "length 21-30",
+      "length 31+",
+    ]);
+    expect(classifyCommands([up(0), up(0)], 0)).toContain("length 1-5");
+  });
+});
+
+describe("parseStatisticsLines", () => {
+  it("reads fast-check's padded lines", () => {
+    const m = parseStatisticsLines(["length 11-20.....31.00%", "early swap........5.5%", "length 0.......100%", "x"]);
+    expect([...m]).toEqual([
+      ["length 11-20", 31],
+      ["early swap", 5.5],
+      ["length 0", 100],
+    ]);
+  });
+});
+
+describe("generationStatistics", () => {
+  it("reports the percentages of the sequences fc.check would generate with the same seed", () => {
+    const seed = 77;
+    const samples = 300;
+    const g = generationStatistics({ seed, samples, maxCommands: 30 });
+    // The same values, classified by hand.
+    const counts = new Map<string, number>();
+    for (const [sidecars, cmds] of fc.sample(runArbitrary(30), { seed, numRuns: samples })) {
+      const n = Object.values(sidecars).filter((v) => v !== undefined).length;
+      for (const c of classifyCommands(commandDataOf(cmds), n)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    const pct = (c: string) => Math.round(((counts.get(c) ?? 0) * 10000) / samples) / 100;
+    for (const c of Object.keys(GENERATION_CLASSES) as GenerationClass[]) expect(g.classes[c]).toBe(pct(c));
+    for (const [k, v] of Object.entries(g.lengths)) expect(v).toBe(pct(`length ${k}`));
+    expect(Object.values(g.lengths).reduce((a, b) => a + b, 0)).toBeCloseTo(100, 1);
+    expect(g.lines.length).toBeGreaterThan(3);
+    // The interesting region is reached: generation is weighted towards it.
+    expect(g.classes["plan near decision height"]).toBeGreaterThan(20);
+  });
+
+  it("samples exactly the inputs of fc.check's runs with the same seed", () => {
+    const seen: string[] = [];
+    fc.check(
+      fc.property(runArbitrary(30), ([s, c]) => {
+        seen.push(JSON.stringify([s, commandDataOf(c)]));
+      }),
+      { seed: 9, numRuns: 5 },
+    );
+    const sampled = fc
+      .sample(runArbitrary(30), { seed: 9, numRuns: 5 })
+      .map(([s, c]) => JSON.stringify([s, commandDataOf(c)]));
+    expect(seen).toEqual(sampled);
+  });
+});
