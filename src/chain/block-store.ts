@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
+import { formatRfc3339 } from "../core/time.js";
 
 /** What the chain keeps of each committed block. Transactions are kept so that lagging nodes can replay them. */
 export interface CommittedBlock<Tx> {
@@ -155,7 +156,7 @@ export class BlockStore<Tx> {
         version: { block: "11" },
         chain_id: this.chainId,
         height: String(height),
-        time: new Date(b.timeMs).toISOString().replace(".000Z", "Z"),
+        time: formatRfc3339(b.timeMs),
         last_block_id: { hash: lastHash, parts: partsOf(lastHash) },
         last_commit_hash: height === 1 ? EMPTY_HASH : h256("commit", String(height - 1), lastHash),
         data_hash: this.#dataHash(b.txs),

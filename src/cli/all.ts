@@ -1,10 +1,12 @@
-import { resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import type { ScenarioRecord } from "../report/types.js";
 import { failureText } from "../scenario/expect.js";
 import { runScenario } from "../scenario/runner.js";
 import { type CheckFlags, parseCheckFlags } from "./check-options.js";
 import { campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
 import { ExitCode } from "./exit.js";
+import { saveScenarios, writeRunReport } from "./report.js";
 import { loadScenarios } from "./run.js";
 
 /**
@@ -28,11 +30,15 @@ export interface ScenarioReplay {
 
 const within = (file: string, dir: string) => resolve(file).startsWith(resolve(dir) + sep);
 
-/** Replays every scenario under `dir`; one line per failure and a total. Undefined when a file does not load. */
+/**
+ * Replays every scenario under `dir`; one line per failure and a total. Undefined when a file does not load.
+ * `keep` receives each scenario's report and trace lines (for the HTML report).
+ */
 export function replayScenarios(
   dir: string,
   regressionsDir: string,
   io: { out: (s: string) => void; err: (s: string) => void; clock: () => number },
+  keep?: (r: ScenarioRecord) => void,
 ): ScenarioReplay | undefined {
   const t0 = io.clock();
   const scenarios = loadScenarios([dir], io.err);
@@ -41,7 +47,12 @@ export function replayScenarios(
   let known = 0;
   const failures: ScenarioReplay["failures"][number][] = [];
   for (const s of scenarios) {
-    const { report } = runScenario(s, { wallClockMs: io.clock });
+    const { report, sim } = runScenario(s, { wallClockMs: io.clock, keepTrace: keep !== undefined });
+    keep?.({
+      report,
+      trace: sim.traceLines(),
+      ...(report.passed || !within(s.file, regressionsDir) ? {} : { knownRegression: true }),
+    });
     if (report.passed) {
       passed++;
       continue;
@@ -72,35 +83,42 @@ export function registerAll(
     .description(
       `replay ${SCENARIO_DIR}/, run the default property campaign and write the report (npm start); exit 0 all passed, 1 a scenario or property failed, 2 bad flags or scenario files, 3 harness crash`,
     );
-  campaignFlags(cmd, { runs: ALL_DEFAULT_RUNS, timeLimit: ALL_DEFAULT_TIME_LIMIT }).action((flags: CheckFlags) => {
-    const config = parseCheckFlags(flags, {
-      drawSeed,
-      defaultRuns: ALL_DEFAULT_RUNS,
-      defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
-    });
-    const env = nodeCheckEnv(io);
-    const header = checkHeader("all", config, env.commit);
-    if (config.json) io.err(header);
-    else io.out(header);
-    const replayOut = config.json ? io.err : io.out;
-    const replay = replayScenarios(SCENARIO_DIR, config.regressionsDir, {
-      out: replayOut,
-      err: io.err,
-      clock: env.clock,
-    });
-    if (replay === undefined) {
-      setExit(ExitCode.usage);
-      return;
-    }
-    const run = executeCheck(config, env, {
-      command: "all",
-      runIdPrefix: "all",
-      headerPrinted: true,
-      extra: { scenarios: replay },
-    });
-    const scenarioFailed = replay.failed - replay.knownRegressionsFailing > 0;
-    const code = run.exitCode === ExitCode.internal ? run.exitCode : scenarioFailed ? ExitCode.failed : run.exitCode;
-    (config.json ? io.err : io.out)(`Report: ${run.summaryPath}`);
-    setExit(code);
-  });
+  campaignFlags(cmd, { runs: ALL_DEFAULT_RUNS, timeLimit: ALL_DEFAULT_TIME_LIMIT }).action(
+    async (flags: CheckFlags) => {
+      const config = parseCheckFlags(flags, {
+        drawSeed,
+        defaultRuns: ALL_DEFAULT_RUNS,
+        defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
+      });
+      const env = nodeCheckEnv(io);
+      const header = checkHeader("all", config, env.commit);
+      if (config.json) io.err(header);
+      else io.out(header);
+      const replayOut = config.json ? io.err : io.out;
+      const records: ScenarioRecord[] = [];
+      const replay = replayScenarios(
+        SCENARIO_DIR,
+        config.regressionsDir,
+        { out: replayOut, err: io.err, clock: env.clock },
+        (r) => records.push(r),
+      );
+      if (replay === undefined) {
+        setExit(ExitCode.usage);
+        return;
+      }
+      const run = executeCheck(config, env, {
+        command: "all",
+        runIdPrefix: "all",
+        headerPrinted: true,
+        extra: { scenarios: replay },
+      });
+      const scenarioFailed = replay.failed - replay.knownRegressionsFailing > 0;
+      const code = run.exitCode === ExitCode.internal ? run.exitCode : scenarioFailed ? ExitCode.failed : run.exitCode;
+      saveScenarios(dirname(run.summaryPath), run.summary.runId, records);
+      const page = await writeRunReport({ reportDir: config.reportDir, runId: run.summary.runId });
+      if (!page.ok) io.err(`report: ${page.error}`);
+      (config.json ? io.err : io.out)(`Report: ${page.ok ? page.value : run.summaryPath}`);
+      setExit(code);
+    },
+  );
 }

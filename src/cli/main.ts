@@ -7,6 +7,7 @@ import { registerDevnetVisor } from "./devnet-visor.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
 import { queryMain } from "./query.js";
+import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
 
@@ -28,6 +29,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerRun(program, io, setExit);
   registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
+  registerReport(program, io, setExit);
   registerServe(program, io, setExit);
   registerDevnetInit(program, io, setExit);
   registerDevnetStart(program, io, setExit);

@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { initHome } from "../devnet/init.js";
+import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
+import { flagBool, flagInt, flagString } from "./devnet-flags.js";
+
+/** `chainsim init`: writes a devnet home (devnet/init.ts) and prints what it wrote, gov periods first. */
+export const initCommand: DevnetCommand = {
+  path: [],
+  summary: "Initialize a devnet home: app.toml, genesis (short gov periods), binaries and a test keyring",
+  usage:
+    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--key-seed TEXT] [--overwrite]",
+  spec: {
+    args: { exact: 0 },
+    flags: [
+      { name: "home", kind: "string" },
+      { name: "chain-id", kind: "string" },
+      { name: "validators", kind: "int64" },
+      { name: "binaries", kind: "string" },
+      { name: "voting-period", kind: "string" },
+      { name: "deposit-period", kind: "string" },
+      { name: "minimum-gas-prices", kind: "string" },
+      { name: "api-address", kind: "string" },
+      { name: "grpc-address", kind: "string" },
+      { name: "key-seed", kind: "string" },
+      { name: "overwrite", kind: "bool", short: "o" },
+    ],
+  },
+  run: async (p, io) => {
+    const binariesPath = flagString(p, "binaries");
+    let binaries: { path: string; text: string } | undefined;
+    if (binariesPath !== "") {
+      try {
+        binaries = { path: binariesPath, text: readFileSync(binariesPath, "utf8") };
+      } catch (e) {
+        io.err(`Error: ${e instanceof Error ? e.message : String(e)}`);
+        return 1;
+      }
+    }
+    const opt = (name: string) => (p.changed.has(name) ? flagString(p, name) : undefined);
+    const votingPeriod = opt("voting-period");
+    const depositPeriod = opt("deposit-period");
+    const minimumGasPrices = opt("minimum-gas-prices");
+    const apiAddress = opt("api-address");
+    const grpcAddress = opt("grpc-address");
+    const keySeed = opt("key-seed");
+    const r = initHome({
+      home: flagString(p, "home", defaultHome()),
+      chainId: flagString(p, "chain-id", "chainsim-devnet-1"),
+      validators: Number(flagInt(p, "validators", 1n)),
+      overwrite: flagBool(p, "overwrite"),
+      ...(binaries === undefined ? {} : { binaries }),
+      ...(votingPeriod === undefined ? {} : { votingPeriod }),
+      ...(depositPeriod === undefined ? {} : { depositPeriod }),
+      ...(minimumGasPrices === undefined ? {} : { minimumGasPrices }),
+      ...(apiAddress === undefined ? {} : { apiAddress }),
+      ...(grpcAddress === undefined ? {} : { grpcAddress }),
+      ...(keySeed === undefined ? {} : { keySeed }),
+    });
+    if (!r.ok) {
+      io.err(`Error: ${r.error}`);
+      return 1;
+    }
+    const g = r.value.gov;
+    io.out(`initialized devnet "${r.value.chainId}" in ${r.value.home}`);
+    io.out(
+      `governance (devnet periods, edit config/genesis.json to change): deposit period ${g.maxDepositPeriod}, voting period ${g.votingPeriod}, expedited voting ${g.expeditedVotingPeriod}, min deposit ${g.minDeposit}`,
+    );
+    io.out("keys (keyring-test):");
+    for (const k of r.value.keys) io.out(`  ${k.name.padEnd(8)} ${k.address}`);
+    io.out("files:");
+    for (const f of r.value.files) io.out(`  ${f}`);
+    return 0;
+  },
+};
+
+export function registerDevnetInit(program: Command, io: Io, setExit: (code: number) => void): void {
+  registerGroup(program, "init", [], initCommand.summary, [initCommand], io, setExit);
+}

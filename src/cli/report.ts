@@ -1,0 +1,146 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { machineTransitions } from "../../models/coverage.js";
+import { err, ok, type Result } from "../core/errors.js";
+import { buildReport } from "../report/build.js";
+import { parseExploration, parseScenariosFile, parseSummary, scenariosFile } from "../report/load.js";
+import type { ReportInput, ScenarioRecord, SvgRenderer } from "../report/types.js";
+import { ExitCode } from "./exit.js";
+import { renderSvg } from "./explore.js";
+
+/** The files of a run directory `<report-dir>/<run-id>/` the report reads and writes. */
+export const RUN_FILES = {
+  summary: "summary.json",
+  scenarios: "scenarios.json",
+  exploration: "exploration.json",
+  html: "index.html",
+  screenshot: "screenshot.png",
+} as const;
+
+/** Writes `scenarios.json` (each replayed scenario's run report and trace lines) into a run directory. */
+export function saveScenarios(runDir: string, runId: string, records: readonly ScenarioRecord[]): string {
+  const path = join(runDir, RUN_FILES.scenarios);
+  writeFileSync(path, `${JSON.stringify(scenariosFile(runId, records))}\n`);
+  return path;
+}
+
+/** The run id in `<report-dir>/latest` (a text file written by every run), if any. */
+export function latestRunId(reportDir: string): string | undefined {
+  const p = join(reportDir, "latest");
+  if (!existsSync(p)) return undefined;
+  const id = readFileSync(p, "utf8").trim();
+  return id === "" ? undefined : id;
+}
+
+const read = (path: string): Result<string, string> => {
+  try {
+    return ok(readFileSync(path, "utf8"));
+  } catch (e) {
+    return err(`${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+};
+
+/** Where the exploration of a run comes from: `--exploration`, the run's snapshot, or the latest exploration. */
+function explorationSource(reportDir: string, runDir: string, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) return explicit;
+  const snapshot = join(runDir, RUN_FILES.exploration);
+  if (existsSync(snapshot)) return snapshot;
+  // `chainsim explore` writes reports/explore/latest.json (its DEFAULT_OUT), i.e. <report-dir>/explore/latest.json.
+  const latest = join(reportDir, "explore", "latest.json");
+  return existsSync(latest) ? latest : undefined;
+}
+
+/**
+ * Rebuilds `<report-dir>/<run-id>/index.html` from the run's saved data: summary.json (required), scenarios.json
+ * (when the run replayed scenarios) and an exploration. The exploration used is snapshotted into the run directory
+ * (exploration.json), so a later rebuild shows the same one unless `exploration` names another file. Returns the
+ * page's path.
+ */
+export async function writeRunReport(o: {
+  readonly reportDir: string;
+  readonly runId: string;
+  readonly exploration?: string;
+  readonly render?: SvgRenderer;
+}): Promise<Result<string, string>> {
+  const runDir = join(o.reportDir, o.runId);
+  const summaryPath = join(runDir, RUN_FILES.summary);
+  const summaryText = read(summaryPath);
+  if (!summaryText.ok) return err(`no run ${o.runId} in ${o.reportDir}: ${summaryText.error}`);
+  const summary = parseSummary(summaryPath, summaryText.value);
+  if (!summary.ok) return summary;
+
+  let scenarios: ReportInput["scenarios"] = null;
+  const scenariosPath = join(runDir, RUN_FILES.scenarios);
+  if (existsSync(scenariosPath)) {
+    const text = read(scenariosPath);
+    if (!text.ok) return text;
+    const f = parseScenariosFile(scenariosPath, text.value);
+    if (!f.ok) return f;
+    scenarios = f.value.scenarios;
+  }
+
+  let exploration: ReportInput["exploration"] = null;
+  const source = explorationSource(o.reportDir, runDir, o.exploration);
+  if (source !== undefined) {
+    const text = read(source);
+    if (!text.ok) return text;
+    const x = parseExploration(source, text.value);
+    if (!x.ok) return x;
+    exploration = { data: x.value, source };
+    const snapshot = join(runDir, RUN_FILES.exploration);
+    if (source !== snapshot) writeFileSync(snapshot, text.value);
+  }
+
+  const html = await buildReport(
+    { summary: summary.value, scenarios, exploration, transitions: machineTransitions() },
+    o.render ?? renderSvg,
+  );
+  const path = join(runDir, RUN_FILES.html);
+  writeFileSync(path, html);
+  return ok(path);
+}
+
+interface ReportFlags {
+  readonly runId?: string;
+  readonly reportDir: string;
+  readonly exploration?: string;
+}
+
+export function registerReport(
+  program: Command,
+  io: { out: (s: string) => void; err: (s: string) => void },
+  setExit: (c: number) => void,
+): void {
+  program
+    .command("report")
+    .description(
+      "rebuild a run's HTML report (<report-dir>/<run-id>/index.html) from its saved summary.json, scenarios.json and exploration; prints its path (exit 0, 2 no such run or bad files)",
+    )
+    .option("--run-id <id>", "the run to rebuild (default: the one in <report-dir>/latest)")
+    .option("--report-dir <dir>", "the reports directory", "reports")
+    .option(
+      "--exploration <file>",
+      "the cancel-window exploration to show (default: the run's exploration.json, else the latest exploration)",
+    )
+    .action(async (f: ReportFlags) => {
+      const runId = f.runId ?? latestRunId(f.reportDir);
+      if (runId === undefined) {
+        io.err(`Error: no run in ${f.reportDir} (no ${join(f.reportDir, "latest")}); run npm start first`);
+        setExit(ExitCode.usage);
+        return;
+      }
+      const r = await writeRunReport({
+        reportDir: f.reportDir,
+        runId,
+        ...(f.exploration === undefined ? {} : { exploration: f.exploration }),
+      });
+      if (!r.ok) {
+        io.err(`Error: ${r.error}`);
+        setExit(ExitCode.usage);
+        return;
+      }
+      io.out(r.value);
+      setExit(ExitCode.ok);
+    });
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { type AppConfig, parseAppToml, validateAppConfig } from "../api/config.js";
+import { NODE_JSON, nodeBackend } from "../api/node-backend.js";
+import { type ApiServers, startApiServers } from "../api/server.js";
+import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
+import { ExitCode } from "./exit.js";
+import { loadScenarios } from "./run.js";
+
+export interface ServeOptions {
+  readonly node?: string;
+  readonly config?: string;
+  readonly untilHeight?: string;
+}
+
+export interface ServeIo {
+  readonly out: (s: string) => void;
+  readonly err: (s: string) => void;
+}
+
+/** A running `chainsim serve`: the simulation it serves and its listeners. */
+export interface Served {
+  readonly sim: Simulation;
+  readonly node: string;
+  readonly servers: ApiServers;
+}
+
+/** The app.toml of `serve` without `--config`: the defaults, with the REST server on (gRPC is on by default). */
+export function defaultServeConfig(): AppConfig {
+  const base = parseAppToml("");
+  if (!base.ok) throw new Error(base.error.message);
+  return { ...base.value, api: { ...base.value.api, enable: true } };
+}
+
+function readConfig(path: string): { ok: true; value: AppConfig } | { ok: false; error: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    return { ok: false, error: `${path}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const cfg = parseAppToml(text);
+  if (!cfg.ok) return { ok: false, error: cfg.error.message };
+  // Read-only serving takes no transactions, so minimum gas prices are not required (node-api.md §1.3).
+  const valid = validateAppConfig(cfg.value, { takesTransactions: false });
+  if (!valid.ok) return { ok: false, error: valid.error.message };
+  return cfg;
+}
+
+/**
+ * `chainsim serve <scenario>`: runs the scenario (to its stop condition, or `--until-height`) with the node's
+ * pruning from app.toml (without `--config`: the scenario's `chain.pruning`), then serves that node's state over
+ * REST and gRPC as app.toml says. Bad input is a one-line error and exit 2 before anything listens; a listener that
+ * cannot start is exit 1. On success returns the running servers (the caller waits for a signal and closes them).
+ */
+export async function startServe(
+  file: string,
+  o: ServeOptions,
+  io: ServeIo,
+): Promise<{ ok: true; value: Served } | { ok: false; code: number }> {
+  const usage = (msg: string) => {
+    io.err(`Error: ${msg}`);
+    return { ok: false as const, code: ExitCode.usage };
+  };
+  let untilHeight: number | undefined;
+  if (o.untilHeight !== undefined) {
+    if (
+      !/^[0-9]+$/.test(o.untilHeight) ||
+      !(Number(o.untilHeight) >= 1) ||
+      !Number.isSafeInteger(Number(o.untilHeight))
+    )
+      return usage(`--until-height: expected a height (integer >= 1), got "${o.untilHeight}"`);
+    untilHeight = Number(o.untilHeight);
+  }
+  let config = defaultServeConfig();
+  if (o.config !== undefined) {
+    const c = readConfig(o.config);
+    if (!c.ok) return usage(c.error);
+    config = c.value;
+  }
+  const scenarios = loadScenarios([file], (line) => io.err(`Error: ${line}`));
+  if (scenarios === undefined) return { ok: false, code: ExitCode.usage };
+  if (scenarios.length !== 1) return usage(`${file}: serve takes one scenario file, found ${scenarios.length}`);
+  const s = scenarios[0]!;
+  const node = o.node ?? [...s.nodes.keys()][0]!;
+  if (!s.nodes.has(node)) return usage(`unknown node "${node}" (nodes: ${[...s.nodes.keys()].join(", ")})`);
+  const built = buildSimulation(s, o.config === undefined ? {} : { pruning: config.pruning });
+  if (!built.ok) return usage(built.error);
+  const sim = built.value;
+  sim.run(untilHeight === undefined ? stopConditionOf(s) : { untilHeight });
+  const backend = nodeBackend(sim, node, { validators: s.chain.validators });
+  if (!backend.ok) return usage(backend.error.message);
+  const servers = await startApiServers(config, backend.value, { json: NODE_JSON });
+  if (!servers.ok) {
+    io.err(`Error: ${servers.error.message}`);
+    return { ok: false, code: ExitCode.failed };
+  }
+  const b = backend.value;
+  io.out(
+    `serving node ${node} of scenario ${s.name}: height ${b.latestHeight()}, state retained ${b.earliestHeight()}-${b.latestHeight()}, chain ${sim.cfg.chainId}`,
+  );
+  if (servers.value.restUrl !== undefined) io.out(`REST  ${servers.value.restUrl}`);
+  if (servers.value.grpcAddress !== undefined) io.out(`gRPC  ${servers.value.grpcAddress}`);
+  if (servers.value.restUrl === undefined && servers.value.grpcAddress === undefined)
+    io.out("nothing to serve: api.enable and grpc.enable are both false");
+  return { ok: true, value: { sim, node, servers: servers.value } };
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+      resolve(sig);
+    };
+    process.on("SIGINT", on);
+    process.on("SIGTERM", on);
+  });
+}
+
+export function registerServe(program: Command, io: ServeIo, setExit: (c: number) => void): void {
+  program
+    .command("serve")
+    .description("run a scenario, then serve one node's state over REST and gRPC (per app.toml) until SIGINT/SIGTERM")
+    .argument("<scenario>", "scenario file")
+    .option("--node <name>", "the node whose state to serve (default: the first validator's node)")
+    .option("--config <app.toml>", "app.toml: [api], [grpc] and pruning (default: defaults with api.enable = true)")
+    .option("--until-height <h>", "stop the simulation at this height instead of the scenario's stop condition")
+    .action(async (file: string, opts: ServeOptions) => {
+      const started = await startServe(file, opts, io);
+      if (!started.ok) {
+        setExit(started.code);
+        return;
+      }
+      const sig = await untilSignal();
+      io.err(`received ${sig}, shutting down`);
+      await started.value.servers.close();
+      setExit(ExitCode.ok);
+    });
+}

@@ -1,0 +1,175 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { inProcessQuery } from "../api/in-process.js";
+import { GOV_AUTHORITY } from "../core/address.js";
+import { HostFs } from "../node/host-fs.js";
+import { DevnetChain } from "./chain.js";
+import { readHome } from "./home.js";
+import { initHome } from "./init.js";
+import { loadKey } from "./keyring.js";
+import { type JsonMsg, MSG_SOFTWARE_UPGRADE, MSG_SUBMIT_PROPOSAL, MSG_VOTE, signTx } from "./tx.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), "devnet-chain-"));
+  dirs.push(home);
+  const r = initHome({
+    home,
+    chainId: "devnet-test",
+    validators: 1,
+    keySeed: "t",
+    votingPeriod: "3s",
+    depositPeriod: "3s",
+  });
+  if (!r.ok) throw new Error(r.error);
+  return home;
+}
+
+async function open(home: string, binary: string) {
+  const cfg = readHome(home);
+  if (!cfg.ok) throw new Error(cfg.error.join("\n"));
+  const r = await DevnetChain.open({ config: cfg.value, binary, skipHeights: [], fs: new HostFs(), sync: false });
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+async function running(home: string, binary: string) {
+  const o = await open(home, binary);
+  if (o.kind !== "running") throw new Error(`halted: ${o.halt.message}`);
+  return o.chain;
+}
+
+const T0 = 1_800_000_000_000;
+const query = (c: DevnetChain, path: string) => {
+  const r = inProcessQuery(c.queryBackend(), { path });
+  if (!r.ok) throw new Error(r.error);
+  return { status: r.value.status, body: JSON.parse(r.value.body) };
+};
+
+describe("DevnetChain", () => {
+  it("runs a governance upgrade: proposal, vote, halt with upgrade-info.json, restart with v2 applies it", async () => {
+    const home = newHome();
+    const val1 = loadKey(home, "val1");
+    if (!val1.ok) throw new Error(val1.error);
+    let c = await running(home, "v1");
+    let t = T0;
+    const block = () => c.produceBlock((t += 1000));
+    expect(block()).toMatchObject({ kind: "committed", height: 1 });
+    await c.flush();
+    const planHeight = 8;
+    const submit: JsonMsg = {
+      "@type": MSG_SUBMIT_PROPOSAL,
+      messages: [
+        {
+          "@type": MSG_SOFTWARE_UPGRADE,
+          authority: GOV_AUTHORITY,
+          plan: { name: "v2", height: String(planHeight), info: "" },
+        },
+      ],
+      initial_deposit: [{ denom: "stake", amount: "10000000" }],
+      proposer: val1.value.address,
+      metadata: "",
+      title: "upgrade",
+      summary: "to v2",
+      expedited: false,
+    };
+    const sub = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 0n, msg: submit })));
+    expect(sub.code).toBe(0);
+    const vote: JsonMsg = {
+      "@type": MSG_VOTE,
+      proposal_id: "1",
+      voter: val1.value.address,
+      option: "VOTE_OPTION_YES",
+      metadata: "",
+    };
+    const v = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 1n, msg: vote })));
+    expect(v.code).toBe(0);
+    // A replayed vote (same sequence) is refused at CheckTx.
+    const replay = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 1n, msg: vote })));
+    expect(replay.raw_log).toBe("account sequence mismatch, expected 2, got 1: incorrect account sequence");
+    expect(block()).toMatchObject({ kind: "committed", height: 2, numTxs: 2 });
+    expect(c.txResult(sub.txhash)).toBeUndefined(); // not durable yet
+    await c.flush();
+    expect(c.txResult(sub.txhash)).toMatchObject({ code: 0, height: "2", proposal_id: "1" });
+    expect(c.txResult(v.txhash)).toMatchObject({ code: 0, height: "2" });
+    expect(query(c, "/chain/gov/v1/proposals/1").body.proposal.status).toBe("PROPOSAL_STATUS_VOTING_PERIOD");
+    for (let h = 3; h < planHeight; h++) {
+      expect(block()).toMatchObject({ kind: "committed", height: h });
+      await c.flush();
+    }
+    expect(query(c, "/chain/gov/v1/proposals/1").body.proposal.status).toBe("PROPOSAL_STATUS_PASSED");
+    expect(query(c, "/chain/upgrade/v1beta1/current_plan").body.plan.name).toBe("v2");
+    const halted = block();
+    expect(halted).toEqual({
+      kind: "halted",
+      height: planHeight,
+      halt: { kind: "upgrade-needed", message: `UPGRADE "v2" NEEDED at height: ${planHeight}: ` },
+    });
+    expect(readFileSync(join(home, "data", "upgrade-info.json"), "utf8")).toBe(
+      `{"name":"v2","time":"0001-01-01T00:00:00Z","height":${planHeight}}`,
+    );
+    await c.close();
+
+    // The old binary halts again at once; the new one applies the upgrade at the plan height.
+    c = await running(home, "v1");
+    expect(c.produceBlock((t += 1000)).kind).toBe("halted");
+    await c.close();
+    c = await running(home, "v2");
+    expect(c.height).toBe(planHeight - 1);
+    expect(c.produceBlock((t += 1000))).toMatchObject({ kind: "committed", height: planHeight, applied: "v2" });
+    await c.flush();
+    expect(query(c, "/chain/upgrade/v1beta1/applied_plan/v2").body).toEqual({ height: String(planHeight) });
+    expect(query(c, "/chain/upgrade/v1beta1/current_plan").body).toEqual({ plan: null });
+    await c.close();
+  });
+
+  it("reopens at the last flushed block with the same app hashes, dropping unflushed ones", async () => {
+    const home = newHome();
+    let c = await running(home, "v1");
+    const hashes: string[] = [];
+    for (let h = 1; h <= 5; h++) {
+      const o = c.produceBlock(T0 + h * 1000);
+      if (o.kind !== "committed") throw new Error("halt");
+      hashes.push(o.appHash);
+      if (h <= 4) await c.flush();
+    }
+    expect(c.height).toBe(5);
+    expect(c.durableHeight).toBe(4);
+    expect(query(c, "/chain/base/tendermint/v1beta1/blocks/latest").body.block.header.height).toBe("4");
+    await c.close();
+    c = await running(home, "v1");
+    expect(c.height).toBe(4);
+    expect(c.blocks.height).toBe(4);
+    for (let h = 1; h <= 4; h++) expect(c.blocks.appHash(h)).toBe(hashes[h - 1]);
+    const o = c.produceBlock(T0 + 5000);
+    expect(o.kind === "committed" && o.appHash).toBe(hashes[4]);
+    await c.close();
+  });
+
+  it("refuses an unknown binary and transactions before the first block", async () => {
+    const home = newHome();
+    const cfg = readHome(home);
+    if (!cfg.ok) throw new Error("cfg");
+    const bad = await DevnetChain.open({ config: cfg.value, binary: "v9", skipHeights: [], fs: new HostFs() });
+    expect(bad).toEqual({ ok: false, error: expect.stringMatching(/^unknown binary "v9" \(.*defines v1, v2\)$/) });
+    const c = await running(home, "v1");
+    const val1 = loadKey(home, "val1");
+    if (!val1.ok) throw new Error("key");
+    const vote: JsonMsg = {
+      "@type": MSG_VOTE,
+      proposal_id: "1",
+      voter: val1.value.address,
+      option: "VOTE_OPTION_YES",
+      metadata: "",
+    };
+    const r = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 0n, msg: vote })));
+    expect(r.code).toBe(26);
+    expect(existsSync(join(home, "data", "application.db"))).toBe(true);
+    await c.close();
+  });
+});

@@ -1,0 +1,155 @@
+import { parseApiAddress, validateAppConfig } from "../api/config.js";
+import { Gateway as GatewayClass } from "../api/gateway/gateway.js";
+import { listenRest } from "../api/gateway/rest-server.js";
+import { DEFAULT_NON_NULLABLE } from "../api/json.js";
+import { NODE_JSON } from "../api/node-backend.js";
+import { startApiServers } from "../api/server.js";
+import { HostFs } from "../node/host-fs.js";
+import { DevnetChain } from "./chain.js";
+import { readHome } from "./home.js";
+import { devnetRest } from "./rest.js";
+
+/**
+ * `chainsim start`: the live node. Produces a block every `blockTimeMs` of wall-clock time (block time = the host
+ * clock, strictly increasing), flushes each block to LevelDB before the next one and before anything outside can
+ * see it, and serves REST (with the devnet routes of rest.ts) and gRPC per app.toml.
+ *
+ * Exit codes: 0 after SIGINT/SIGTERM (the block in progress is finished and flushed first); 1 when the chain halts
+ * (an upgrade is needed: data/upgrade-info.json is written and the reference message goes to stderr; or the binary is
+ * too early, a downgrade, a failed handler or store loader) or the disk fails; 2 for bad configuration or flags.
+ */
+export const EXIT_HALT = 1;
+export const EXIT_CONFIG = 2;
+
+export interface NodeRunOptions {
+  readonly home: string;
+  readonly binary: string;
+  readonly skipHeights: readonly number[];
+  readonly blockTimeMs: number;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  /** Aborting stops the node gracefully (the CLI wires SIGINT/SIGTERM to it). */
+  readonly signal?: AbortSignal;
+  /** fsync each block; default true. */
+  readonly sync?: boolean;
+}
+
+const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const t = setTimeout(done, Math.max(0, ms));
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+export async function runNode(o: NodeRunOptions): Promise<number> {
+  const home = readHome(o.home);
+  if (!home.ok) {
+    for (const e of home.error) o.err(`Error: ${e}`);
+    return EXIT_CONFIG;
+  }
+  const cfg = home.value;
+  const valid = validateAppConfig(cfg.app, { takesTransactions: true });
+  if (!valid.ok) {
+    o.err(`Error: ${valid.error.message}`);
+    return EXIT_CONFIG;
+  }
+  const opened = await DevnetChain.open({
+    config: cfg,
+    binary: o.binary,
+    skipHeights: o.skipHeights,
+    fs: new HostFs(),
+    ...(o.sync === undefined ? {} : { sync: o.sync }),
+  });
+  if (!opened.ok) {
+    o.err(`Error: ${opened.error}`);
+    return EXIT_CONFIG;
+  }
+  if (opened.value.kind === "halted") {
+    o.err(opened.value.halt.message);
+    o.err(`ERR node failed to start (${opened.value.halt.kind})`);
+    await opened.value.close();
+    return EXIT_HALT;
+  }
+  const chain = opened.value.chain;
+  const backend = chain.queryBackend();
+
+  const closers: (() => Promise<void>)[] = [];
+  const shutdown = async () => {
+    for (const c of closers.splice(0).reverse()) await c();
+    await chain.close();
+  };
+  if (cfg.app.api.enable) {
+    const addr = parseApiAddress(cfg.app.api.address);
+    const gateway = GatewayClass.create(backend, {
+      cors: cfg.app.api.enabledUnsafeCors,
+      swagger: cfg.app.api.swagger,
+      json: { ...NODE_JSON, nonNullable: DEFAULT_NON_NULLABLE },
+    });
+    if (!addr.ok || !gateway.ok) {
+      o.err(`Error: ${!addr.ok ? addr.error.message : gateway.ok ? "" : gateway.error}`);
+      await shutdown();
+      return EXIT_CONFIG;
+    }
+    const front = devnetRest(gateway.value, chain);
+    const rest = await listenRest(front, addr.value.host, addr.value.port, {
+      maxOpenConnections: cfg.app.api.maxOpenConnections,
+      readTimeoutMs: cfg.app.api.rpcReadTimeoutSeconds * 1000,
+      writeTimeoutMs: cfg.app.api.rpcWriteTimeoutSeconds * 1000,
+      maxBodyBytes: cfg.app.api.rpcMaxBodyBytes,
+    });
+    if (!rest.ok) {
+      o.err(`Error: listen tcp ${cfg.app.api.address}: ${rest.error.message}`);
+      await shutdown();
+      return EXIT_CONFIG;
+    }
+    closers.push(rest.value.close);
+    o.out(`INF REST server listening address=http://${addr.value.host || "localhost"}:${rest.value.port}`);
+  }
+  const grpc = await startApiServers({ ...cfg.app, api: { ...cfg.app.api, enable: false } }, backend, {
+    json: NODE_JSON,
+  });
+  if (!grpc.ok) {
+    o.err(`Error: ${grpc.error.message}`);
+    await shutdown();
+    return EXIT_CONFIG;
+  }
+  closers.push(grpc.value.close);
+  if (grpc.value.grpcAddress !== undefined) o.out(`INF gRPC server listening address=${grpc.value.grpcAddress}`);
+  o.out(
+    `INF node started home=${cfg.paths.home} binary=${chain.binary} chain_id=${chain.chainId} height=${chain.height}`,
+  );
+
+  let lastMs = chain.blocks.timeMs(chain.height) ?? 0;
+  let nextAt = Math.max(Date.now(), lastMs + o.blockTimeMs);
+  const stopped = (): boolean => o.signal?.aborted === true;
+  while (!stopped()) {
+    await sleep(nextAt - Date.now(), o.signal);
+    if (stopped()) break;
+    const t = Math.max(Date.now(), lastMs + 1);
+    const r = chain.produceBlock(t);
+    if (r.kind === "halted") {
+      o.err(r.halt.message);
+      o.err(`ERR CONSENSUS FAILURE!!! err=${JSON.stringify(r.halt.message)} height=${r.height} kind=${r.halt.kind}`);
+      await shutdown();
+      return EXIT_HALT;
+    }
+    const f = await chain.flush();
+    if (!f.ok) {
+      o.err(`ERR ${f.error}`);
+      await shutdown();
+      return EXIT_HALT;
+    }
+    if (r.applied !== undefined) o.out(`INF applied upgrade "${r.applied}" height=${r.height}`);
+    o.out(`INF committed block height=${r.height} app_hash=${r.appHash.toUpperCase()} num_txs=${r.numTxs}`);
+    lastMs = t;
+    nextAt = t + o.blockTimeMs;
+  }
+  o.out(`INF stopping node height=${chain.durableHeight}`);
+  await shutdown();
+  return 0;
+}

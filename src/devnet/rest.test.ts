@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Gateway } from "../api/gateway/gateway.js";
+import { NODE_JSON } from "../api/node-backend.js";
+import { HostFs } from "../node/host-fs.js";
+import { DevnetChain } from "./chain.js";
+import { readHome } from "./home.js";
+import { initHome } from "./init.js";
+import { loadKey } from "./keyring.js";
+import { devnetRest } from "./rest.js";
+import { MSG_VOTE, signTx } from "./tx.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("devnet REST routes", () => {
+  it("serves txs, accounts, balances, block metas and status in front of the gateway", async () => {
+    const home = mkdtempSync(join(tmpdir(), "devnet-rest-"));
+    dirs.push(home);
+    const init = initHome({ home, chainId: "r", validators: 1, keySeed: "r" });
+    if (!init.ok) throw new Error(init.error);
+    const cfg = readHome(home);
+    if (!cfg.ok) throw new Error("cfg");
+    const o = await DevnetChain.open({
+      config: cfg.value,
+      binary: "v1",
+      skipHeights: [],
+      fs: new HostFs(),
+      sync: false,
+    });
+    if (!o.ok || o.value.kind !== "running") throw new Error("open");
+    const chain = o.value.chain;
+    const gw = Gateway.create(chain.queryBackend(), { cors: false, swagger: false, json: NODE_JSON });
+    if (!gw.ok) throw new Error(gw.error);
+    const rest = devnetRest(gw.value, chain);
+    const req = (method: string, target: string, body = "", limit = 1 << 20) =>
+      rest.handle({
+        method,
+        target,
+        rawHeaders: [],
+        readBody: async () => (body.length > limit ? { ok: false, error: "too-large" } : { ok: true, value: body }),
+      });
+    const get = async (target: string) => {
+      const r = await req("GET", target);
+      return { status: r.status, body: JSON.parse(r.body) };
+    };
+    chain.produceBlock(1_800_000_000_000);
+    await chain.flush();
+    const val1 = loadKey(home, "val1");
+    if (!val1.ok) throw new Error("key");
+    expect(await get(`/chain/auth/v1beta1/accounts/${val1.value.address}`)).toMatchObject({
+      status: 200,
+      body: { account: { address: val1.value.address, sequence: "0" } },
+    });
+    expect((await get("/chain/auth/v1beta1/accounts/chain1nobody")).status).toBe(404);
+    expect((await get(`/chain/bank/v1beta1/balances/${val1.value.address}`)).body).toEqual({
+      balances: [{ denom: "stake", amount: "1000000000000" }],
+      pagination: { next_key: null, total: "1" },
+    });
+    const tx = signTx(val1.value, {
+      chainId: "r",
+      sequence: 0n,
+      msg: { "@type": MSG_VOTE, proposal_id: "1", voter: val1.value.address, option: "VOTE_OPTION_YES", metadata: "" },
+    });
+    const posted = JSON.parse((await req("POST", "/chain/tx/v1beta1/txs", JSON.stringify(tx))).body).tx_response;
+    expect(posted).toMatchObject({ code: 0, height: "0" });
+    expect(await get(`/chain/tx/v1beta1/txs/${posted.txhash}`)).toEqual({
+      status: 404,
+      body: { code: 5, message: `tx not found: ${posted.txhash}`, details: [] },
+    });
+    chain.produceBlock(1_800_000_001_000);
+    await chain.flush();
+    const got = await get(`/chain/tx/v1beta1/txs/${posted.txhash}`);
+    expect(got.body.tx_response).toMatchObject({
+      height: "2",
+      code: 1,
+      raw_log: expect.stringContaining("inactive proposal"),
+    });
+    expect((await get(`/chain/auth/v1beta1/accounts/${val1.value.address}`)).body.account.sequence).toBe("1");
+    expect((await get("/chain/devnet/v1/block_meta/2")).body.num_txs).toBe("1");
+    expect((await get("/chain/devnet/v1/block_meta/3")).status).toBe(404);
+    expect((await get("/chain/devnet/v1/status")).body).toMatchObject({
+      chain_id: "r",
+      binary: "v1",
+      latest_block_height: "2",
+    });
+    const big = await req("POST", "/chain/tx/v1beta1/txs", "x".repeat(100), 10);
+    expect(big.status).toBe(413);
+    // Everything else is the gateway's.
+    expect((await get("/chain/upgrade/v1beta1/current_plan")).body).toEqual({ plan: null });
+    expect(
+      rest.handleWithoutBody({ method: "GET", target: "/chain/upgrade/v1beta1/current_plan", rawHeaders: [] })?.status,
+    ).toBe(200);
+    expect(rest.handleWithoutBody({ method: "POST", target: "/chain/tx/v1beta1/txs", rawHeaders: [] })).toBeUndefined();
+    await chain.close();
+  });
+});
