@@ -31,7 +31,7 @@ export function newKeeper(): UpgradeKeeper {
   });
 }
 
-function ctxAt(state: VersionedMultiStore, h: number): StoreCtx {
+export function ctxAt(state: VersionedMultiStore, h: number): StoreCtx {
   return new StoreCtx(state, { chainId: CHAIN_ID, height: height(h), time: unixMs(blockTimeMs(h)), appVersion: 0n });
 }
 

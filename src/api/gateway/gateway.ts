@@ -101,6 +101,9 @@ const internalResponse = (): GatewayResponse =>
 /** What the pipeline reads of a request besides its body. */
 type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
 
+/** Entries of the per-gateway response cache. */
+const RESPONSE_CACHE_MAX = 1024;
+
 const NOT_IMPLEMENTED: Status = { code: GrpcCode.Unimplemented, message: "Not Implemented" };
 
 const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
@@ -119,6 +122,12 @@ export class Gateway {
   readonly #opts: GatewayOptions;
   readonly #byMethod = new Map<string, Route[]>();
   readonly #swaggerYaml: string;
+  /**
+   * Responses to body-less GET requests, keyed by the whole request head and the backend's retained window
+   * (latest, earliest). The state at a retained height never changes, and a request's answer depends only on its
+   * head and that window, so a hit returns exactly what the pipeline would compute. Bounded (LRU by insertion).
+   */
+  readonly #cache = new Map<string, GatewayResponse>();
 
   private constructor(backend: QueryBackend, routes: readonly Route[], opts: GatewayOptions) {
     this.#backend = backend;
@@ -178,6 +187,19 @@ export class Gateway {
   }
 
   #handle(req: RequestHead, body: BodyState): Outcome {
+    if (req.method !== "GET" || body !== undefined) return this.#compute(req, body);
+    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${req.rawHeaders.join("\n")}`;
+    const hit = this.#cache.get(key);
+    if (hit !== undefined) return hit;
+    const r = this.#compute(req, body);
+    if (r !== NEEDS_BODY && r.status !== 500) {
+      if (this.#cache.size >= RESPONSE_CACHE_MAX) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(key, r);
+    }
+    return r;
+  }
+
+  #compute(req: RequestHead, body: BodyState): Outcome {
     if (req.method === "OPTIONS" && req.target === "*") return respond(200, [], "");
     const parsed = parseRequestTarget(req.target);
     if (!parsed.ok) return BAD_REQUEST;
