@@ -87,9 +87,9 @@ export async function writeRunReport(o: {
     if (!text.ok) return text;
     const x = parseExploration(source, text.value);
     if (!x.ok) return x;
-    exploration = { data: x.value, source };
     const snapshot = join(runDir, RUN_FILES.exploration);
     if (source !== snapshot) writeFileSync(snapshot, text.value);
+    exploration = { data: x.value, source: snapshot };
   }
 
   const html = await buildReport(

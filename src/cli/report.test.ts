@@ -1,0 +1,153 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { exploreCancelWindow } from "../explore/explore.js";
+import { DEFAULT_CONFIG } from "../explore/model.js";
+import { parseScenariosFile } from "../report/load.js";
+import { sampleRecord, sampleSummary } from "../report/testkit.js";
+import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
+import { replayScenarios } from "./all.js";
+import { main } from "./main.js";
+import { latestRunId, RUN_FILES, saveScenarios, writeRunReport } from "./report.js";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "chainsim-report-"));
+const RUN = "all-20260101-000000-42";
+/** A renderer that names the spec's title or first mark, so tests can see which charts were drawn without vega. */
+const stub: SvgRenderer = async (spec) => `<svg data-spec="${JSON.stringify(spec).length}"></svg>`;
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+    out += String(s);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+    err += String(s);
+    return true;
+  });
+  try {
+    return { code: await main(args), out, err };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+/** A report directory with one run (summary.json, and scenarios.json unless `scenarios` is false). */
+function runDir(o: { scenarios?: boolean } = {}): { dir: string; run: string } {
+  const dir = tmp();
+  const run = join(dir, RUN);
+  mkdirSync(run, { recursive: true });
+  writeFileSync(join(run, RUN_FILES.summary), JSON.stringify(sampleSummary()));
+  if (o.scenarios !== false) saveScenarios(run, RUN, [sampleRecord()]);
+  writeFileSync(join(dir, "latest"), `${RUN}\n`);
+  return { dir, run };
+}
+
+function exploration(seed: number): string {
+  const x = exploreCancelWindow({ ...DEFAULT_CONFIG, runs: 5, seed }, {});
+  if (!x.ok) throw new Error(x.error);
+  return JSON.stringify(x.value);
+}
+
+describe("saveScenarios", () => {
+  it("writes scenarios.json that reads back as the records", () => {
+    const dir = tmp();
+    const path = saveScenarios(dir, "r", [sampleRecord()]);
+    const back = parseScenariosFile(path, readFileSync(path, "utf8"));
+    expect(back.ok && back.value).toMatchObject({ format: "chainsim-scenarios/1", runId: "r" });
+    expect(back.ok && back.value.scenarios[0]!.trace.length).toBeGreaterThan(10);
+  });
+});
+
+describe("writeRunReport", () => {
+  it("writes index.html from the run's saved data", async () => {
+    const { dir, run } = runDir();
+    const r = await writeRunReport({ reportDir: dir, runId: RUN, render: stub });
+    expect(r).toEqual({ ok: true, value: join(run, RUN_FILES.html) });
+    const html = readFileSync(join(run, RUN_FILES.html), "utf8");
+    expect(html).toContain('id="scenario-sample-upgrade"');
+    expect(html).toContain("No exploration yet.");
+  });
+
+  it("shows a run without scenarios.json (chainsim check) with a note", async () => {
+    const { dir, run } = runDir({ scenarios: false });
+    await writeRunReport({ reportDir: dir, runId: RUN, render: stub });
+    expect(readFileSync(join(run, RUN_FILES.html), "utf8")).toContain("This run replayed no scenarios");
+  });
+
+  it("snapshots the latest exploration into the run, so a rebuild shows the same one", async () => {
+    const { dir, run } = runDir();
+    mkdirSync(join(dir, "explore"));
+    writeFileSync(join(dir, "explore", "latest.json"), exploration(1));
+    await writeRunReport({ reportDir: dir, runId: RUN, render: stub });
+    const first = readFileSync(join(run, RUN_FILES.html), "utf8");
+    expect(first).toContain("seed 1");
+    expect(readFileSync(join(run, RUN_FILES.exploration), "utf8")).toBe(exploration(1));
+
+    writeFileSync(join(dir, "explore", "latest.json"), exploration(2));
+    await writeRunReport({ reportDir: dir, runId: RUN, render: stub });
+    expect(readFileSync(join(run, RUN_FILES.html), "utf8")).toBe(first);
+
+    const other = join(dir, "other.json");
+    writeFileSync(other, exploration(2));
+    await writeRunReport({ reportDir: dir, runId: RUN, exploration: other, render: stub });
+    expect(readFileSync(join(run, RUN_FILES.html), "utf8")).toContain("seed 2");
+  }, 30_000);
+
+  it("names the problem when the run or a file is missing or invalid", async () => {
+    const { dir, run } = runDir();
+    const none = await writeRunReport({ reportDir: dir, runId: "nope", render: stub });
+    expect(none).toMatchObject({ ok: false, error: expect.stringMatching(/^no run nope in /) });
+    writeFileSync(join(run, RUN_FILES.scenarios), "{}");
+    const bad = await writeRunReport({ reportDir: dir, runId: RUN, render: stub });
+    expect(bad).toMatchObject({ ok: false, error: expect.stringContaining("not a chainsim scenarios file") });
+    saveScenarios(run, RUN, []);
+    const missing = await writeRunReport({ reportDir: dir, runId: RUN, exploration: join(dir, "x.json") });
+    expect(missing).toMatchObject({ ok: false, error: expect.stringContaining("x.json") });
+  });
+});
+
+describe("chainsim report", () => {
+  it("rebuilds the latest run by default and prints the page's path", async () => {
+    const { dir, run } = runDir();
+    expect(latestRunId(dir)).toBe(RUN);
+    const r = await cli(["report", "--report-dir", dir]);
+    expect(r).toMatchObject({ code: 0, out: `${join(run, RUN_FILES.html)}\n` });
+    const html = readFileSync(join(run, RUN_FILES.html), "utf8");
+    expect((html.match(/<svg\b/g) ?? []).length).toBe(4); // properties, regions, model, one scenario
+  }, 30_000);
+
+  it("exits 2 with a message when there is no run", async () => {
+    const dir = tmp();
+    const r = await cli(["report", "--report-dir", dir]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`no run in ${dir}`);
+    const r2 = await cli(["report", "--report-dir", dir, "--run-id", "x"]);
+    expect(r2.code).toBe(2);
+    expect(r2.err).toMatch(/^Error: no run x in /);
+  });
+});
+
+describe("replayScenarios keeps what the report needs", () => {
+  it("hands each scenario's report and trace to `keep`, marking failing known regressions", () => {
+    const dir = tmp();
+    const regs = join(dir, "regressions");
+    mkdirSync(regs);
+    copyFileSync("scenarios/handler-registered-applies-upgrade.yaml", join(dir, "ok.yaml"));
+    const text = readFileSync("scenarios/handler-registered-applies-upgrade.yaml", "utf8");
+    writeFileSync(join(regs, "known.yaml"), text.replace(/^expect:\n/m, "expect:\n  height: 999999\n"));
+    const kept: ScenarioRecord[] = [];
+    const io = { out: () => {}, err: () => {}, clock: () => 0 };
+    replayScenarios(dir, regs, io, (r) => kept.push(r));
+    expect(kept.map((r) => [r.report.passed, r.knownRegression === true])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    for (const r of kept) expect(JSON.parse(r.trace[0]!)).toMatchObject({ t: "genesis" });
+    expect(existsSync(join(dir, RUN_FILES.scenarios))).toBe(false);
+  });
+});
