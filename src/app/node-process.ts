@@ -10,7 +10,7 @@ import type { FileSystem, MemoryFs } from "../core/fs.js";
 import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgCancelUpgradeResponseSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { GovKeeper } from "../gov/keeper.js";
-import { queueDue } from "../gov/store.js";
+import { queueFirst } from "../gov/store.js";
 import type { GovConfig, MsgRouter, StakingView } from "../gov/types.js";
 import type { VersionedMultiStore } from "../store/versioned.js";
 import type { Halt } from "../upgrade/halt.js";
@@ -62,6 +62,15 @@ function identityOf(o: object): number {
   return id;
 }
 
+/** A shareable execution: the execution key it started from, and what it set outside the store. */
+interface SharedExecution {
+  readonly key: string;
+  /** The keeper's upgrade-height gauge (`server_info{upgrade_height}`), if the block set it. */
+  readonly upgradeHeightSet: bigint | undefined;
+  /** The in-memory protocol version, if the block set it (an upgrade applied). */
+  readonly protocolVersionSet: bigint | undefined;
+}
+
 /** A FileSystem that counts the calls that may change it (failed ones included). */
 class CountingFs implements FileSystem {
   readonly #fs: FileSystem;
@@ -108,10 +117,12 @@ export class SimNodeProcess implements NodeProcess {
   readonly #fs: CountingFs;
   /** The parts of the execution key fixed for the life of the process. */
   readonly #fixedKey: string;
-  /** The execution key before the last execute(), when it succeeded without touching the file system. */
-  #executedFrom: string | undefined;
-  /** Set by commit() after such an execute (and by an adoption): the key before the block and its height. */
-  #committedFrom: { readonly key: string; readonly height: number } | undefined;
+  /** The last execute(), when it succeeded without touching the file system: its key before, and its effects. */
+  #executed: SharedExecution | undefined;
+  /** Set by commit() after such an execute (and by an adoption): that execution and the height it committed. */
+  #committed: (SharedExecution & { readonly height: number }) | undefined;
+  /** The protocol version the versionSetter set during the current execute(), if it did. */
+  #protocolVersionSet: bigint | undefined;
   /** toHex of the last commit's app hash, for the hash array it was computed from. */
   #hex: { readonly of: Uint8Array; readonly hex: string } | undefined;
 
@@ -140,7 +151,12 @@ export class SimNodeProcess implements NodeProcess {
       homePath: state.home,
       fs: this.#fs,
       authority: GOV_AUTHORITY,
-      versionSetter: { setProtocolVersion: (v: bigint) => (this.#protocolVersion = v) },
+      versionSetter: {
+        setProtocolVersion: (v: bigint) => {
+          this.#protocolVersion = v;
+          this.#protocolVersionSet = v;
+        },
+      },
     };
     this.keeper = faults.size === 0 ? new UpgradeKeeper(keeperOpts) : new FaultyUpgradeKeeper(keeperOpts, faults);
     this.#msgs = faults.has("ignore-cancel")
@@ -230,21 +246,22 @@ export class SimNodeProcess implements NodeProcess {
   }
 
   /**
-   * Everything `execute` reads besides its arguments, and everything `execute` + `commit` change besides the file
-   * system: the binary (handlers, modules, migrations), the genesis, skip heights, planted faults, the in-memory
-   * keeper flags and protocol version, and the store (its own executionKey: history, versions, mounted and live
-   * stores, clean working state). The node's file system and home are read only on the way to a halt, and a
-   * block that wrote to it is never shared (lastExecutionShareable). undefined when the store cannot vouch.
+   * Everything `execute` reads besides its arguments: the binary (handlers, modules, migrations), the genesis,
+   * skip heights, planted faults, the keeper's downgrade-verified flag, and the store (its own executionKey:
+   * history, versions, mounted and live stores, clean working state). Not read, only written, by a block: the
+   * in-memory protocol version and the keeper's upgrade-height gauge; an execution records what it set of them,
+   * and an adoption sets the same (see adoptCommitted). The node's file system and home are read only on the way
+   * to a halt, and a block that wrote to them is never shared (lastExecutionShareable). undefined when the store
+   * cannot vouch.
    */
   executionKey(): string | undefined {
     const store = this.#state.store.executionKey();
     if (store === undefined) return undefined;
-    const k = this.keeper;
-    return `${this.#fixedKey}|${k.downgradeVerified()}|${this.#protocolVersion}|${k.serverInfoUpgradeHeight}|${store}`;
+    return `${this.#fixedKey}|${this.keeper.downgradeVerified()}|${store}`;
   }
 
   lastExecutionShareable(): boolean {
-    return this.#executedFrom !== undefined;
+    return this.#executed !== undefined;
   }
 
   /**
@@ -252,12 +269,14 @@ export class SimNodeProcess implements NodeProcess {
    * an engine bug and throws): `source` is a SimNodeProcess whose last execute started from this process's
    * current execution key, was shareable, and was committed at this process's next height, and `source` has
    * committed nothing since. Then execute + commit here would have produced the same outcome, the same writes
-   * over the same store history and the same keeper flags, so a clone of the source's store (O(1): the backend
-   * forks) and a copy of its flags leave this process exactly where execute + commit would have.
+   * over the same store history (equal store keys: equal histories) and the same flag changes, so a clone of the
+   * source's store (O(1): the backend forks), its downgrade-verified flag (equal before, set alike) and the
+   * protocol version and gauge the block set, if it set them, leave this process exactly where execute + commit
+   * would have.
    */
   adoptCommitted(source: NodeProcess): void {
     if (!(source instanceof SimNodeProcess)) throw new Error("adoptCommitted: foreign process");
-    const from = source.#committedFrom;
+    const from = source.#committed;
     const key = this.executionKey();
     if (
       from === undefined ||
@@ -269,11 +288,11 @@ export class SimNodeProcess implements NodeProcess {
       throw new Error("adoptCommitted: the source did not commit this process's next block from the same state");
     this.#state.store = source.#state.store.clone();
     this.keeper.setDowngradeVerified(source.keeper.downgradeVerified());
-    this.keeper.serverInfoUpgradeHeight = source.keeper.serverInfoUpgradeHeight;
-    this.#protocolVersion = source.#protocolVersion;
+    if (from.upgradeHeightSet !== undefined) this.keeper.serverInfoUpgradeHeight = from.upgradeHeightSet;
+    if (from.protocolVersionSet !== undefined) this.#protocolVersion = from.protocolVersionSet;
     this.#horizon = null;
-    this.#executedFrom = undefined;
-    this.#committedFrom = from;
+    this.#executed = undefined;
+    this.#committed = from;
   }
 
   /** InitChain: balances, gov params and the module version map (the legacy InitChainer path). */
@@ -299,11 +318,26 @@ export class SimNodeProcess implements NodeProcess {
 
   execute(height: number, timeMs: number, txs: readonly SimTx[]): ExecOutcome {
     this.#horizon = null;
-    this.#committedFrom = undefined;
-    const keyBefore = this.executionKey();
+    this.#committed = undefined;
+    const key = this.executionKey();
     const fsBefore = this.#fs.mutations;
-    const out = this.#execute(height, timeMs, txs);
-    this.#executedFrom = out.ok && this.#fs.mutations === fsBefore ? keyBefore : undefined;
+    // The gauge is only ever assigned (a bigint), never read, while a block runs: cleared, it shows whether the
+    // block set it, and it is restored when it did not.
+    const gaugeBefore = this.keeper.serverInfoUpgradeHeight;
+    this.keeper.serverInfoUpgradeHeight = undefined;
+    this.#protocolVersionSet = undefined;
+    let out: ExecOutcome;
+    let upgradeHeightSet: bigint | undefined;
+    try {
+      out = this.#execute(height, timeMs, txs);
+    } finally {
+      upgradeHeightSet = this.keeper.serverInfoUpgradeHeight;
+      this.keeper.serverInfoUpgradeHeight = upgradeHeightSet ?? gaugeBefore;
+    }
+    this.#executed =
+      out.ok && key !== undefined && this.#fs.mutations === fsBefore
+        ? { key, upgradeHeightSet, protocolVersionSet: this.#protocolVersionSet }
+        : undefined;
     return out;
   }
 
@@ -371,15 +405,15 @@ export class SimNodeProcess implements NodeProcess {
   commit(): void {
     this.#horizon = null;
     this.#state.store.commit();
-    const from = this.#executedFrom;
-    this.#executedFrom = undefined;
-    this.#committedFrom = from === undefined ? undefined : { key: from, height: this.lastHeight() };
+    const executed = this.#executed;
+    this.#executed = undefined;
+    this.#committed = executed === undefined ? undefined : { ...executed, height: this.lastHeight() };
   }
 
   abort(): void {
     this.#horizon = null;
-    this.#executedFrom = undefined;
-    this.#committedFrom = undefined;
+    this.#executed = undefined;
+    this.#committed = undefined;
     this.#state.store.discardWorking();
   }
 
@@ -400,9 +434,8 @@ export class SimNodeProcess implements NodeProcess {
       heightEnd = plan.value.height > BigInt(MAX_HEIGHT) ? MAX_HEIGHT : Number(plan.value.height);
     }
     let timeEndMs = Number.POSITIVE_INFINITY;
-    const far = unixMs(8.64e15);
     for (const q of ["inactive", "active"] as const) {
-      const first = queueDue(ctx, q, far)[0];
+      const first = queueFirst(ctx, q);
       if (first !== undefined) timeEndMs = Math.min(timeEndMs, first.time);
     }
     if (heightEnd <= last + 1) return undefined;
@@ -410,8 +443,8 @@ export class SimNodeProcess implements NodeProcess {
   }
 
   commitIdle(count: number): void {
-    this.#executedFrom = undefined;
-    this.#committedFrom = undefined;
+    this.#executed = undefined;
+    this.#committed = undefined;
     this.#state.store.commitEmpty(count);
   }
 

@@ -22,6 +22,8 @@ import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-proces
 
 const UPGRADE_INFO = "data/upgrade-info.json";
 
+const COMMITTED_VIEWS_MAX = 256;
+
 /** Only read under the `nondeterministic-genesis` fault. */
 let leakyCounter = 0;
 
@@ -39,6 +41,8 @@ export class SimAppHost implements AppHost<NodeState> {
   readonly #pruning: PruningOptions;
   readonly #faults: FaultSet;
   #genesisHash: string | undefined;
+  /** readCommitted views by app hash (see there). */
+  readonly #committedViews = new Map<string, CommittedView>();
 
   constructor(
     genesis: ChainGenesis,
@@ -178,6 +182,27 @@ export class SimAppHost implements AppHost<NodeState> {
   }
 
   readCommitted(state: NodeState): CommittedView {
+    const appHash = this.lastAppHash(state);
+    if (state.store.latestVersion() === 0)
+      return { plan: null, applied: new Map(), moduleVersions: new Map(), protocolVersion: 0, stores: [], appHash };
+    // Everything the view shows is read from the last commit's content, which its app hash pins: the view of an
+    // app hash is computed once (per host, bounded) and handed out as fresh copies.
+    let v = this.#committedViews.get(appHash);
+    if (v === undefined) {
+      v = this.#readCommittedUncached(state);
+      if (this.#committedViews.size >= COMMITTED_VIEWS_MAX) this.#committedViews.clear();
+      this.#committedViews.set(appHash, v);
+    }
+    return {
+      ...v,
+      plan: v.plan === null ? null : { ...v.plan },
+      applied: new Map(v.applied),
+      moduleVersions: new Map(v.moduleVersions),
+      stores: [...v.stores],
+    };
+  }
+
+  #readCommittedUncached(state: NodeState): CommittedView {
     const c = this.#committedCtx(state);
     const appHash = this.lastAppHash(state);
     if (c === undefined)

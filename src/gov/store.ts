@@ -2,7 +2,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { decodeAddress } from "../core/address.js";
 import { type UnixMs, unixMs } from "../core/brand.js";
-import { be64, concat, readBe64, utf8 } from "../core/bytes.js";
+import { be64, concat, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import {
   type Deposit,
@@ -97,6 +97,15 @@ export function queueDue(ctx: Ctx, q: Queue, until: UnixMs): { readonly time: Un
     out.push({ time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) });
   }
   return out;
+}
+
+/** The first queue entry in (time, id) order, whatever its time; undefined when the queue is empty. */
+export function queueFirst(ctx: Ctx, q: Queue): { readonly time: UnixMs; readonly id: bigint } | undefined {
+  const prefix = queuePrefix(q);
+  for (const [k] of store(ctx).iterator(prefix, prefixEnd(prefix))) {
+    return { time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) };
+  }
+  return undefined;
 }
 
 export function getDeposit(ctx: Ctx, id: bigint, depositor: string): Deposit | undefined {

@@ -18,13 +18,16 @@ const u32be = (n: number): Uint8Array => {
 };
 
 const CHUNK = 1 << 16;
+/** The staging buffer, shared: contentHash runs to completion without re-entering itself (it only pulls entries). */
+const STAGE = new Uint8Array(CHUNK);
+const STAGE_VIEW = new DataView(STAGE.buffer);
 
 /** Hash of one store's entries, which must come in strictly ascending key byte order. */
 export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>): Uint8Array {
   // The length-prefixed stream is staged in 64 KiB chunks: one hasher update per chunk, not four per entry.
   const h = sha256.create();
-  const buf = new Uint8Array(CHUNK);
-  const view = new DataView(buf.buffer);
+  const buf = STAGE;
+  const view = STAGE_VIEW;
   let used = 0;
   const put = (bytes: Uint8Array): void => {
     if (used + 4 + bytes.length > CHUNK) {

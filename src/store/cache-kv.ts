@@ -1,11 +1,14 @@
-import { compareBytes, toHex } from "../core/bytes.js";
+import { compareBytes } from "../core/bytes.js";
+import { bytesToLatin1 } from "./mem-backend.js";
 import type { KVStore } from "./types.js";
 
 type Entry = readonly [Uint8Array, Uint8Array];
 /** A buffered write: the value, or undefined for a delete. */
 export type DirtyEntry = readonly [Uint8Array, Uint8Array | undefined];
 
-const byHex = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Keys as latin1 strings (one code unit per byte): string order is byte order, a proper prefix first. */
+const keyOf = bytesToLatin1;
+const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** First index i with keys[i] >= key. */
 function lowerBound(keys: readonly string[], key: string): number {
@@ -26,9 +29,9 @@ function lowerBound(keys: readonly string[], key: string): number {
  */
 export class CacheKVStore implements KVStore {
   readonly #parent: KVStore;
-  /** hex key → [key, value | undefined (deleted)] */
+  /** key string → [key, value | undefined (deleted)] */
   readonly #dirty = new Map<string, DirtyEntry>();
-  /** The dirty hex keys in order; undefined when a key was added since the last sort. */
+  /** The dirty key strings in order; undefined when a key was added since the last sort. */
   #sorted: string[] | undefined = [];
   /** Bumped by every change of the buffer: an unchanged generation means unchanged buffered writes. */
   #generation = 0;
@@ -38,14 +41,14 @@ export class CacheKVStore implements KVStore {
   }
 
   get(key: Uint8Array): Uint8Array | undefined {
-    const d = this.#dirty.get(toHex(key));
+    const d = this.#dirty.get(keyOf(key));
     return d !== undefined ? d[1] : this.#parent.get(key);
   }
   has(key: Uint8Array): boolean {
     return this.get(key) !== undefined;
   }
   #put(key: Uint8Array, value: Uint8Array | undefined): void {
-    const h = toHex(key);
+    const h = keyOf(key);
     if (!this.#dirty.has(h)) this.#sorted = undefined;
     this.#dirty.set(h, [key.slice(), value]);
     this.#generation++;
@@ -65,7 +68,7 @@ export class CacheKVStore implements KVStore {
     return this.#dirty.size === 0;
   }
   #keys(): string[] {
-    if (this.#sorted === undefined) this.#sorted = [...this.#dirty.keys()].sort(byHex);
+    if (this.#sorted === undefined) this.#sorted = [...this.#dirty.keys()].sort(byKey);
     return this.#sorted;
   }
   /** The buffered writes in key byte order (deletes have value undefined). */
@@ -89,8 +92,8 @@ export class CacheKVStore implements KVStore {
   /** The merged entries of [start, end) in byte order: a sorted merge of the parent range and the buffer. */
   #merged(start: Uint8Array | undefined, end: Uint8Array | undefined): Entry[] {
     const keys = this.#keys();
-    const from = start === undefined ? 0 : lowerBound(keys, toHex(start));
-    const to = end === undefined ? keys.length : lowerBound(keys, toHex(end));
+    const from = start === undefined ? 0 : lowerBound(keys, keyOf(start));
+    const to = end === undefined ? keys.length : lowerBound(keys, keyOf(end));
     const out: Entry[] = [];
     let i = from;
     for (const [k, v] of this.#parent.iterator(start, end)) {

@@ -6,10 +6,16 @@ import { PersistentBTree } from "./persistent-btree.js";
  * order of the keys, including "a proper prefix sorts first".
  */
 export function bytesToLatin1(b: Uint8Array): string {
+  // fromCharCode.apply takes the typed array as its argument list (no iteration): several times faster than a
+  // spread; chunks keep the argument count bounded.
+  if (b.length <= CHUNK) return String.fromCharCode.apply(null, b as unknown as number[]);
   let s = "";
-  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode(...b.subarray(i, i + 4096));
+  for (let i = 0; i < b.length; i += CHUNK)
+    s += String.fromCharCode.apply(null, b.subarray(i, i + CHUNK) as unknown as number[]);
   return s;
 }
+
+const CHUNK = 4096;
 
 export function latin1ToBytes(s: string): Uint8Array {
   const out = new Uint8Array(s.length);

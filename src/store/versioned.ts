@@ -115,7 +115,7 @@ export class VersionedMultiStore implements CommitMultiStore {
   #hashMemo = new WeakMap<CacheKVStore, { readonly epoch: number; readonly generation: number; hash: Uint8Array }>();
   /** The last app hash computed from per-store hashes, reused when the same hashes come again. */
   #appHashMemo: { readonly hashes: ReadonlyMap<string, Uint8Array>; readonly hash: Uint8Array } | undefined;
-  /** Set by clone() for the constructor it calls: the committed facts the fork's backend holds, not re-read. */
+  /** Set by clone() and reopen() for the constructor they call: the committed facts of the backend, not re-read. */
   static #cloneSeed: CloneSeed | undefined;
 
   constructor(opts: VersionedMultiStoreOptions) {
@@ -532,14 +532,7 @@ export class VersionedMultiStore implements CommitMultiStore {
    */
   clone(): VersionedMultiStore {
     // The fork holds exactly this store's commits, so the committed facts carry over instead of being re-read.
-    VersionedMultiStore.#cloneSeed = {
-      latest: this.#latest,
-      earliest: this.#earliest,
-      compacted: this.#compacted,
-      committed: this.#committed,
-      lastCommit: this.#lastCommit,
-      history: this.#history,
-    };
+    VersionedMultiStore.#cloneSeed = this.#committedFacts(this.#history);
     const c = new VersionedMultiStore({
       storeNames: [...this.#mounted],
       pruning: this.#pruning,
@@ -565,16 +558,29 @@ export class VersionedMultiStore implements CommitMultiStore {
    * mounted names are `storeNames`. Call a load on it next; this instance must not be used afterwards.
    */
   reopen(storeNames: readonly string[], pruning: PruningOptions = this.#pruning): VersionedMultiStore {
-    const s = new VersionedMultiStore({
+    const same = pruningText(pruning) === pruningText(this.#pruning);
+    const history =
+      this.#history === undefined || same ? this.#history : foldPruning(this.#history, this.#latest, pruning);
+    // Same backend, so the same committed facts: carried over instead of being re-read.
+    VersionedMultiStore.#cloneSeed = this.#committedFacts(history);
+    return new VersionedMultiStore({
       storeNames,
       pruning,
       backend: this.#backend,
       initialVersion: this.#initialVersion,
     });
-    const same = pruningText(pruning) === pruningText(this.#pruning);
-    s.#history =
-      this.#history === undefined || same ? this.#history : foldPruning(this.#history, this.#latest, pruning);
-    return s;
+  }
+
+  /** What the backend says about the commits (metadata versions, last commit), as this instance holds it. */
+  #committedFacts(history: string | undefined): CloneSeed {
+    return {
+      latest: this.#latest,
+      earliest: this.#earliest,
+      compacted: this.#compacted,
+      committed: this.#committed,
+      lastCommit: this.#lastCommit,
+      history,
+    };
   }
 
   // ---- helpers -------------------------------------------------------------------------------------------
@@ -622,7 +628,7 @@ function foldPruning(history: string, version: number, p: PruningOptions): strin
   return toHex(sha256(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
 }
 
-/** What clone() hands to the constructor of the copy. */
+/** What clone() and reopen() hand to the constructor of the new instance. */
 interface CloneSeed {
   readonly latest: number;
   readonly earliest: number;
