@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import type { Step } from "../src/chain/actions.js";
-import { binary, testChain } from "../src/chain/testkit.js";
+import { binary, proposeAndPass, testChain } from "../src/chain/testkit.js";
 import { durationMs } from "../src/core/brand.js";
 import { type BenchResult, median, result, timeRuns } from "./bench.js";
 
@@ -21,36 +21,7 @@ const WARMUP = 5;
 const RUNS = 15;
 const NODES = ["val1", "val2", "val3", "val4"];
 
-const STEPS: Step[] = [
-  {
-    index: 0,
-    trigger: { type: "height", height: 2 },
-    action: {
-      type: "submitProposal",
-      id: "up",
-      proposer: "val1",
-      title: "v2",
-      summary: "upgrade to v2",
-      metadata: "",
-      deposit: [{ denom: "stake", amount: 10_000_000n }],
-      expedited: false,
-      messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN_HEIGHT), info: "" } }],
-    },
-  },
-  {
-    index: 1,
-    trigger: { type: "height", height: 3 },
-    action: {
-      type: "vote",
-      proposal: "up",
-      votes: [
-        ["val1", "yes"],
-        ["val2", "yes"],
-        ["val3", "yes"],
-      ],
-    },
-  },
-];
+const STEPS: Step[] = proposeAndPass(PLAN_HEIGHT);
 
 /** One full run; returns the committed height after checking the run did what the scenario says. */
 export function lifecycle(seed = 1): number {

@@ -23,6 +23,9 @@ export const GrpcCode = {
   Unauthenticated: 16,
 } as const;
 
+/** grpc-go's code names by number (what `rpc error: code = <Name>` prints). */
+export const GRPC_CODE_NAMES: readonly string[] = Object.keys(GrpcCode);
+
 /** A gRPC status: the code and message a gRPC client sees, and what the gateway renders as the error body. */
 export interface Status {
   readonly code: number;

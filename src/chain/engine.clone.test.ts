@@ -1,40 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
 import type { Step } from "./actions.js";
-import { binary, testChain } from "./testkit.js";
+import { binary, proposeAndPass, testChain } from "./testkit.js";
 
 const PLAN = 300;
 const NODES = ["val1", "val2", "val3", "val4"];
-const STEPS: Step[] = [
-  {
-    index: 0,
-    trigger: { type: "height", height: 2 },
-    action: {
-      type: "submitProposal",
-      id: "up",
-      proposer: "val1",
-      title: "t",
-      summary: "s",
-      metadata: "",
-      deposit: [{ denom: "stake", amount: 10_000_000n }],
-      expedited: false,
-      messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } }],
-    },
-  },
-  {
-    index: 1,
-    trigger: { type: "height", height: 3 },
-    action: {
-      type: "vote",
-      proposal: "up",
-      votes: [
-        ["val1", "yes"],
-        ["val2", "yes"],
-        ["val3", "yes"],
-      ],
-    },
-  },
-];
+const STEPS: Step[] = proposeAndPass(PLAN, "t", "s");
 const build = () =>
   testChain({
     seed: 3,

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SimNodeProcess } from "../app/node-process.js";
 import { durationMs } from "../core/brand.js";
-import type { Action, Step, Trigger } from "./actions.js";
+import type { Action } from "./actions.js";
 import type { EngineOptions } from "./engine.js";
-import { binary, testChain } from "./testkit.js";
+import { at, schedule, steps, testChain, UPGRADE_BINARIES } from "./testkit.js";
 import type { SidecarConfig } from "./types.js";
 
 /**
@@ -14,24 +14,8 @@ import type { SidecarConfig } from "./types.js";
 const GENESIS = Date.UTC(2026, 0, 1);
 const PLAN = 120;
 const NODES = ["val1", "val2", "val3", "val4"];
-const BINARIES = [
-  binary("v1"),
-  binary(
-    "v2",
-    { v2: { handler: "migrate", storeUpgrades: { added: ["foo"], renamed: [], deleted: [] } } },
-    { foo: 1, upgrade: 2 },
-    { upgrade: [1] },
-  ),
-  binary("v2early", { v2: { handler: "noop" } }),
-];
+const BINARIES = UPGRADE_BINARIES;
 
-const steps = (...list: [Trigger, Action][]): Step[] =>
-  list.map(([trigger, action], index) => ({ index, trigger, action }));
-const at = (height: number): Trigger => ({ type: "height", height });
-const schedule = (height: number): Action => ({
-  type: "authorityExec",
-  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(height), info: "" } }],
-});
 const submit = (id: string): Action => ({
   type: "submitProposal",
   id,

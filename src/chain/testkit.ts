@@ -6,7 +6,7 @@ import { durationMs, unixMs } from "../core/brand.js";
 import { defaultParams } from "../gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
 import { PRUNE_NOTHING } from "../store/pruning.js";
-import type { Step } from "./actions.js";
+import type { Action, Step, Trigger } from "./actions.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { ChainEngine, type EngineOptions } from "./engine.js";
 import type { NodeConfig } from "./types.js";
@@ -106,4 +106,60 @@ export function testChain(o: TestChainOptions) {
     o.steps ?? [],
     o.engine ?? {},
   );
+}
+
+/** Steps from (trigger, action) pairs, indexed in order. */
+export const steps = (...list: [Trigger, Action][]): Step[] =>
+  list.map(([trigger, action], index) => ({ index, trigger, action }));
+export const at = (height: number): Trigger => ({ type: "height", height });
+/** An emergency schedule of plan `v2` at `height` through authorityExec. */
+export const schedule = (height: number): Action => ({
+  type: "authorityExec",
+  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(height), info: "" } }],
+});
+
+/** v1 (no handler), v2 (migrate `v2`, adds store `foo`, upgrade module 1 → 2), v2early (noop handler). */
+export const UPGRADE_BINARIES: readonly BinaryDef[] = [
+  binary("v1"),
+  binary(
+    "v2",
+    { v2: { handler: "migrate", storeUpgrades: { added: ["foo"], renamed: [], deleted: [] } } },
+    { foo: 1, upgrade: 2 },
+    { upgrade: [1] },
+  ),
+  binary("v2early", { v2: { handler: "noop" } }),
+];
+
+/** val1 proposes plan `v2` at `planHeight` with the minimum deposit at height 2; val1-val3 vote yes at height 3. */
+export function proposeAndPass(planHeight: number, title = "v2", summary = "upgrade to v2"): Step[] {
+  return [
+    {
+      index: 0,
+      trigger: { type: "height", height: 2 },
+      action: {
+        type: "submitProposal",
+        id: "up",
+        proposer: "val1",
+        title,
+        summary,
+        metadata: "",
+        deposit: [{ denom: "stake", amount: 10_000_000n }],
+        expedited: false,
+        messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(planHeight), info: "" } }],
+      },
+    },
+    {
+      index: 1,
+      trigger: { type: "height", height: 3 },
+      action: {
+        type: "vote",
+        proposal: "up",
+        votes: [
+          ["val1", "yes"],
+          ["val2", "yes"],
+          ["val3", "yes"],
+        ],
+      },
+    },
+  ];
 }

@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { GRPC_CODE_NAMES } from "../api/status.js";
 import { type DevnetCommand, defaultHome, type Io, nodeUrl, rest, runCommand } from "./devnet-common.js";
 import { flagInt, flagString } from "./devnet-flags.js";
 
@@ -7,25 +8,6 @@ import { flagInt, flagString } from "./devnet-flags.js";
  * (YAML, or JSON with `--output json`). Errors print as the reference client's: `rpc error: code = <Name> desc = <msg>`.
  * Entry point for the `query` dispatcher (src/cli/query.ts owns `query`; it routes `gov` here).
  */
-const GRPC_NAMES = [
-  "OK",
-  "Canceled",
-  "Unknown",
-  "InvalidArgument",
-  "DeadlineExceeded",
-  "NotFound",
-  "AlreadyExists",
-  "PermissionDenied",
-  "ResourceExhausted",
-  "FailedPrecondition",
-  "Aborted",
-  "OutOfRange",
-  "Unimplemented",
-  "Internal",
-  "Unavailable",
-  "DataLoss",
-  "Unauthenticated",
-];
 
 export const govProposalCommand: DevnetCommand = {
   path: ["proposal"],
@@ -57,7 +39,7 @@ export const govProposalCommand: DevnetCommand = {
     }
     const body = JSON.parse(r.value.body) as { code?: number; message?: string };
     if (r.value.status !== 200) {
-      io.err(`Error: rpc error: code = ${GRPC_NAMES[body.code ?? 2] ?? "Unknown"} desc = ${body.message ?? ""}`);
+      io.err(`Error: rpc error: code = ${GRPC_CODE_NAMES[body.code ?? 2] ?? "Unknown"} desc = ${body.message ?? ""}`);
       return 1;
     }
     io.out(

@@ -3,6 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { stringify } from "yaml";
 import { gatewayJson } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
+import { GRPC_CODE_NAMES } from "../api/status.js";
 import type { BlockMeta } from "../chain/block-store.js";
 import { toHex } from "../core/bytes.js";
 import { type RegisteredError, SdkErrors } from "../core/errors.js";
@@ -45,26 +46,6 @@ export interface QueryIo {
 
 /** A command failure: its text (without the `Error: ` prefix). */
 class CommandError extends Error {}
-
-const GRPC_CODE_NAMES = [
-  "OK",
-  "Canceled",
-  "Unknown",
-  "InvalidArgument",
-  "DeadlineExceeded",
-  "NotFound",
-  "AlreadyExists",
-  "PermissionDenied",
-  "ResourceExhausted",
-  "FailedPrecondition",
-  "Aborted",
-  "OutOfRange",
-  "Unimplemented",
-  "Internal",
-  "Unavailable",
-  "DataLoss",
-  "Unauthenticated",
-] as const;
 
 const REGISTERED: readonly RegisteredError[] = [
   ...Object.values(SdkErrors),
