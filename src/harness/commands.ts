@@ -30,6 +30,8 @@ export type CommandData =
       readonly deposit: "full" | "partial";
     }
   | { readonly t: "propose-cancel"; readonly expedited: boolean; readonly deposit: "full" | "partial" }
+  /** A text proposal: metadata only, no messages (passing it executes nothing). */
+  | { readonly t: "propose-text"; readonly expedited: boolean }
   | {
       readonly t: "vote";
       readonly target: "newest" | "oldest";
@@ -65,6 +67,8 @@ export function describe(c: CommandData): string {
       return `propose-upgrade(${c.name}, pass${c.offset >= 0 ? "+" : ""}${c.offset}${c.expedited ? ", expedited" : ""}, ${c.deposit} deposit)`;
     case "propose-cancel":
       return `propose-cancel(${c.expedited ? "expedited, " : ""}${c.deposit} deposit)`;
+    case "propose-text":
+      return `propose-text(${c.expedited ? "expedited" : "regular"})`;
     case "vote":
       return `vote(${c.target}, ${c.outcome})`;
     case "deposit":
@@ -145,6 +149,13 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
             ]
           : [{ type: "cancelUpgrade" }];
       s.submitProposal(label, msgs, { expedited, deposit: c.deposit === "full" ? min : min / 10n, proposer: "val1" });
+      return;
+    }
+    case "propose-text": {
+      const label = `p${++m.proposalCount}`;
+      m.proposals.push(label);
+      const deposit = c.expedited ? EXPEDITED_MIN_DEPOSIT : MIN_DEPOSIT;
+      s.submitProposal(label, [], { expedited: c.expedited, deposit, proposer: "val1", metadata: "text proposal" });
       return;
     }
     case "vote": {
