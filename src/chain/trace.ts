@@ -6,7 +6,9 @@ import { canonicalJson } from "./canonical-json.js";
 export type TraceEvent = { readonly t: string } & Readonly<Record<string, unknown>>;
 
 /**
- * The canonical trace: JSON lines, hashed incrementally with SHA-256. Consecutive plain blocks (no transactions,
+ * The canonical trace: JSON lines and their SHA-256. When lines are kept, hashing is deferred to `hash()` (which
+ * hashes only the lines added since its last call), so runs that never ask for the hash never pay for it; otherwise
+ * each line is hashed as it is written. Consecutive plain blocks (no transactions,
  * no events, no app-hash change, no halt) are merged into one `blocks` range line, by content alone, so the trace
  * is the same whether the engine executed those blocks one by one or fast-forwarded them.
  */
@@ -15,6 +17,8 @@ export class TraceWriter {
   readonly #lines: string[] | undefined;
   #pending: { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string } | undefined;
   #count = 0;
+  /** With kept lines: how many of them `#hash` has absorbed. */
+  #hashed = 0;
 
   constructor(keepLines: boolean) {
     this.#lines = keepLines ? [] : undefined;
@@ -46,8 +50,8 @@ export class TraceWriter {
 
   #write(line: string): void {
     this.#count++;
-    this.#hash.update(utf8(`${line}\n`));
-    this.#lines?.push(line);
+    if (this.#lines === undefined) this.#hash.update(utf8(`${line}\n`));
+    else this.#lines.push(line);
   }
 
   /**
@@ -55,6 +59,10 @@ export class TraceWriter {
    * the trace: a pending range stays open, so observing a run mid-way does not split its ranges.
    */
   hash(): string {
+    if (this.#lines !== undefined) {
+      for (; this.#hashed < this.#lines.length; this.#hashed++)
+        this.#hash.update(utf8(`${this.#lines[this.#hashed]}\n`));
+    }
     const h = this.#hash.clone();
     if (this.#pending !== undefined) h.update(utf8(`${rangeLine(this.#pending)}\n`));
     return toHex(h.digest());
@@ -76,6 +84,7 @@ export class TraceWriter {
     if (this.#lines) c.#lines!.push(...this.#lines);
     c.#pending = this.#pending ? { ...this.#pending } : undefined;
     c.#count = this.#count;
+    c.#hashed = this.#hashed;
     return c;
   }
 }

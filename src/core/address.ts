@@ -11,7 +11,18 @@ export const addressFromBytes = (bytes: Uint8Array, prefix = ACCOUNT_PREFIX): st
 /** First 20 bytes of sha256(name): module addresses (`authtypes.NewModuleAddress`) and named scenario accounts. */
 export const nameToAddressBytes = (name: string): Uint8Array => sha256(utf8(name)).slice(0, 20);
 
-export const addressOfName = (name: string): string => addressFromBytes(nameToAddressBytes(name));
+const addressCache = new Map<string, string>();
+
+/** bech32("chain", sha256(name)[0:20]); memoised (a pure function of the name, asked for on every transaction). */
+export function addressOfName(name: string): string {
+  let a = addressCache.get(name);
+  if (a === undefined) {
+    a = addressFromBytes(nameToAddressBytes(name));
+    if (addressCache.size > 4096) addressCache.clear();
+    addressCache.set(name, a);
+  }
+  return a;
+}
 
 /** The governance module account: `chain10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax`. */
 export const GOV_AUTHORITY = addressOfName("gov");
