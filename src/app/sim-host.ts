@@ -150,6 +150,10 @@ export class SimAppHost implements AppHost<NodeState> {
     return toHex(state.store.lastCommitId().appHash);
   }
 
+  hasBinary(name: string): boolean {
+    return this.#binaries.has(name);
+  }
+
   binariesWithHandler(planName: string): readonly string[] {
     return [...this.#binaries.values()].filter((b) => b.upgrades.has(planName)).map((b) => b.name);
   }

@@ -95,14 +95,13 @@ describe("bad input through the library API gives failed step results, never a t
     expect(r.error).toBe("name cannot be empty: invalid request");
   });
 
-  it("swapping to an unknown binary halts that node instead of throwing", () => {
+  it("swapping to an unknown binary is a failed step that leaves the node as it was", () => {
     const e = chain();
     e.run({ untilHeight: 3 });
-    expect(() => e.apply({ type: "swapBinary", node: "val1", binary: "v9" })).not.toThrow();
-    expect(e.nodeStatus("val1")?.status).toBe("halted");
-    expect(e.halts).toEqual([
-      expect.objectContaining({ node: "val1", kind: "store-load-failed", message: "unknown binary v9" }),
-    ]);
+    const r = e.apply({ type: "swapBinary", node: "val1", binary: "v9" });
+    expect(r).toMatchObject({ ok: false, error: 'unknown binary "v9"' });
+    expect(e.nodeStatus("val1")).toMatchObject({ status: "running", binary: "v1" });
+    expect(e.halts).toEqual([]);
     e.run({ untilHeight: 6 });
     expect(e.height).toBe(6);
   });

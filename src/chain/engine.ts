@@ -821,6 +821,10 @@ export class ChainEngine<S> {
           return;
         }
         const binary = a.type === "swapBinary" ? a.binary : n.binary;
+        if (!this.#host.hasBinary(binary)) {
+          done(false, `unknown binary "${binary}"`);
+          return;
+        }
         this.#startNode(n, binary, a.skipUpgradeHeights ?? n.skip);
         done(true, null, { status: n.status });
         return;

@@ -48,6 +48,8 @@ export interface AppHost<S> {
   lastAppHash(state: S): string;
   /** Binaries that register an upgrade handler for this plan name, in definition order. */
   binariesWithHandler(planName: string): readonly string[];
+  /** True when a binary of this name is defined. */
+  hasBinary(name: string): boolean;
   readUpgradeInfo(state: S): UpgradeInfoRead;
   readCommitted(state: S): CommittedView;
   readProposal(state: S, id: bigint): ProposalView | undefined;
