@@ -68,9 +68,12 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
   if (e.protocolVersion !== undefined && (committed?.protocolVersion ?? 0) !== e.protocolVersion)
     fail("protocolVersion", e.protocolVersion, committed?.protocolVersion ?? 0);
   if (e.proposals !== undefined) {
-    for (const [label, status] of e.proposals) {
-      const actual = sim.proposalByLabel(label)?.status ?? "not submitted";
-      if (actual !== status) fail(`proposals.${label}`, status, actual);
+    for (const [label, want] of e.proposals) {
+      const p = sim.proposalByLabel(label);
+      const actual = p?.status ?? "not submitted";
+      if (actual !== want.status) fail(`proposals.${label}`, want.status, actual);
+      else if (want.failedReason !== undefined && p?.failedReason !== want.failedReason)
+        fail(`proposals.${label}.failedReason`, want.failedReason, p?.failedReason ?? null);
     }
   }
   if (e.halts !== undefined) {

@@ -148,7 +148,7 @@ export interface Expectations {
   readonly applied?: ReadonlyMap<string, Height>;
   readonly moduleVersions?: ReadonlyMap<string, number>;
   readonly protocolVersion?: number;
-  readonly proposals?: ReadonlyMap<string, ProposalStatusName>;
+  readonly proposals?: ReadonlyMap<string, { readonly status: ProposalStatusName; readonly failedReason?: string }>;
   readonly halts?: readonly HaltExpectation[];
   readonly handlerRuns?: ReadonlyMap<string, number>;
   readonly upgradeInfo?: ReadonlyMap<string, PlanExpectation | null>;

@@ -329,7 +329,12 @@ export function resolveExpectations(e: ExpectationsDocument): Expectations {
   if (e.applied !== undefined) out.applied = mapOf(e.applied, height);
   if (e.moduleVersions !== undefined) out.moduleVersions = mapOf(e.moduleVersions, (v) => v);
   if (e.protocolVersion !== undefined) out.protocolVersion = e.protocolVersion;
-  if (e.proposals !== undefined) out.proposals = mapOf(e.proposals, (v) => v);
+  if (e.proposals !== undefined)
+    out.proposals = mapOf(e.proposals, (v) =>
+      typeof v === "string"
+        ? { status: v }
+        : { status: v.status, ...(v.failedReason === undefined ? {} : { failedReason: v.failedReason }) },
+    );
   if (e.halts !== undefined) {
     out.halts = e.halts.map((h) => ({
       ...(h.node === undefined ? {} : { node: h.node }),

@@ -274,7 +274,17 @@ export const ExpectationsSchema = z
     applied: z.optional(z.record(z.string(), intMin(0)).meta({ description: "Plan name → done height (0 = never)" })),
     moduleVersions: z.optional(z.record(z.string(), intMin(0))),
     protocolVersion: z.optional(intMin(0)),
-    proposals: z.optional(z.record(z.string(), z.enum(PROPOSAL_STATUSES))),
+    proposals: z.optional(
+      z.record(
+        z.string(),
+        z.union([
+          z.enum(PROPOSAL_STATUSES),
+          z
+            .strictObject({ status: z.enum(PROPOSAL_STATUSES), failedReason: z.optional(z.string()) })
+            .meta({ description: "The status, and the proposal's failed_reason (exact text)" }),
+        ]),
+      ),
+    ),
     halts: z.optional(
       z.array(
         z.strictObject({
