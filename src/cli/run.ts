@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { failureText } from "../scenario/expect.js";
-import { formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
+import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";
@@ -47,6 +47,12 @@ export function parseSeed(v: string | undefined): number | undefined {
   return Number(v);
 }
 
+/** Simulated time, wall time and their ratio (simulation-testing.md feature 23). */
+function simulatedText(simMs: number, wallMs: number): string {
+  const ratio = wallMs > 0 ? Math.round(simMs / wallMs) : 0;
+  return `${formatDuration(simMs)} simulated in ${wallMs.toFixed(1)} ms (${ratio.toLocaleString("en-US")}x real time)`;
+}
+
 export function runCommand(
   paths: readonly string[],
   o: RunCliOptions,
@@ -85,7 +91,7 @@ export function runCommand(
     for (const l of renderTimeline(sim.traceLines(), labels)) out(l);
     for (const f of report.failures) out(`   FAIL ${failureText(f)}`);
     out(
-      `${report.passed ? "PASS" : "FAIL"} ${s.name}: height ${report.final.height}, ${report.halts.length} halt(s), trace ${report.traceHash.slice(0, 16)}, ${report.wallMs.toFixed(1)} ms`,
+      `${report.passed ? "PASS" : "FAIL"} ${s.name}: height ${report.final.height}, ${report.halts.length} halt(s), trace ${report.traceHash.slice(0, 16)}, ${simulatedText(sim.nowMs - s.chain.genesisTime, report.wallMs)}`,
     );
     out("");
   }
