@@ -1,15 +1,29 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { addressOfName, GOV_AUTHORITY, nameToAddressBytes } from "../core/address.js";
+import { nameToAddressBytes } from "../core/address.js";
 import type { UnixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { formatRfc3339 } from "../core/time.js";
-import type { Action, Step, StepResult, Trigger, UpgradeMsgSpec } from "./actions.js";
+import { actionTxs } from "./action-txs.js";
+import type { Action, Step, StepResult, Trigger } from "./actions.js";
 import { BlockStore } from "./block-store.js";
 import { BlockTimeSource } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
 import { decideCommit, type NodeExecution } from "./consensus.js";
+import { enqueue, type QueuedEvent, type QueuedPayload } from "./event-queue.js";
 import type { AppHost, CommittedView, ProposalView } from "./host.js";
+import {
+  type EngineOptions,
+  type HaltRecord,
+  type ProposalRecord,
+  SETTLE_BLOCKS_MAX,
+  SETTLE_MARGIN_BLOCKS,
+  type StopCondition,
+} from "./records.js";
 import { TraceWriter } from "./trace.js";
+
+export type { EngineOptions, HaltRecord, ProposalRecord, StopCondition };
+export { SETTLE_BLOCKS_MAX };
+
 import type {
   ChainConfig,
   ExecOutcome,
@@ -19,29 +33,7 @@ import type {
   NodeProcess,
   NodeStatus,
   SimTx,
-  UpgradeMsgInput,
 } from "./types.js";
-
-/** A halt as the chain records it. */
-export interface HaltRecord {
-  readonly node: string;
-  readonly height: number;
-  readonly kind: Halt["kind"];
-  readonly message: string;
-  readonly timeMs: number;
-}
-
-/** Everything known about a proposal submitted through a step. */
-export interface ProposalRecord {
-  readonly id: bigint;
-  readonly label: string | null;
-  status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed" | "dropped" | "cancelled";
-  readonly submitHeight: number;
-  depositEndTimeMs: number | null;
-  votingStartTimeMs: number | null;
-  votingEndTimeMs: number | null;
-  failedReason: string;
-}
 
 interface NodeRuntime<S> {
   readonly cfg: NodeConfig;
@@ -56,41 +48,11 @@ interface NodeRuntime<S> {
   sidecarHandledHeight: number;
 }
 
-type QueuedPayload =
-  | { readonly timeMs: number; readonly kind: "step"; readonly step: Step }
-  | { readonly timeMs: number; readonly kind: "sidecar"; readonly node: string; readonly haltSeq: number };
-type QueuedEvent = QueuedPayload & { readonly seq: number };
-
 interface MempoolEntry {
   readonly tx: SimTx;
   /** The step that sent it, and for multi-tx steps (votes) the part index. */
   readonly stepIndex: number | undefined;
 }
-
-/** When a run ends. Absent fields do not limit. */
-export interface StopCondition {
-  readonly untilHeight?: number;
-  readonly untilTimeMs?: number;
-  /** Blocks committed during this call. */
-  readonly maxBlocks?: number;
-  /** Scenario default: stop 10 blocks past the last step or plan height once nothing is pending. */
-  readonly settle?: boolean;
-}
-
-export interface EngineOptions {
-  /** Keep trace lines in memory (for --trace); the hash is always computed. */
-  readonly keepTrace?: boolean;
-  /** Disable the idle fast path (for equivalence tests). */
-  readonly noFastPath?: boolean;
-  /** Disable execution sharing: every running node executes every block itself (for equivalence tests). */
-  readonly noSharedExecution?: boolean;
-  /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
-  readonly consensusRule?: "two-thirds" | "unanimous";
-}
-
-/** Hard cap for settle runs whose plan lies absurdly far ahead. */
-export const SETTLE_BLOCKS_MAX = 1_000_000;
-const SETTLE_MARGIN_BLOCKS = 10;
 
 /**
  * The chain engine: one simulated clock, validators and full nodes each running a binary over their own state,
@@ -234,10 +196,7 @@ export class ChainEngine<S> {
    * step lands when a scenario file schedules all its steps up front, which is what makes counterexamples replay.
    */
   #push(e: QueuedPayload): void {
-    const ev: QueuedEvent = { ...e, seq: this.#seq++ };
-    let i = this.#queue.length;
-    while (i > 0 && queueAfter(this.#queue[i - 1]!, ev)) i--;
-    this.#queue.splice(i, 0, ev);
+    enqueue(this.#queue, { ...e, seq: this.#seq++ });
   }
 
   #tryClaim(w: { step: Step; key: string; claimed: boolean }, h: HaltRecord & { claimedKeys?: Set<string> }): boolean {
@@ -761,58 +720,14 @@ export class ChainEngine<S> {
       this.#lastStepHeight = Math.max(this.#lastStepHeight, this.#height + 1);
       if (txs.length === 0) done(true, null);
     };
-    const proposalId = (lbl: string): bigint | undefined => this.#labels.get(lbl);
+    if (a.type === "submitProposal") this.#submitLabels.set(step.index, a.id);
+    const sent = actionTxs(a, (lbl) => this.#labels.get(lbl));
+    if (sent !== undefined) {
+      if (sent.ok) sendTxs(sent.txs);
+      else done(false, sent.error);
+      return;
+    }
     switch (a.type) {
-      case "submitProposal":
-        this.#submitLabels.set(step.index, a.id);
-        sendTxs([
-          {
-            kind: "submitProposal",
-            proposer: addressOfName(a.proposer),
-            messages: a.messages.map((m) => resolveMsg(m, GOV_AUTHORITY)),
-            initialDeposit: a.deposit,
-            title: a.title,
-            summary: a.summary,
-            metadata: a.metadata,
-            expedited: a.expedited,
-          },
-        ]);
-        return;
-      case "deposit":
-      case "cancelProposal": {
-        const id = proposalId(a.proposal);
-        if (id === undefined) {
-          done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
-          return;
-        }
-        sendTxs([
-          a.type === "deposit"
-            ? { kind: "deposit", proposalId: id, depositor: addressOfName(a.from), amount: a.amount }
-            : { kind: "cancelProposal", proposalId: id, proposer: addressOfName(a.from) },
-        ]);
-        return;
-      }
-      case "vote": {
-        const id = proposalId(a.proposal);
-        if (id === undefined) {
-          done(false, `proposal "${a.proposal}" has no id: its submission has not succeeded`);
-          return;
-        }
-        sendTxs(
-          a.votes.map(([voter, option]) => ({ kind: "vote", proposalId: id, voter: addressOfName(voter), option })),
-        );
-        return;
-      }
-      case "tx": {
-        const signer = addressOfName(a.from);
-        sendTxs([{ kind: "upgrade", signer, messages: a.messages.map((m) => resolveMsg(m, signer)) }]);
-        return;
-      }
-      case "authorityExec":
-        sendTxs([
-          { kind: "upgrade", signer: GOV_AUTHORITY, messages: a.messages.map((m) => resolveMsg(m, GOV_AUTHORITY)) },
-        ]);
-        return;
       case "swapBinary":
       case "restart": {
         const n = this.#node(a.node);
@@ -995,15 +910,6 @@ export class ChainEngine<S> {
   }
 }
 
-/** True when `a` is ordered after `b` in the event queue. */
-function queueAfter(a: QueuedEvent, b: QueuedEvent): boolean {
-  if (a.timeMs !== b.timeMs) return a.timeMs > b.timeMs;
-  const rank = (e: QueuedEvent) => (e.kind === "step" ? 0 : 1);
-  if (rank(a) !== rank(b)) return rank(a) > rank(b);
-  const ord = (e: QueuedEvent) => (e.kind === "step" ? e.step.index : e.seq);
-  return ord(a) > ord(b);
-}
-
 const mismatch = (h: number): Halt => ({
   kind: "app-hash-mismatch",
   message: `wrong Block.Header.AppHash at height ${h}`,
@@ -1011,10 +917,4 @@ const mismatch = (h: number): Halt => ({
 
 function haltKey(t: Trigger & { type: "halt" }): string {
   return canonicalJson({ node: t.node, kind: t.kind, height: t.height });
-}
-
-function resolveMsg(m: UpgradeMsgSpec, defaultAuthority: string): UpgradeMsgInput {
-  return m.type === "softwareUpgrade"
-    ? { type: "softwareUpgrade", authority: m.authority ?? defaultAuthority, plan: m.plan }
-    : { type: "cancelUpgrade", authority: m.authority ?? defaultAuthority };
 }

@@ -1,0 +1,47 @@
+import type { Halt } from "./types.js";
+
+/** A halt as the chain records it. */
+export interface HaltRecord {
+  readonly node: string;
+  readonly height: number;
+  readonly kind: Halt["kind"];
+  readonly message: string;
+  readonly timeMs: number;
+}
+
+/** Everything known about a proposal submitted through a step. */
+export interface ProposalRecord {
+  readonly id: bigint;
+  readonly label: string | null;
+  status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed" | "dropped" | "cancelled";
+  readonly submitHeight: number;
+  depositEndTimeMs: number | null;
+  votingStartTimeMs: number | null;
+  votingEndTimeMs: number | null;
+  failedReason: string;
+}
+
+/** When a run ends. Absent fields do not limit. */
+export interface StopCondition {
+  readonly untilHeight?: number;
+  readonly untilTimeMs?: number;
+  /** Blocks committed during this call. */
+  readonly maxBlocks?: number;
+  /** Scenario default: stop 10 blocks past the last step or plan height once nothing is pending. */
+  readonly settle?: boolean;
+}
+
+export interface EngineOptions {
+  /** Keep trace lines in memory (for --trace); the hash is always computed. */
+  readonly keepTrace?: boolean;
+  /** Disable the idle fast path (for equivalence tests). */
+  readonly noFastPath?: boolean;
+  /** Disable execution sharing: every running node executes every block itself (for equivalence tests). */
+  readonly noSharedExecution?: boolean;
+  /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
+  readonly consensusRule?: "two-thirds" | "unanimous";
+}
+
+/** Hard cap for settle runs whose plan lies absurdly far ahead. */
+export const SETTLE_BLOCKS_MAX = 1_000_000;
+export const SETTLE_MARGIN_BLOCKS = 10;
