@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
-import type { Action } from "./actions.js";
 import type { EngineOptions } from "./engine.js";
-import { at, schedule, steps, testChain, UPGRADE_BINARIES } from "./testkit.js";
-import type { SidecarConfig } from "./types.js";
+import {
+  at,
+  SIDECAR_10M,
+  schedule,
+  steps,
+  submitProposal,
+  swap,
+  testChain,
+  UPGRADE_BINARIES,
+  upgradeTo,
+  yesVotes,
+} from "./testkit.js";
 
 /**
  * The idle fast path must be invisible: every scenario gives exactly the same trace hash and final state with and
@@ -14,30 +23,7 @@ const PLAN = 300;
 const NODES = ["val1", "val2", "val3", "val4"];
 const BINARIES = UPGRADE_BINARIES;
 
-const submit = (id: string, msg: Extract<Action, { type: "submitProposal" }>["messages"][number]): Action => ({
-  type: "submitProposal",
-  id,
-  proposer: "val1",
-  title: id,
-  summary: id,
-  metadata: "",
-  deposit: [{ denom: "stake", amount: 10_000_000n }],
-  expedited: false,
-  messages: [msg],
-});
-const yes = (proposal: string): Action => ({
-  type: "vote",
-  proposal,
-  votes: [
-    ["val1", "yes"],
-    ["val2", "yes"],
-    ["val3", "yes"],
-  ],
-});
-const swap = (node: string, bin: string): Action => ({ type: "swapBinary", node, binary: bin });
-const sidecar: { sidecar: SidecarConfig } = {
-  sidecar: { enabled: true, delayMs: durationMs(600_000), binaries: new Map([["v2", "v2"]]) },
-};
+const sidecar = SIDECAR_10M;
 const allSidecars = Object.fromEntries(NODES.map((n) => [n, sidecar]));
 const base = { binaries: BINARIES, votingPeriodMs: 600_000, depositPeriodMs: 600_000 };
 
@@ -50,10 +36,7 @@ const SCENARIOS: Record<string, Scenario> = {
       seed: 11,
       blockTime: { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) },
       nodes: { ...allSidecars, full1: sidecar },
-      steps: steps(
-        [at(2), submit("up", { type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } })],
-        [at(3), yes("up")],
-      ),
+      steps: steps([at(2), submitProposal("up", upgradeTo(PLAN))], [at(3), yesVotes("up")]),
     }),
   "partial upgrade: stall, then resume": (engine) =>
     testChain({
@@ -104,10 +87,10 @@ const SCENARIOS: Record<string, Scenario> = {
       engine,
       nodes: allSidecars,
       steps: steps(
-        [at(2), submit("up", { type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } })],
-        [at(3), yes("up")],
-        [at(10), submit("cancel", { type: "cancelUpgrade" })],
-        [at(11), yes("cancel")],
+        [at(2), submitProposal("up", upgradeTo(PLAN))],
+        [at(3), yesVotes("up")],
+        [at(10), submitProposal("cancel", { type: "cancelUpgrade" })],
+        [at(11), yesVotes("cancel")],
         [at(200), schedule(PLAN)],
       ),
     }),

@@ -1,10 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SimNodeProcess } from "../app/node-process.js";
 import { durationMs } from "../core/brand.js";
-import type { Action } from "./actions.js";
 import type { EngineOptions } from "./engine.js";
-import { at, schedule, steps, testChain, UPGRADE_BINARIES } from "./testkit.js";
-import type { SidecarConfig } from "./types.js";
+import {
+  at,
+  SIDECAR_10M,
+  schedule,
+  steps,
+  submitProposal,
+  swap,
+  testChain,
+  UPGRADE_BINARIES,
+  upgradeTo,
+  yesVotes,
+} from "./testkit.js";
 
 /**
  * Execution sharing (running nodes with the same execution key execute a block once; the others adopt the result)
@@ -16,30 +25,7 @@ const PLAN = 120;
 const NODES = ["val1", "val2", "val3", "val4"];
 const BINARIES = UPGRADE_BINARIES;
 
-const submit = (id: string): Action => ({
-  type: "submitProposal",
-  id,
-  proposer: "val1",
-  title: id,
-  summary: id,
-  metadata: "",
-  deposit: [{ denom: "stake", amount: 10_000_000n }],
-  expedited: false,
-  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } }],
-});
-const yes = (proposal: string): Action => ({
-  type: "vote",
-  proposal,
-  votes: [
-    ["val1", "yes"],
-    ["val2", "yes"],
-    ["val3", "yes"],
-  ],
-});
-const swap = (node: string, bin: string): Action => ({ type: "swapBinary", node, binary: bin });
-const sidecar: { sidecar: SidecarConfig } = {
-  sidecar: { enabled: true, delayMs: durationMs(600_000), binaries: new Map([["v2", "v2"]]) },
-};
+const sidecar = SIDECAR_10M;
 const allSidecars = Object.fromEntries(NODES.map((n) => [n, sidecar]));
 const base = { binaries: BINARIES, votingPeriodMs: 600_000, depositPeriodMs: 600_000 };
 
@@ -51,7 +37,7 @@ const SCENARIOS: Record<string, (engine: EngineOptions) => ReturnType<typeof tes
       seed: 11,
       blockTime: { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) },
       nodes: { ...allSidecars, full1: sidecar },
-      steps: steps([at(2), submit("up")], [at(3), yes("up")]),
+      steps: steps([at(2), submitProposal("up", upgradeTo(PLAN))], [at(3), yesVotes("up")]),
     }),
   "partial upgrade: stall, then resume": (engine) =>
     testChain({

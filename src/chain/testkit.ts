@@ -6,10 +6,10 @@ import { durationMs, unixMs } from "../core/brand.js";
 import { defaultParams } from "../gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
 import { PRUNE_NOTHING } from "../store/pruning.js";
-import type { Action, Step, Trigger } from "./actions.js";
+import type { Action, Step, Trigger, UpgradeMsgSpec } from "./actions.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { ChainEngine, type EngineOptions } from "./engine.js";
-import type { NodeConfig } from "./types.js";
+import type { NodeConfig, SidecarConfig } from "./types.js";
 
 /** Small builders for engine tests: binaries, a default genesis and a chain of N validators. */
 export function binary(
@@ -163,3 +163,36 @@ export function proposeAndPass(planHeight: number, title = "v2", summary = "upgr
     },
   ];
 }
+
+/** val1 submits proposal `id` carrying `msg`, with the minimum deposit. */
+export const submitProposal = (id: string, msg: UpgradeMsgSpec): Action => ({
+  type: "submitProposal",
+  id,
+  proposer: "val1",
+  title: id,
+  summary: id,
+  metadata: "",
+  deposit: [{ denom: "stake", amount: 10_000_000n }],
+  expedited: false,
+  messages: [msg],
+});
+/** Schedules plan `v2` at `height`. */
+export const upgradeTo = (height: number): UpgradeMsgSpec => ({
+  type: "softwareUpgrade",
+  plan: { name: "v2", height: BigInt(height), info: "" },
+});
+/** val1-val3 (3/4 of the power) vote yes. */
+export const yesVotes = (proposal: string): Action => ({
+  type: "vote",
+  proposal,
+  votes: [
+    ["val1", "yes"],
+    ["val2", "yes"],
+    ["val3", "yes"],
+  ],
+});
+export const swap = (node: string, binary: string): Action => ({ type: "swapBinary", node, binary });
+/** A sidecar that swaps to `v2` for plan `v2` ten minutes after the halt. */
+export const SIDECAR_10M: { sidecar: SidecarConfig } = {
+  sidecar: { enabled: true, delayMs: durationMs(600_000), binaries: new Map([["v2", "v2"]]) },
+};
