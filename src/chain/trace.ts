@@ -1,5 +1,5 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { toHex, utf8 } from "../core/bytes.js";
+import { toHex } from "../core/bytes.js";
+import { sha256Hasher } from "../core/sha256.js";
 import { canonicalJson } from "./canonical-json.js";
 
 /** One trace event. `t` names the kind; the rest is kind-specific and canonicalised. */
@@ -13,7 +13,7 @@ export type TraceEvent = { readonly t: string } & Readonly<Record<string, unknow
  * is the same whether the engine executed those blocks one by one or fast-forwarded them.
  */
 export class TraceWriter {
-  #hash = sha256.create();
+  #hash = sha256Hasher();
   readonly #lines: string[] | undefined;
   #pending: { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string } | undefined;
   #count = 0;
@@ -50,7 +50,7 @@ export class TraceWriter {
 
   #write(line: string): void {
     this.#count++;
-    if (this.#lines === undefined) this.#hash.update(utf8(`${line}\n`));
+    if (this.#lines === undefined) this.#hash.update(`${line}\n`);
     else this.#lines.push(line);
   }
 
@@ -60,11 +60,10 @@ export class TraceWriter {
    */
   hash(): string {
     if (this.#lines !== undefined) {
-      for (; this.#hashed < this.#lines.length; this.#hashed++)
-        this.#hash.update(utf8(`${this.#lines[this.#hashed]}\n`));
+      for (; this.#hashed < this.#lines.length; this.#hashed++) this.#hash.update(`${this.#lines[this.#hashed]}\n`);
     }
-    const h = this.#hash.clone();
-    if (this.#pending !== undefined) h.update(utf8(`${rangeLine(this.#pending)}\n`));
+    const h = this.#hash.copy();
+    if (this.#pending !== undefined) h.update(`${rangeLine(this.#pending)}\n`);
     return toHex(h.digest());
   }
 
@@ -80,7 +79,7 @@ export class TraceWriter {
 
   clone(): TraceWriter {
     const c = new TraceWriter(this.#lines !== undefined);
-    c.#hash = this.#hash.clone();
+    c.#hash = this.#hash.copy();
     if (this.#lines) c.#lines!.push(...this.#lines);
     c.#pending = this.#pending ? { ...this.#pending } : undefined;
     c.#count = this.#count;

@@ -1,5 +1,5 @@
-import { sha256 } from "@noble/hashes/sha2.js";
 import { compareBytes, utf8 } from "../core/bytes.js";
+import { sha256Hasher } from "../core/sha256.js";
 
 /**
  * App hash of a multistore (this project's own scheme; not the reference's IAVL/simple-merkle bytes).
@@ -25,7 +25,7 @@ const STAGE_VIEW = new DataView(STAGE.buffer);
 /** Hash of one store's entries, which must come in strictly ascending key byte order. */
 export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>): Uint8Array {
   // The length-prefixed stream is staged in 64 KiB chunks: one hasher update per chunk, not four per entry.
-  const h = sha256.create();
+  const h = sha256Hasher();
   const buf = STAGE;
   const view = STAGE_VIEW;
   let used = 0;
@@ -59,7 +59,7 @@ export const sortNames = (names: Iterable<string>): string[] => [...names].sort(
 
 /** Hash over every store's name and content hash, in name byte order. */
 export function appHash(storeHashes: ReadonlyMap<string, Uint8Array>): Uint8Array {
-  const h = sha256.create();
+  const h = sha256Hasher();
   for (const name of sortNames(storeHashes.keys())) {
     const n = utf8(name);
     h.update(u32be(n.length));
