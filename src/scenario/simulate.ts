@@ -187,7 +187,13 @@ export interface BuildOptions {
  * Builds the chain engine for a validated scenario: genesis (balances by named address, gov params), binaries,
  * nodes and steps. Fails only for genesis params gov rejects (`chain.gov: ...`).
  */
-export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
+/**
+ * App hosts hold no per-run state (node states are created per engine), so a scenario's host is built once and
+ * shared by every simulation of it: the property harness builds thousands from a few cached worlds.
+ */
+const hostCache = new WeakMap<Scenario, { readonly ok: true; readonly value: SimAppHost }>();
+
+function newHost(s: Scenario, o: BuildOptions): Result<SimAppHost, string> {
   const params = govParamsOf(s.chain.gov);
   if (!params.ok) return params;
   const genesis: ChainGenesis = {
@@ -199,7 +205,15 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
   const faults = new Set(s.options.faults);
-  const host = new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, faults);
+  return ok(new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, faults));
+}
+
+export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
+  const cached = o.pruning === undefined ? hostCache.get(s) : undefined;
+  const host = cached ?? newHost(s, o);
+  if (!host.ok) return host;
+  if (o.pruning === undefined && cached === undefined) hostCache.set(s, host);
+  const faults = new Set(s.options.faults);
   const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
     name: n.name,
     power: n.power,
@@ -228,7 +242,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
       seed: o.seed ?? s.seed,
       blockTime: s.chain.blockTime,
     },
-    host,
+    host.value,
     nodes,
     steps,
     { ...o.engine, ...(faults.has("unanimous-consensus") ? { consensusRule: "unanimous" as const } : {}) },
