@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
 import type { EngineOptions } from "./engine.js";
 import {
+  ALL_SIDECARS_10M,
   at,
   SIDECAR_10M,
   schedule,
@@ -9,7 +10,7 @@ import {
   submitProposal,
   swap,
   testChain,
-  UPGRADE_BINARIES,
+  UPGRADE_BASE,
   upgradeTo,
   yesVotes,
 } from "./testkit.js";
@@ -20,12 +21,9 @@ import {
  */
 const GENESIS = Date.UTC(2026, 0, 1);
 const PLAN = 300;
-const NODES = ["val1", "val2", "val3", "val4"];
-const BINARIES = UPGRADE_BINARIES;
-
 const sidecar = SIDECAR_10M;
-const allSidecars = Object.fromEntries(NODES.map((n) => [n, sidecar]));
-const base = { binaries: BINARIES, votingPeriodMs: 600_000, depositPeriodMs: 600_000 };
+const allSidecars = ALL_SIDECARS_10M;
+const base = UPGRADE_BASE;
 
 type Scenario = (engine: EngineOptions) => ReturnType<typeof testChain>;
 const SCENARIOS: Record<string, Scenario> = {

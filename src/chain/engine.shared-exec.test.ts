@@ -3,6 +3,7 @@ import { SimNodeProcess } from "../app/node-process.js";
 import { durationMs } from "../core/brand.js";
 import type { EngineOptions } from "./engine.js";
 import {
+  ALL_SIDECARS_10M,
   at,
   SIDECAR_10M,
   schedule,
@@ -10,7 +11,7 @@ import {
   submitProposal,
   swap,
   testChain,
-  UPGRADE_BINARIES,
+  UPGRADE_BASE,
   upgradeTo,
   yesVotes,
 } from "./testkit.js";
@@ -22,12 +23,9 @@ import {
  */
 const GENESIS = Date.UTC(2026, 0, 1);
 const PLAN = 120;
-const NODES = ["val1", "val2", "val3", "val4"];
-const BINARIES = UPGRADE_BINARIES;
-
 const sidecar = SIDECAR_10M;
-const allSidecars = Object.fromEntries(NODES.map((n) => [n, sidecar]));
-const base = { binaries: BINARIES, votingPeriodMs: 600_000, depositPeriodMs: 600_000 };
+const allSidecars = ALL_SIDECARS_10M;
+const base = UPGRADE_BASE;
 
 const SCENARIOS: Record<string, (engine: EngineOptions) => ReturnType<typeof testChain>> = {
   "gov lifecycle with sidecars and a full node": (engine) =>

@@ -196,3 +196,7 @@ export const swap = (node: string, binary: string): Action => ({ type: "swapBina
 export const SIDECAR_10M: { sidecar: SidecarConfig } = {
   sidecar: { enabled: true, delayMs: durationMs(600_000), binaries: new Map([["v2", "v2"]]) },
 };
+/** Sidecars on the four default validators. */
+export const ALL_SIDECARS_10M = Object.fromEntries(["val1", "val2", "val3", "val4"].map((n) => [n, SIDECAR_10M]));
+/** The upgrade binaries with 10-minute deposit and voting periods. */
+export const UPGRADE_BASE = { binaries: UPGRADE_BINARIES, votingPeriodMs: 600_000, depositPeriodMs: 600_000 };
