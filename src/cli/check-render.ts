@@ -1,4 +1,4 @@
-import { PROPERTY_NAMES } from "../harness/properties.js";
+import { PROPERTY_NAMES } from "../../properties/index.js";
 import type { CheckSummary } from "../harness/summary.js";
 import {
   BLOCK_MS,
