@@ -1,5 +1,6 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
@@ -10,7 +11,6 @@ import {
   newMsgServer,
 } from "./msg-server.js";
 import { makePlan } from "./plan.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const OTHER = "chain1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a";
 
