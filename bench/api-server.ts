@@ -4,7 +4,7 @@
 import http from "node:http";
 import type net from "node:net";
 import { NODE_JSON } from "../src/api/node-backend.js";
-import { startApiServers } from "../src/api/server.js";
+import { startApiServers } from "../src/server/server.js";
 import { loopbackConfig } from "../test/kit/api.js";
 import { simulatedNode } from "../test/kit/node-fixture.js";
 

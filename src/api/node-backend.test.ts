@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loopbackConfig } from "../../test/kit/api.js";
 import { rawRequest } from "../../test/kit/http.js";
 import { simulatedNode } from "../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { PRUNE_EVERYTHING } from "../store/pruning.js";
 import { inProcessQuery } from "./in-process.js";
 import { NODE_JSON, nodeBackend } from "./node-backend.js";
-import { type ApiServers, startApiServers } from "./server.js";
 
 const node = simulatedNode({ untilHeight: 45 });
 

@@ -1,5 +1,4 @@
 import type { BoundService, QueryBackend } from "../../src/api/backend.js";
-import { type AppConfig, parseAppToml } from "../../src/api/config.js";
 import { type BlockSource, blockService } from "../../src/api/services/block.js";
 import { upgradeQueryService } from "../../src/api/services/upgrade.js";
 import { storeBackend } from "../../src/api/store-backend.js";
@@ -9,6 +8,7 @@ import { GOV_AUTHORITY } from "../../src/core/address.js";
 import { height, unixMs } from "../../src/core/brand.js";
 import { ok } from "../../src/core/errors.js";
 import { MemoryFs } from "../../src/core/fs.js";
+import { type AppConfig, parseAppToml } from "../../src/server/config.js";
 import { PRUNE_EVERYTHING, PRUNE_NOTHING, type PruningOptions } from "../../src/store/pruning.js";
 import { VersionedMultiStore } from "../../src/store/versioned.js";
 import { UpgradeKeeper } from "../../src/upgrade/keeper.js";

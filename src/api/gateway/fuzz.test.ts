@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loopbackConfig, standardBackend } from "../../../test/kit/api.js";
 import { header, type RawRequest, type RawResponse, rawRequest } from "../../../test/kit/http.js";
-import { type ApiServers, startApiServers } from "../server.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { httpStatusOf } from "../status.js";
 
 let servers: ApiServers;

@@ -15,10 +15,10 @@ import { header, headerNames, type RawRequest, type RawResponse, rawRequest } fr
 import { ok } from "../../core/errors.js";
 import { Query, QueryCurrentPlanResponseSchema } from "../../gen/chain/upgrade/v1beta1/query_pb.js";
 import { ModuleVersionSchema, PlanSchema } from "../../gen/chain/upgrade/v1beta1/upgrade_pb.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { newQueryServer } from "../../upgrade/query-server.js";
 import { type BoundService, bindService, type QueryBackend } from "../backend.js";
 import { goHtmlEscape } from "../json.js";
-import { type ApiServers, startApiServers } from "../server.js";
 
 type Headers = NonNullable<RawRequest["headers"]>;
 

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loopbackConfig, standardBackend } from "../../../test/kit/api.js";
 import { simulatedNode } from "../../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { NODE_JSON } from "../node-backend.js";
-import { type ApiServers, startApiServers } from "../server.js";
 import { buildRoutes } from "./routes.js";
 import { swaggerDocument } from "./swagger.js";
 

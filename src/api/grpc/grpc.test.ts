@@ -17,9 +17,9 @@ import {
   ServerReflection as ReflectionV1alpha,
   ServerReflectionRequestSchema as RequestV1alphaSchema,
 } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { parseAppToml } from "../../server/config.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import type { QueryBackend } from "../backend.js";
-import { parseAppToml } from "../config.js";
-import { type ApiServers, startApiServers } from "../server.js";
 
 const running: ApiServers[] = [];
 async function serveGrpc(backend: QueryBackend, extra = ""): Promise<string> {
