@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { durationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { parseDuration } from "../core/go/duration.js";
 import { explorationChart, sweepChart, type VegaLiteSpec } from "../explore/chart.js";
 import {
   applySweepValue,
@@ -25,7 +26,6 @@ import {
   type SweepSpec,
 } from "../explore/model.js";
 import { explorationCsv, explorationText, sweepCsv, sweepText } from "../explore/render.js";
-import { parseDuration } from "../scenario/duration.js";
 import { ExitCode } from "./exit.js";
 
 /** The flags of `chainsim explore cancel-window`, as commander hands them over (strings, one boolean). */
