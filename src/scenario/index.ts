@@ -1,4 +1,4 @@
-/** Scenario files (scenarios.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
+/** Scenario files (docs/scenario-format.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
 export { type Coin, type Coins, formatCoins, parseCoin, parseCoins } from "./coins.js";
 export { BASE_MODULES, GOV_DEFAULTS, SCENARIO_DEFAULTS } from "./defaults.js";
 export { formatDuration, formatDurationNs, parseDuration, parseDurationNs } from "./duration.js";
