@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { height, unixMs } from "../core/brand.js";
 import { errorText, ok, plain } from "../core/errors.js";
+import type { AppModule, VersionMap } from "../core/module.js";
 import { MemMultiStore } from "../store/mem-multistore.js";
 import { StoreCtx } from "./context.js";
-import { type AppModule, defaultMigrationsOrder, ModuleManager, type VersionMap } from "./module-manager.js";
+import { defaultMigrationsOrder, ModuleManager } from "./module-manager.js";
 
 const ctx = () =>
   new StoreCtx(new MemMultiStore(["upgrade"]), { chainId: "c", height: height(5), time: unixMs(0), appVersion: 0n });

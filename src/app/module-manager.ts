@@ -1,28 +1,12 @@
 import { compareBytes, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, plain, type Result, SdkErrors, wrap } from "../core/errors.js";
+import type { AppModule, MigrationHandler, MigrationRegistry, VersionMap } from "../core/module.js";
 
 /**
  * The module manager's migration machinery (reference types/module: Manager.RunMigrations, configurator,
  * DefaultMigrationsOrder). A version map assigns each module its consensus version (uint64).
  */
-
-/** Module name → consensus version. Iteration order carries no meaning (Go maps are unordered). */
-export type VersionMap = ReadonlyMap<string, bigint>;
-
-/** An in-place store migration from version v to v+1. */
-export type MigrationHandler = (ctx: Ctx) => Result<void, ChainError>;
-
-/** What the manager needs of a module. */
-export interface AppModule {
-  readonly name: string;
-  /** ConsensusVersion; a module without one counts as version 0. */
-  readonly consensusVersion?: bigint;
-  /** InitGenesis with the module's DefaultGenesis (reference HasGenesis); run for modules new to the version map. */
-  initGenesis?(ctx: Ctx): Result<void, ChainError>;
-  /** ABCI-style InitGenesis returning validator updates (reference HasABCIGenesis). */
-  initGenesisWithValidatorUpdates?(ctx: Ctx): Result<readonly unknown[], ChainError>;
-}
 
 /** The logger module of `ctx.Logger()` in the reference block contexts (BaseApp's logger). */
 export const MIGRATION_LOG_MODULE = "baseapp";
@@ -38,7 +22,7 @@ export function defaultMigrationsOrder(moduleNames: readonly string[]): string[]
 }
 
 /** Registry of in-place migrations: module → fromVersion → handler. */
-export class Configurator {
+export class Configurator implements MigrationRegistry {
   readonly #migrations = new Map<string, Map<bigint, MigrationHandler>>();
 
   /** Registers the migration from `fromVersion` to `fromVersion + 1`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import { binary, testChain } from "../chain/testkit.js";
 import type { NodeConfig } from "../chain/types.js";
 
 /** Block execution on a node (docs/scenario-format.md §1): upgrade handlers, and the idle horizon the fast path relies on. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import { binary, testChain } from "../chain/testkit.js";
 import type { NodeConfig, SidecarConfig } from "../chain/types.js";
 import { durationMs } from "../core/brand.js";
 import { utf8 } from "../core/bytes.js";

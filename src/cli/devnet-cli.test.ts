@@ -155,7 +155,7 @@ describe("init", () => {
 describe("query gov", () => {
   it("checks its argument and reports an unreachable node", async () => {
     const { govQueryMain } = await import("./devnet-query.js");
-    const { freePort } = await import("../devnet/testkit.js");
+    const { freePort } = await import("../../test/kit/devnet.js");
     const port = await freePort();
     const lines: string[] = [];
     const io = { out: (s: string) => lines.push(s), err: (s: string) => lines.push(s) };

@@ -1,9 +1,9 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loopbackConfig } from "../../test/kit/api.js";
+import { simulatedNode } from "../../test/kit/node-fixture.js";
 import { NODE_JSON } from "../api/node-backend.js";
-import { simulatedNode } from "../api/node-fixture.js";
-import { type ApiServers, startApiServers } from "../api/server.js";
-import { loopbackConfig } from "../api/testkit.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { callErrorText, goErrorText, jsonToYaml, queryMain } from "./query.js";
 
 const node = simulatedNode({ untilHeight: 45 });

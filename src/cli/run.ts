@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";

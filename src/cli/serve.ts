@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { type AppConfig, parseAppToml, validateAppConfig } from "../api/config.js";
 import { NODE_JSON, nodeBackend } from "../api/node-backend.js";
-import { type ApiServers, startApiServers } from "../api/server.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
+import { type AppConfig, parseAppToml, validateAppConfig } from "../server/config.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { ExitCode } from "./exit.js";
 import { loadScenarios } from "./run.js";
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { bundleCli, exited, freePort, getJson, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
 import { toHex, utf8 } from "../core/bytes.js";
-import { bundleCli, exited, freePort, getJson, runCli, spawnCli, waitFor } from "./testkit.js";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -6,7 +6,7 @@
 import { explorationText, sweepText } from "../explore/render.js";
 import type { PropertySummary } from "../harness/summary.js";
 import { formatDuration } from "../scenario/duration.js";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { countText, coverageCounts, thousands } from "./model-chart.js";
 import { REPORT_CSS } from "./style.js";

@@ -1,5 +1,6 @@
 import { formatRfc3339 } from "../core/time.js";
-import { checkExpectations, type Failure } from "./expect.js";
+import { checkExpectations } from "./expect.js";
+import type { Failure } from "./failure.js";
 import type { Scenario } from "./model.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "./simulate.js";
 

@@ -1,14 +1,14 @@
 import { create } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import type { VersionMap } from "../app/module-manager.js";
+import { HOME, newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import { errorText, ok, plain } from "../core/errors.js";
 import { type FileSystem, MemoryFs } from "../core/fs.js";
+import type { VersionMap } from "../core/module.js";
 import { doneKey, planKey, upgradedClientKey } from "./keys.js";
 import { encodePlan, makePlan } from "./plan.js";
-import { HOME, newUpgradeEnv } from "./testkit.js";
 
 const text = (r: { ok: boolean; error?: unknown }) =>
   r.ok ? "ok" : errorText((r as { error: Parameters<typeof errorText>[0] }).error);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
 import {
@@ -13,7 +14,6 @@ import {
   upgradedConsStateKey,
   versionMapKey,
 } from "./keys.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const entries = (env: ReturnType<typeof newUpgradeEnv>) =>
   [...env.ms.getKVStore("upgrade").iterator(undefined, undefined)].map(([k, v]) => [toHex(k), toHex(v)]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { ModuleManager } from "../app/module-manager.js";
 import { toHex } from "../core/bytes.js";
 import { legacyDoneKey, legacyDoneValue } from "./keys.js";
@@ -12,7 +13,6 @@ import {
   upgradeAppModule,
   validateGenesis,
 } from "./module.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 describe("upgrade module wiring (docs/fidelity.md §2.1, §2.7)", () => {
   it("is named upgrade, has consensus version 2 and an empty genesis", () => {

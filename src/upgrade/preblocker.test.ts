@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { HOME, newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { ok, plain } from "../core/errors.js";
 import { MemoryFs } from "../core/fs.js";
 import { planKey } from "./keys.js";
 import { makePlan } from "./plan.js";
 import { buildUpgradeNeededMsg, preBlock } from "./preblocker.js";
-import { HOME, newUpgradeEnv } from "./testkit.js";
 
 const INFO_PATH = `${HOME}/data/upgrade-info.json`;
 const identity = () => (_c: unknown, _p: unknown, vm: ReadonlyMap<string, bigint>) => ok(vm);

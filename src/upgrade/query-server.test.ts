@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import {
@@ -11,7 +12,6 @@ import {
 } from "../gen/chain/upgrade/v1beta1/query_pb.js";
 import { makePlan } from "./plan.js";
 import { newQueryServer } from "./query-server.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const setup = () => {
   const env = newUpgradeEnv();

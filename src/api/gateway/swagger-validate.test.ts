@@ -1,10 +1,10 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loopbackConfig, standardBackend } from "../../../test/kit/api.js";
+import { simulatedNode } from "../../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { NODE_JSON } from "../node-backend.js";
-import { simulatedNode } from "../node-fixture.js";
-import { type ApiServers, startApiServers } from "../server.js";
-import { loopbackConfig, standardBackend } from "../testkit.js";
 import { buildRoutes } from "./routes.js";
 import { swaggerDocument } from "./swagger.js";
 

@@ -1,15 +1,15 @@
-import type { BinaryDef, UpgradeDef } from "../app/binary.js";
-import type { ChainGenesis } from "../app/node-process.js";
-import { SimAppHost } from "../app/sim-host.js";
-import { addressOfName } from "../core/address.js";
-import { durationMs, unixMs } from "../core/brand.js";
-import { defaultParams } from "../gov/params.js";
-import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
-import { PRUNE_NOTHING } from "../store/pruning.js";
-import type { Action, Step, Trigger, UpgradeMsgSpec } from "./actions.js";
-import type { BlockTimeModel } from "./block-time.js";
-import { ChainEngine, type EngineOptions } from "./engine.js";
-import type { NodeConfig, SidecarConfig } from "./types.js";
+import type { BinaryDef, UpgradeDef } from "../../src/app/binary.js";
+import type { ChainGenesis } from "../../src/app/node-process.js";
+import { SimAppHost } from "../../src/app/sim-host.js";
+import type { Action, Step, Trigger, UpgradeMsgSpec } from "../../src/chain/actions.js";
+import type { BlockTimeModel } from "../../src/chain/block-time.js";
+import { ChainEngine, type EngineOptions } from "../../src/chain/engine.js";
+import type { NodeConfig, SidecarConfig } from "../../src/chain/types.js";
+import { addressOfName } from "../../src/core/address.js";
+import { durationMs, unixMs } from "../../src/core/brand.js";
+import { defaultParams } from "../../src/gov/params.js";
+import { DEFAULT_GOV_CONFIG } from "../../src/gov/types.js";
+import { PRUNE_NOTHING } from "../../src/store/pruning.js";
 
 /** Small builders for engine tests: binaries, a default genesis and a chain of N validators. */
 export function binary(

@@ -1,19 +1,19 @@
 import { create } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
-import { StoreCtx } from "../app/context.js";
-import { type Coins, coinsToProto, parseCoins } from "../bank/coins.js";
-import { BankKeeper } from "../bank/keeper.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
-import { height, unixMs } from "../core/brand.js";
-import { fromUtf8, utf8 } from "../core/bytes.js";
-import type { Ctx, Event, LogLine } from "../core/context.js";
-import { type ChainError, err, ok, plain, type Result, SdkErrors, wrap } from "../core/errors.js";
-import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
-import { type MsgSubmitProposal, MsgSubmitProposalSchema } from "../gen/chain/gov/v1/tx_pb.js";
-import { MemMultiStore } from "../store/mem-multistore.js";
-import { GovKeeper } from "./keeper.js";
-import { defaultParams } from "./params.js";
-import type { AnyMsg, BondedValidator, EndBlockSummary, GovConfig, MsgFacts, MsgRouter } from "./types.js";
+import { StoreCtx } from "../../src/app/context.js";
+import { type Coins, coinsToProto, parseCoins } from "../../src/bank/coins.js";
+import { BankKeeper } from "../../src/bank/keeper.js";
+import { addressOfName, GOV_AUTHORITY } from "../../src/core/address.js";
+import { height, unixMs } from "../../src/core/brand.js";
+import { fromUtf8, utf8 } from "../../src/core/bytes.js";
+import type { Ctx, Event, LogLine } from "../../src/core/context.js";
+import { type ChainError, err, ok, plain, type Result, SdkErrors, wrap } from "../../src/core/errors.js";
+import type { Params } from "../../src/gen/chain/gov/v1/gov_pb.js";
+import { type MsgSubmitProposal, MsgSubmitProposalSchema } from "../../src/gen/chain/gov/v1/tx_pb.js";
+import { GovKeeper } from "../../src/gov/keeper.js";
+import { defaultParams } from "../../src/gov/params.js";
+import type { AnyMsg, BondedValidator, EndBlockSummary, GovConfig, MsgFacts, MsgRouter } from "../../src/gov/types.js";
+import { MemMultiStore } from "../../src/store/mem-multistore.js";
 
 /**
  * Test harness for the gov and bank keepers: a MemMultiStore with the `gov` and `bank` stores, a settable block

@@ -9,10 +9,10 @@ import {
   type HandlerContext,
 } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import type { QueryBackend } from "../backend.js";
-import { HEIGHT_HEADER, runQuery } from "../height.js";
-import { DescriptorIndex } from "./descriptor-index.js";
-import { REFLECTION_SERVICES, reflectionHandler } from "./reflection.js";
+import type { QueryBackend } from "../api/backend.js";
+import { DescriptorIndex } from "../api/grpc/descriptor-index.js";
+import { REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.js";
+import { HEIGHT_HEADER, runQuery } from "../api/height.js";
 
 /**
  * The gRPC server (docs/node-api.md §5): h2c (HTTP/2 prior knowledge, no TLS) serving every bound query service, with the

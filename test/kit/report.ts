@@ -4,13 +4,13 @@
  * property runner, so no chain runs).
  */
 import { machineTransitions } from "../../models/coverage.js";
-import { runCampaign } from "../harness/campaign.js";
-import { Violation } from "../harness/properties.js";
-import type { PropertyOutcome, PropertyRunOptions } from "../harness/run-property.js";
-import { type CheckSummary, checkSummary } from "../harness/summary.js";
-import { parseScenario } from "../scenario/load.js";
-import { runScenario } from "../scenario/runner.js";
-import type { ReportInput, ScenarioRecord } from "./types.js";
+import { runCampaign } from "../../src/harness/campaign.js";
+import { Violation } from "../../src/harness/properties.js";
+import type { PropertyOutcome, PropertyRunOptions } from "../../src/harness/run-property.js";
+import { type CheckSummary, checkSummary } from "../../src/harness/summary.js";
+import type { ReportInput, ScenarioRecord } from "../../src/report/types.js";
+import { parseScenario } from "../../src/scenario/load.js";
+import { runScenario } from "../../src/scenario/runner.js";
 
 export const SAMPLE_SCENARIO = `
 name: sample-upgrade

@@ -1,8 +1,8 @@
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
+import { parseGoBool, parseGoInt, parseGoUint } from "../api/go/strconv.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { type PruningOptions, pruningOptions } from "../store/pruning.js";
-import { parseGoBool, parseGoInt, parseGoUint } from "./go/strconv.js";
 
 /**
  * app.toml (docs/node-api.md §1): the keys the node's API servers, pruning and startup checks read. Unknown keys are

@@ -1,9 +1,9 @@
-import { StoreCtx } from "../app/context.js";
-import { GOV_AUTHORITY } from "../core/address.js";
-import { height, unixMs } from "../core/brand.js";
-import { type FileSystem, MemoryFs } from "../core/fs.js";
-import { MemMultiStore } from "../store/mem-multistore.js";
-import { UpgradeKeeper, type UpgradeKeeperOptions } from "./keeper.js";
+import { StoreCtx } from "../../src/app/context.js";
+import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { height, unixMs } from "../../src/core/brand.js";
+import { type FileSystem, MemoryFs } from "../../src/core/fs.js";
+import { MemMultiStore } from "../../src/store/mem-multistore.js";
+import { UpgradeKeeper, type UpgradeKeeperOptions } from "../../src/upgrade/keeper.js";
 
 /** Test fixtures for the upgrade module: a multistore with the `upgrade` store, contexts at chosen heights. */
 export interface UpgradeTestEnv {

@@ -1,8 +1,8 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
+import { loopbackConfig, standardBackend } from "../../test/kit/api.js";
 import { parseAppToml } from "./config.js";
 import { startApiServers } from "./server.js";
-import { loopbackConfig, standardBackend } from "./testkit.js";
 
 const config = (toml: string) => {
   const c = parseAppToml(toml);

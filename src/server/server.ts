@@ -1,12 +1,12 @@
 import http2 from "node:http2";
 import type net from "node:net";
+import type { QueryBackend } from "../api/backend.js";
+import { Gateway } from "../api/gateway/gateway.js";
+import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "../api/json.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
-import type { QueryBackend } from "./backend.js";
 import { type AppConfig, parseApiAddress, parseGrpcAddress } from "./config.js";
-import { Gateway } from "./gateway/gateway.js";
-import { listenRest } from "./gateway/rest-server.js";
-import { grpcHandler } from "./grpc/server.js";
-import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "./json.js";
+import { grpcHandler } from "./grpc.js";
+import { listenRest } from "./rest.js";
 
 /** The running API servers. Addresses carry the actual ports (port 0 in the config picks free ones). */
 export interface ApiServers {

@@ -4,15 +4,16 @@ import net from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { initHome } from "./init.js";
+import { initHome } from "../../src/devnet/init.js";
 
 /**
  * Helpers for the devnet's process-level tests. Node processes start from an esbuild bundle of the CLI (a few hundred
  * milliseconds instead of seconds through tsx; esbuild comes with tsx). Bundles go under node_modules/.cache so that
  * the externals (classic-level's native binding) resolve from the repository's node_modules. Listeners are loopback.
  */
-const SRC = dirname(dirname(fileURLToPath(import.meta.url)));
-const CACHE = join(dirname(SRC), "node_modules", ".cache", "chainsim-devnet-test");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const SRC = join(ROOT, "src");
+const CACHE = join(ROOT, "node_modules", ".cache", "chainsim-devnet-test");
 
 /**
  * Bundles an entry that runs the CLI: `main` is the whole `chainsim` program (src/cli/main.ts); `devnet` runs only the

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { parseScenario, type Scenario } from "../scenario/index.js";
-import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
-import type { PruningOptions } from "../store/pruning.js";
-import type { QueryBackend } from "./backend.js";
-import { nodeBackend } from "./node-backend.js";
+import type { QueryBackend } from "../../src/api/backend.js";
+import { nodeBackend } from "../../src/api/node-backend.js";
+import { parseScenario, type Scenario } from "../../src/scenario/index.js";
+import { buildSimulation, type Simulation, stopConditionOf } from "../../src/scenario/simulate.js";
+import type { PruningOptions } from "../../src/store/pruning.js";
 
 /**
  * Test and bench fixture: the library scenario `query-upgrade-history` (plan "v2" at 30 scheduled at 12, applied at

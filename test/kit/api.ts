@@ -1,18 +1,18 @@
-import { StoreCtx } from "../app/context.js";
-import { BlockStore } from "../chain/block-store.js";
-import { GOV_AUTHORITY } from "../core/address.js";
-import { height, unixMs } from "../core/brand.js";
-import { ok } from "../core/errors.js";
-import { MemoryFs } from "../core/fs.js";
-import { PRUNE_EVERYTHING, PRUNE_NOTHING, type PruningOptions } from "../store/pruning.js";
-import { VersionedMultiStore } from "../store/versioned.js";
-import { UpgradeKeeper } from "../upgrade/keeper.js";
-import { makePlan } from "../upgrade/plan.js";
-import type { BoundService, QueryBackend } from "./backend.js";
-import { type AppConfig, parseAppToml } from "./config.js";
-import { type BlockSource, blockService } from "./services/block.js";
-import { upgradeQueryService } from "./services/upgrade.js";
-import { storeBackend } from "./store-backend.js";
+import type { BoundService, QueryBackend } from "../../src/api/backend.js";
+import { type BlockSource, blockService } from "../../src/api/services/block.js";
+import { upgradeQueryService } from "../../src/api/services/upgrade.js";
+import { storeBackend } from "../../src/api/store-backend.js";
+import { StoreCtx } from "../../src/app/context.js";
+import { BlockStore } from "../../src/chain/block-store.js";
+import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { height, unixMs } from "../../src/core/brand.js";
+import { ok } from "../../src/core/errors.js";
+import { MemoryFs } from "../../src/core/fs.js";
+import { type AppConfig, parseAppToml } from "../../src/server/config.js";
+import { PRUNE_EVERYTHING, PRUNE_NOTHING, type PruningOptions } from "../../src/store/pruning.js";
+import { VersionedMultiStore } from "../../src/store/versioned.js";
+import { UpgradeKeeper } from "../../src/upgrade/keeper.js";
+import { makePlan } from "../../src/upgrade/plan.js";
 
 /**
  * Fixtures for the API tests: an upgrade chain in a real VersionedMultiStore. Module versions {auth 5, bank 4} at
