@@ -406,7 +406,7 @@ export function registerExplore(
   explore
     .command("cancel-window")
     .description(
-      "how far ahead must an upgrade be scheduled so that a cancel can still pass? (governance.md §15, measured on the engine)",
+      "how far ahead must an upgrade be scheduled so that a cancel can still pass? (docs/fidelity.md §3.11, measured on the engine)",
     )
     .showHelpAfterError(false)
     .option("--deposit-period <dur>", "gov max_deposit_period D (Go duration)", "48h")

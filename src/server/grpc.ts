@@ -15,7 +15,7 @@ import { REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.j
 import { HEIGHT_HEADER, runQuery } from "../api/height.js";
 
 /**
- * The gRPC server (node-api.md §5): h2c (HTTP/2 prior knowledge, no TLS) serving every bound query service, with the
+ * The gRPC server (docs/node-api.md §5): h2c (HTTP/2 prior knowledge, no TLS) serving every bound query service, with the
  * same height metadata rules as REST (errors as status code 2 with the SDK message; success carries the
  * `x-chain-block-height` response header), plus server reflection v1 and v1alpha. Unknown services and methods are
  * UNIMPLEMENTED with grpc-go's messages.
