@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { sampleRecord } from "../../test/kit/report.js";
 import { renderTraceEvent, type TraceEvent, type TraceEventOf } from "../chain/trace-events.js";
 import type { DurationMs } from "../core/brand.js";
 import type { RunReport } from "../scenario/runner.js";
-import { sampleRecord } from "./testkit.js";
 import { CHAIN_LANE, proposalName, scenarioTimeline } from "./timeline.js";
 
 const T0 = Date.UTC(2026, 0, 1);
