@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeGrpcMessage } from "./server.js";
+import { encodeGrpcMessage } from "./grpc.js";
 
 // @grpc/grpc-js, Node's standard gRPC client, with stubs loaded by @grpc/proto-loader from the repository's protos,
 // against a real `chainsim serve` process over loopback.
