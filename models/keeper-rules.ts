@@ -1,5 +1,5 @@
 /**
- * The upgrade keeper's rules as pure functions of the committed state (upgrade-module.md §2, §4; governance.md §14):
+ * The upgrade keeper's rules as pure functions of the committed state (docs/fidelity.md §2.2, §2.4; §3.10):
  * plan validation, ScheduleUpgrade, CancelUpgrade, the done markers and the all-or-nothing execution of a message list.
  */
 import type { Height } from "../src/core/brand.js";

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { loopbackConfig } from "../../test/kit/api.js";
+import { rawRequest } from "../../test/kit/http.js";
+import { simulatedNode } from "../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { PRUNE_EVERYTHING } from "../store/pruning.js";
 import { inProcessQuery } from "./in-process.js";
 import { NODE_JSON, nodeBackend } from "./node-backend.js";
-import { simulatedNode } from "./node-fixture.js";
-import { type ApiServers, startApiServers } from "./server.js";
-import { loopbackConfig } from "./testkit.js";
-import { rawRequest } from "./testkit-http.js";
 
 const node = simulatedNode({ untilHeight: 45 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import type { Action } from "./actions.js";
-import { binary, testChain } from "./testkit.js";
 
 const chain = () => testChain({ binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })] });
 const coins = [{ denom: "stake", amount: 10_000_000n }];

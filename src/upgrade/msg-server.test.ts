@@ -1,5 +1,6 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
@@ -10,14 +11,13 @@ import {
   newMsgServer,
 } from "./msg-server.js";
 import { makePlan } from "./plan.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const OTHER = "chain1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a";
 
 const fail = (r: { ok: boolean; error?: unknown }) =>
   r.ok ? "ok" : errorText((r as { error: Parameters<typeof errorText>[0] }).error);
 
-describe("Msg/SoftwareUpgrade (§8)", () => {
+describe("Msg/SoftwareUpgrade (docs/fidelity.md §2.8)", () => {
   it("schedules the plan when signed by the authority", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);
@@ -75,7 +75,7 @@ describe("Msg/SoftwareUpgrade (§8)", () => {
   });
 });
 
-describe("Msg/CancelUpgrade (§8)", () => {
+describe("Msg/CancelUpgrade (docs/fidelity.md §2.8)", () => {
   it("clears a plan, and succeeds when there is none", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);
