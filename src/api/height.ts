@@ -1,8 +1,8 @@
 import type { Message } from "@bufbuild/protobuf";
 import type { Ctx } from "../core/context.js";
 import { err, grpcMessage, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
+import { parseGoInt, quoteLatin1 } from "../core/go/strconv.js";
 import type { QueryBackend, UnaryHandler } from "./backend.js";
-import { parseGoInt, quoteLatin1 } from "./go/strconv.js";
 import { GrpcCode, INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
 
 /** The request header / gRPC metadata key that selects the state version. */

@@ -1,3 +1,4 @@
+import { formatDuration } from "../core/go/duration.js";
 import { PROPERTY_NAMES } from "../harness/properties.js";
 import type { CheckSummary } from "../harness/summary.js";
 import {
@@ -8,7 +9,6 @@ import {
   VALIDATORS,
   VOTING_PERIOD_MS,
 } from "../harness/world.js";
-import { formatDuration } from "../scenario/duration.js";
 import type { CheckConfig } from "./check-options.js";
 
 /**

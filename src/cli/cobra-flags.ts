@@ -1,4 +1,4 @@
-import { parseGoBool, parseGoInt, quote } from "../api/go/strconv.js";
+import { parseGoBool, parseGoInt, quote } from "../core/go/strconv.js";
 
 /**
  * A pflag/cobra-compatible flag parser for the node-style commands (docs/node-api.md §6.1): interspersed flags,

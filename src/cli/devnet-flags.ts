@@ -1,5 +1,5 @@
-import { parseGoBool, parseGoInt } from "../api/go/strconv.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { parseGoBool, parseGoInt } from "../core/go/strconv.js";
 
 /**
  * Flag and argument parsing with cobra/pflag semantics and messages (docs/node-api.md §6.1), for the devnet commands.

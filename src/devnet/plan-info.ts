@@ -1,6 +1,6 @@
 import { utf8 } from "../core/bytes.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { type GoJsonNode, goFoldName, goKindName, parseGoJson } from "../upgrade/go-json.js";
+import { type GoJsonNode, goFoldName, goKindName, parseGoJson } from "../core/go/json.js";
 import { archiveEntries, isArchiveUrl } from "./archive.js";
 
 /**

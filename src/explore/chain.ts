@@ -6,7 +6,7 @@
  */
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { formatDuration } from "../scenario/duration.js";
+import { formatDuration } from "../core/go/duration.js";
 import { formatScenarioError, type Scenario } from "../scenario/index.js";
 import { scenarioFromData } from "../scenario/load.js";
 import { buildSimulation, genesisErrors, type Simulation } from "../scenario/simulate.js";

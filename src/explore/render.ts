@@ -4,7 +4,7 @@
  * short/over)".
  */
 import type { BlockTimeModel } from "../chain/block-time.js";
-import { formatDuration } from "../scenario/duration.js";
+import { formatDuration } from "../core/go/duration.js";
 import type { Exploration, OffsetPoint, SweepExploration } from "./explore.js";
 import type { CancelWindowConfig, DelaySpec } from "./model.js";
 import { meanBlockTime, minBlockTime, type RuleGap, ruleOfThumbMs } from "./rule.js";

@@ -12,9 +12,9 @@
  */
 import { z } from "zod";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { parseDurationNs } from "../core/go/duration.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
-import { parseDurationNs } from "./duration.js";
 import { parseRfc3339, parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------

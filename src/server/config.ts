@@ -1,7 +1,7 @@
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { parseGoBool, parseGoInt, parseGoUint } from "../api/go/strconv.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { parseGoBool, parseGoInt, parseGoUint } from "../core/go/strconv.js";
 import { type PruningOptions, pruningOptions } from "../store/pruning.js";
 
 /**

@@ -1,8 +1,8 @@
 import http from "node:http";
 import net from "node:net";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
-import type { ByteString } from "../api/go/url.js";
 import { ok, type Result } from "../core/errors.js";
+import type { ByteString } from "../core/go/url.js";
 
 /**
  * The REST listener (docs/node-api.md §1.1, §2.1): HTTP/1.1 in front of the gateway, with the reference server's limits.

@@ -1,6 +1,5 @@
 import { create } from "@bufbuild/protobuf";
 import { err, ok, type Result } from "../../core/errors.js";
-import type { QueryBackend } from "../backend.js";
 import {
   type ByteString,
   cleanPath,
@@ -9,7 +8,8 @@ import {
   parseRequestTarget,
   type QueryValues,
   type RequestTarget,
-} from "../go/url.js";
+} from "../../core/go/url.js";
+import type { QueryBackend } from "../backend.js";
 import { HEIGHT_HEADER, runQuery } from "../height.js";
 import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
 import { errorBody, GrpcCode, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";

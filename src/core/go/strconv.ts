@@ -1,5 +1,5 @@
-import { utf8 } from "../../core/bytes.js";
-import { err, ok, type Result } from "../../core/errors.js";
+import { utf8 } from "../bytes.js";
+import { err, ok, type Result } from "../errors.js";
 
 /**
  * Go strconv behaviour the REST gateway reproduces: ParseInt/ParseUint (any base, base 0 with prefixes and `_`

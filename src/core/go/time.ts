@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { err, ok, type PlainError, plain, type Result } from "../errors.js";
 
 /**
  * Go's `time.Time.UnmarshalJSON` (Go ≥ 1.20): the raw JSON bytes must be a JSON string; the bytes between the quotes

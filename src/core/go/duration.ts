@@ -11,8 +11,8 @@
  *   (a sub-millisecond positive duration becomes 0 and fails such a check).
  * - `formatDuration` prints Go's `Duration.String()` of a millisecond span (`48h0m0s`, `1m30s`, `500ms`, `0s`).
  */
-import { type DurationMs, durationMs } from "../core/brand.js";
-import { err, ok, type Result } from "../core/errors.js";
+import { type DurationMs, durationMs } from "../brand.js";
+import { err, ok, type Result } from "../errors.js";
 
 const NS_PER_MS = 1_000_000n;
 const U64_MASK = (1n << 64n) - 1n;

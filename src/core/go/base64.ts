@@ -1,4 +1,4 @@
-import { err, ok, type Result } from "../../core/errors.js";
+import { err, ok, type Result } from "../errors.js";
 
 /**
  * Go encoding/base64 decoding with Go's error positions (`illegal base64 data at input byte N`), for the gateway's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { utf8 } from "../core/bytes.js";
-import { goFoldName, goJsonQuote, goQuoteChar, parseGoJson } from "./go-json.js";
+import { utf8 } from "../bytes.js";
+import { goFoldName, goJsonQuote, goQuoteChar, parseGoJson } from "./json.js";
 
 const syntax = (text: string): string => {
   const r = parseGoJson(utf8(text));

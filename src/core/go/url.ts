@@ -1,5 +1,5 @@
-import { fromUtf8 } from "../../core/bytes.js";
-import { err, ok, type Result } from "../../core/errors.js";
+import { fromUtf8 } from "../bytes.js";
+import { err, ok, type Result } from "../errors.js";
 import { latin1Bytes, quoteLatin1 } from "./strconv.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { utf8 } from "../core/bytes.js";
-import { goTimeUnmarshalJson } from "./go-time.js";
+import { utf8 } from "../bytes.js";
+import { goTimeUnmarshalJson } from "./time.js";
 
 const parse = (json: string) => {
   const r = goTimeUnmarshalJson(utf8(json));

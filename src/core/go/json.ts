@@ -1,4 +1,4 @@
-import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { err, ok, type PlainError, plain, type Result } from "../errors.js";
 
 /**
  * The parts of Go's `encoding/json` that `upgrade-info.json` exposes: the string encoder (with HTML escaping, as
