@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { predict } from "../../models/oracle.js";
-import type { Fault } from "../app/faults.js";
+import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 import {
   type CommandData,

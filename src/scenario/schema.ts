@@ -11,8 +11,8 @@
  *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
  */
 import { z } from "zod";
-import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDurationNs } from "../core/go/duration.js";
+import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { parseRfc3339, parseTimeSpec } from "./time.js";
