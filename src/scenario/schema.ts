@@ -582,7 +582,7 @@ export const ScenarioSchema = z
         faults: z.optional(
           z.array(z.enum(FAULT_NAMES as [Fault, ...Fault[]])).meta({
             description:
-              "Planted bugs (src/app/faults.ts) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
+              "Planted bugs (src/faults/) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
           }),
         ),
       }),
