@@ -56,7 +56,7 @@ interface MempoolEntry {
 
 /**
  * The chain engine: one simulated clock, validators and full nodes each running a binary over their own state,
- * the consensus rule, halts, restarts, swaps, catch-up and sidecars, exactly as scenarios.md §1 defines them.
+ * the consensus rule, halts, restarts, swaps, catch-up and sidecars, exactly as docs/scenario-format.md §1 defines them.
  * Deterministic: everything derives from the config, the seed and the steps. Expected failures are data (halts,
  * step results); nothing throws out of the engine for bad scenario input that passed validation.
  */
@@ -639,7 +639,7 @@ export class ChainEngine<S> {
       });
       return;
     }
-    // cosmovisor (sidecar.md §3.2 rule 3): after its first upgrade, a later upgrade-info.json triggers an upgrade
+    // cosmovisor (docs/fidelity.md §4.2 rule 3): after its first upgrade, a later upgrade-info.json triggers an upgrade
     // only if its height is greater than the last height it handled; otherwise it keeps waiting.
     if (info.height <= n.sidecarHandledHeight) {
       this.#trace.emit({

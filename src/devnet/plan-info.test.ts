@@ -63,7 +63,7 @@ const check = async (info: string, r: Resolver = fake({}), enforce = false) => {
   return v.ok ? "ok" : v.error;
 };
 
-describe("upgrade-info validation (§6.3)", () => {
+describe("upgrade-info validation (docs/node-api.md §6.3)", () => {
   it("rejects blank, unparsable and empty infos with the reference texts", async () => {
     expect(await check("  ")).toBe("plan info must not be blank");
     expect(await check("v2")).toBe("could not parse plan info: invalid character 'v' looking for beginning of value");

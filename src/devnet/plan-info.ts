@@ -1,10 +1,10 @@
 import { utf8 } from "../core/bytes.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { type GoJsonNode, goFoldName, goKindName, parseGoJson } from "../upgrade/go-json.js";
+import { type GoJsonNode, goFoldName, goKindName, parseGoJson } from "../core/go/json.js";
 import { archiveEntries, isArchiveUrl } from "./archive.js";
 
 /**
- * Upgrade-info validation of `tx upgrade software-upgrade` (node-api.md §6.3; reference x/upgrade/plan ParseInfo,
+ * Upgrade-info validation of `tx upgrade software-upgrade` (docs/node-api.md §6.3; reference x/upgrade/plan ParseInfo,
  * ValidateFull), over an injectable resolver so that tests and simulations choose what a URL returns. Every message
  * is the reference's text; entries are checked in ascending key order (the reference iterates a Go map).
  */

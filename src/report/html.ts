@@ -3,10 +3,11 @@
  * scripts, no external resources). Every section is always present (with a note when it has nothing to show), so a
  * reader and the browser test can rely on its anchors: #summary, #model, #scenarios, #counterexamples, #exploration.
  */
+
+import { formatDuration } from "../core/go/duration.js";
 import { explorationText, sweepText } from "../explore/render.js";
 import type { PropertySummary } from "../harness/summary.js";
-import { formatDuration } from "../scenario/duration.js";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { countText, coverageCounts, thousands } from "./model-chart.js";
 import { REPORT_CSS } from "./style.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { sampleRecord, sampleSummary } from "../../test/kit/report.js";
 import { parseExploration, parseScenariosFile, parseSummary, scenariosFile } from "./load.js";
-import { sampleRecord, sampleSummary } from "./testkit.js";
 
 describe("parsing the saved files", () => {
   it("reads back what chainsim writes", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sampleRecord } from "./testkit.js";
+import { sampleRecord } from "../../test/kit/report.js";
 import { scenarioTimeline } from "./timeline.js";
 import { LANE_KINDS, timelineChart } from "./timeline-chart.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { sampleRecord } from "../../test/kit/report.js";
 import type { RunReport } from "../scenario/runner.js";
-import { sampleRecord } from "./testkit.js";
 import { CHAIN_LANE, proposalName, scenarioTimeline } from "./timeline.js";
 
 const T0 = Date.UTC(2026, 0, 1);
