@@ -71,7 +71,8 @@ export function genesisDocument(o: GenesisOptions): {
   chain: Record<string, unknown>;
   accounts: GenesisAccount[];
 } {
-  const keys = [...o.validators.map((v) => v.key), ...o.accounts.map((a) => a.key)];
+  // A validator usually also has a balance: each key is registered once, in first-seen order.
+  const keys = [...new Map([...o.validators, ...o.accounts].map((x) => [x.key.name, x.key])).values()];
   return {
     chain: {
       chainId: o.chainId,
