@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { nameToAddressBytes } from "../core/address.js";
 import type { UnixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import { actionTxs } from "./action-txs.js";
 import type { Action, Step, StepResult, Trigger } from "./actions.js";
 import { BlockStore } from "./block-store.js";

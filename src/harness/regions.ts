@@ -1,4 +1,4 @@
-import { parseRfc3339 } from "../scenario/time.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import type { Session } from "./session.js";
 
 /**

@@ -2,7 +2,7 @@ import { createOracle, type Oracle, step as oracleStep } from "../../models/orac
 import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { Action as EngineAction, StepResult, UpgradeMsgSpec } from "../chain/actions.js";
 import { GOV_AUTHORITY } from "../core/address.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import { scenarioFromData } from "../scenario/load.js";
 import type { Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";

@@ -1,4 +1,4 @@
-import { parseRfc3339 } from "../scenario/time.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import type { ScenarioRecord } from "./types.js";
 
 /** One point of the height curve: the committed height at a simulated instant. */

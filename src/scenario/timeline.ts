@@ -1,4 +1,4 @@
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 
 type Ev = { t: string } & Record<string, unknown>;
 
