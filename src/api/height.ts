@@ -14,7 +14,7 @@ export const GRPC_METADATA_HEIGHT_HEADER = "grpc-metadata-x-chain-block-height";
 const sdkStatus = (e: ReturnType<typeof wrap>): Status => ({ code: Code.Unknown, message: grpcMessage(e) });
 
 /**
- * The height interceptor (node-api.md §2.6; reference baseapp/grpcserver.go): the header is honoured only when it has
+ * The height interceptor (docs/node-api.md §2.6; reference baseapp/grpcserver.go): the header is honoured only when it has
  * exactly one value; it is parsed as a base-10 int64 (values are latin1 strings as node delivers them, so the Go
  * `%q` quoting of the error shows their raw bytes); negative heights fail. 0 means latest.
  */

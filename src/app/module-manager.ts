@@ -51,9 +51,9 @@ export class Configurator implements MigrationRegistry {
    * versions are equal or `fromVersion > toVersion`; then a module without any registered migration fails; then each
    * step from..to-1 must exist.
    *
-   * Spec over reference: upgrade-module.md §7.1 lists `from > to` among the no-ops ("no error"). The reference code
-   * checks for registered migrations before comparing, so a downgrade of a module without migrations fails there
-   * with `no migrations found`. The spec is this project's contract, so a downgrade is always a no-op here.
+   * Known deviation (docs/fidelity.md §2.7, §6): this project's contract lists `from > to` among the no-ops ("no
+   * error"). The reference code checks for registered migrations before comparing, so a downgrade of a module
+   * without migrations fails there with `no migrations found`. Here a downgrade is always a no-op.
    */
   runModuleMigrations(ctx: Ctx, moduleName: string, fromVersion: bigint, toVersion: bigint): Result<void, ChainError> {
     if (toVersion <= 1n || fromVersion === toVersion || fromVersion > toVersion) return ok(undefined);

@@ -6,7 +6,7 @@ import { durationMs } from "../core/brand.js";
 import { utf8 } from "../core/bytes.js";
 import { genesisMarkerKey } from "./markers.js";
 
-/** Starting a binary over a node's state (scenarios.md §1 "Starting a node"): upgrade-info.json and store upgrades. */
+/** Starting a binary over a node's state (docs/scenario-format.md §1 "Starting a node"): upgrade-info.json and store upgrades. */
 const PLAN = 20;
 const INFO = "data/upgrade-info.json";
 const sidecar: { sidecar: SidecarConfig } = {

@@ -92,7 +92,7 @@ describe("bad input through the library API gives failed step results, never a t
     e.run({ untilHeight: 2 });
     const r = e.stepResults()[0]!;
     expect(r.ok).toBe(false);
-    expect(r.error).toBe("name cannot be empty: invalid request");
+    expect(r.error).toBe("plan: name cannot be empty: invalid request");
   });
 
   it("swapping to an unknown binary is a failed step that leaves the node as it was", () => {

@@ -12,7 +12,7 @@ import {
 import type { CheckConfig } from "./check-options.js";
 
 /**
- * The first line of a campaign (simulation-testing.md features 1-2): the seed, the commit and every option the
+ * The first line of a campaign: the seed, the commit and every option the
  * campaign derives from them, so that the line alone reproduces the run.
  */
 export function headerLine(command: string, c: CheckConfig, commit: string, unitsTotal: number): string {

@@ -36,7 +36,7 @@ const TRANSPORTS = ["REST", "gRPC"] as const;
 const transportFlags = (name: (typeof TRANSPORTS)[number]): string[] =>
   name === "REST" ? ["--node", rest] : ["--grpc-addr", grpc];
 
-describe("chainsim query upgrade (node-api.md §6.2)", () => {
+describe("chainsim query upgrade (docs/node-api.md §6.2)", () => {
   for (const name of TRANSPORTS) {
     describe(`over ${name}`, () => {
       let flags: string[] = [];

@@ -41,7 +41,7 @@ function readConfig(path: string): { ok: true; value: AppConfig } | { ok: false;
   }
   const cfg = parseAppToml(text);
   if (!cfg.ok) return { ok: false, error: cfg.error.message };
-  // Read-only serving takes no transactions, so minimum gas prices are not required (node-api.md §1.3).
+  // Read-only serving takes no transactions, so minimum gas prices are not required (docs/node-api.md §1.3).
   const valid = validateAppConfig(cfg.value, { takesTransactions: false });
   if (!valid.ok) return { ok: false, error: valid.error.message };
   return cfg;

@@ -54,7 +54,7 @@ describe("devnet end to end (real processes)", () => {
         "the node's first blocks",
       );
 
-      // The upgrade info names a binary by file URL with its checksum, validated by the CLI (§6.3).
+      // The upgrade info names a binary by file URL with its checksum, validated by the CLI (docs/node-api.md §6.3).
       const bin = join(home, "chainsimd-v2");
       writeFileSync(bin, "binary v2");
       const info = JSON.stringify({

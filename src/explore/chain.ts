@@ -18,7 +18,7 @@ export const CANCEL_PROPOSER = "val2";
 /** The plan name; no binary registers a handler for it. */
 export const PLAN_NAME = "v2";
 
-/** The scenario file form (scenarios.md §2) of a block-time model. */
+/** The scenario file form (docs/scenario-format.md §2) of a block-time model. */
 export function blockTimeDocument(m: BlockTimeModel): unknown {
   switch (m.kind) {
     case "fixed":

@@ -133,7 +133,7 @@ function findings(x: Exploration): string[] {
     const first = x.outcomes["cancel-before-upgrade"];
     if (first > 0)
       out.push(
-        `  in ${first} of ${n} runs the cancel's voting ended before the upgrade's: it executed first as a no-op and the upgrade stood, whatever the plan height (governance.md §15)`,
+        `  in ${first} of ${n} runs the cancel's voting ended before the upgrade's: it executed first as a no-op and the upgrade stood, whatever the plan height (docs/fidelity.md §3.11)`,
       );
     out.push(
       `=> no offset in ${x.range.min}..${x.range.max} lets the cancel land with P >= ${conf}; the rule of thumb gives ${x.ruleOfThumb.mean.blocks} blocks (mean block time) or ${x.ruleOfThumb.min.blocks} (minimum)`,

@@ -1,4 +1,4 @@
-/** Scenario files (scenarios.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
+/** Scenario files (docs/scenario-format.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
 
 export { formatDuration, formatDurationNs, parseDuration, parseDurationNs } from "../core/go/duration.js";
 export { type Coin, type Coins, formatCoins, parseCoin, parseCoins } from "./coins.js";

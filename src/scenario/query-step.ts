@@ -32,7 +32,7 @@ function bodyValue(text: string): unknown {
 }
 
 /**
- * Runs a `query` step (scenarios.md §2) against the node's state at this point of the simulation, through the same
+ * Runs a `query` step (docs/scenario-format.md §2) against the node's state at this point of the simulation, through the same
  * gateway pipeline `chainsim serve` uses over HTTP (`height` becomes the `x-chain-block-height` header). The
  * failure, if any, is at `at` and compares `{status, body}` (body only when the step gives one; JSON deep-equal).
  */

@@ -5,7 +5,7 @@ import { parseGoBool, parseGoInt, parseGoUint } from "../core/go/strconv.js";
 import { type PruningOptions, pruningOptions } from "../store/pruning.js";
 
 /**
- * app.toml (node-api.md §1): the keys the node's API servers, pruning and startup checks read. Unknown keys are
+ * app.toml (docs/node-api.md §1): the keys the node's API servers, pruning and startup checks read. Unknown keys are
  * ignored, absent keys take the reference defaults, integers may be quoted (`"10485760"`) or not. A malformed value
  * is an error naming the key, e.g. `app.toml: api.max-open-connections: expected a non-negative integer, got "x"`
  * (stricter than the reference, whose viper getters silently read garbage as 0), except `pruning-keep-recent` and

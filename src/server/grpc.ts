@@ -15,10 +15,18 @@ import { REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.j
 import { HEIGHT_HEADER, runQuery } from "../api/height.js";
 
 /**
- * The gRPC server (node-api.md §5): h2c (HTTP/2 prior knowledge, no TLS) serving every bound query service, with the
+ * The gRPC server (docs/node-api.md §5): h2c (HTTP/2 prior knowledge, no TLS) serving every bound query service, with the
  * same height metadata rules as REST (errors as status code 2 with the SDK message; success carries the
  * `x-chain-block-height` response header), plus server reflection v1 and v1alpha. Unknown services and methods are
  * UNIMPLEMENTED with grpc-go's messages.
+ *
+ * Status framing, as grpc-go writes it:
+ * - A response with no message is trailers-only: ONE HEADERS frame carrying `:status`, `content-type`, `grpc-status`
+ *   and `grpc-message`, with END_STREAM set on it. Clients such as @grpc/grpc-js read the status only from a frame
+ *   that ends the stream; a HEADERS frame without END_STREAM followed by an empty DATA frame is "Call ended without
+ *   gRPC status" (13 INTERNAL) to them.
+ * - `grpc-message` is percent-encoded by one encoder, `encodeGrpcMessage`, for every status, whoever produced it
+ *   (connect-es writes `encodeURIComponent`; its value is decoded and re-encoded before it reaches the wire).
  */
 export interface GrpcServerOptions {
   /** `grpc.max-recv-msg-size`: larger requests fail with RESOURCE_EXHAUSTED. */
@@ -38,8 +46,12 @@ function heightMetadata(rawHeaders: readonly string[]): string[] {
   return out;
 }
 
-/** grpc-message percent-encoding: bytes outside printable ASCII, and `%`. */
-const encodeGrpcMessage = (m: string): string =>
+/**
+ * grpc-message percent-encoding (gRPC PROTOCOL-HTTP2 "Status-Message", grpc-go `encodeGrpcMessage`): the UTF-8
+ * bytes outside printable ASCII 0x20-0x7E, and `%` itself, become `%XX` (upper-case hex); everything else is sent
+ * as it is.
+ */
+export const encodeGrpcMessage = (m: string): string =>
   [...Buffer.from(m, "utf8")]
     .map((b) =>
       b >= 0x20 && b <= 0x7e && b !== 0x25
@@ -47,6 +59,57 @@ const encodeGrpcMessage = (m: string): string =>
         : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
     )
     .join("");
+
+/** connect-es encodes grpc-message with encodeURIComponent: undo it (a value that does not decode stays as sent). */
+function decodeConnectMessage(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+type NodeHeaders = Record<string, string | string[] | number | undefined>;
+
+function reencode(h: unknown): void {
+  if (h === null || typeof h !== "object" || Array.isArray(h)) return;
+  const headers = h as NodeHeaders;
+  const m = headers["grpc-message"];
+  if (typeof m === "string") headers["grpc-message"] = encodeGrpcMessage(decodeConnectMessage(m));
+}
+
+/**
+ * The response with grpc-message re-encoded by `encodeGrpcMessage` wherever connect-es sets it: in the trailers
+ * (`addTrailers`) and in a headers-carried status (`writeHead`).
+ */
+function withGrpcMessageEncoding(res: http2.Http2ServerResponse): http2.Http2ServerResponse {
+  const addTrailers = res.addTrailers.bind(res);
+  res.addTrailers = (headers) => {
+    reencode(headers);
+    addTrailers(headers);
+  };
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => http2.Http2ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    for (const a of args) reencode(a);
+    return writeHead(...args);
+  }) as typeof res.writeHead;
+  return res;
+}
+
+/** A trailers-only response: one HEADERS frame with the status, END_STREAM set on it. */
+export function trailersOnly(res: http2.Http2ServerResponse, code: number, message: string): void {
+  const headers = {
+    ":status": 200,
+    "content-type": "application/grpc",
+    "grpc-status": String(code),
+    "grpc-message": encodeGrpcMessage(message),
+  };
+  if (res.stream.destroyed || res.stream.headersSent) {
+    res.end();
+    return;
+  }
+  res.stream.respond(headers, { endStream: true });
+}
 
 /** The names of all served services, reflection included. */
 export function servedServiceNames(backend: QueryBackend): string[] {
@@ -105,17 +168,12 @@ export function grpcHandler(
       const message = methodsOf.has(service)
         ? `unknown method ${method} for service ${service}`
         : `unknown service ${service}`;
-      res.writeHead(200, {
-        "content-type": "application/grpc",
-        "grpc-status": String(Code.Unimplemented),
-        "grpc-message": encodeGrpcMessage(message),
-      });
-      res.end();
+      trailersOnly(res as http2.Http2ServerResponse, Code.Unimplemented, message);
     },
   });
   return (req, res) => {
     try {
-      adapter(req, res);
+      adapter(req, withGrpcMessageEncoding(res));
     } catch {
       if (!res.headersSent) res.writeHead(500);
       res.end();

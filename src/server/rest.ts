@@ -5,7 +5,7 @@ import { ok, type Result } from "../core/errors.js";
 import type { ByteString } from "../core/go/url.js";
 
 /**
- * The REST listener (node-api.md §1.1, §2.1): HTTP/1.1 in front of the gateway, with the reference server's limits.
+ * The REST listener (docs/node-api.md §1.1, §2.1): HTTP/1.1 in front of the gateway, with the reference server's limits.
  * - `maxOpenConnections` (0 = unlimited): like Go's `netutil.LimitListener`, a connection beyond the cap is accepted
  *   by the kernel but not served until another one closes.
  * - `readTimeoutMs` (0 = none): time to read one whole request, also the idle time between keep-alive requests (Go's

@@ -18,7 +18,7 @@ import {
 const entries = (env: ReturnType<typeof newUpgradeEnv>) =>
   [...env.ms.getKVStore("upgrade").iterator(undefined, undefined)].map(([k, v]) => [toHex(k), toHex(v)]);
 
-describe("store keys (§1.1)", () => {
+describe("store keys (docs/fidelity.md §2.1)", () => {
   it("single-byte keys: plan 0x00, protocol version 0x03", () => {
     expect(toHex(planKey())).toBe("00");
     expect(toHex(protocolVersionKey())).toBe("03");
@@ -50,7 +50,7 @@ describe("store keys (§1.1)", () => {
   });
 });
 
-describe("done-key migration 1→2 (§1.1)", () => {
+describe("done-key migration 1→2 (docs/fidelity.md §2.1)", () => {
   it("rewrites `0174657374 → 000000000000000b` as `01000000000000000b74657374 → 01`", () => {
     const env = newUpgradeEnv();
     const store = env.ms.getKVStore("upgrade");

@@ -14,7 +14,7 @@ import {
   validateGenesis,
 } from "./module.js";
 
-describe("upgrade module wiring (§1.3, §7.2)", () => {
+describe("upgrade module wiring (docs/fidelity.md §2.1, §2.7)", () => {
   it("is named upgrade, has consensus version 2 and an empty genesis", () => {
     expect(MODULE_NAME).toBe("upgrade");
     expect(CONSENSUS_VERSION).toBe(2n);

@@ -18,7 +18,7 @@ const setup = () => {
   return { ...env, q: newQueryServer(env.keeper), ctx: env.ctxAt(20) };
 };
 
-describe("Query service (§9)", () => {
+describe("Query service (docs/fidelity.md §2.9)", () => {
   it("CurrentPlan: no plan gives an empty response, else the plan", () => {
     const { q, ctx, keeper } = setup();
     const empty = q.currentPlan(ctx, create(QueryCurrentPlanRequestSchema));

@@ -13,7 +13,7 @@ afterAll(async () => {
   await Promise.all(running.map((s) => s.close()));
 });
 
-describe("Swagger 2.0 document (node-api.md §3)", () => {
+describe("Swagger 2.0 document (docs/node-api.md §3)", () => {
   it("the served swagger.yaml of a simulated node (upgrade, gov and block services) passes SwaggerParser.validate", async () => {
     const node = simulatedNode({ untilHeight: 15 });
     const r = await startApiServers(loopbackConfig("swagger = true", "enable = false"), node.backend, {

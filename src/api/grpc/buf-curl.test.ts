@@ -6,7 +6,7 @@ import { simulatedNode } from "../../../test/kit/node-fixture.js";
 import { type ApiServers, startApiServers } from "../../server/server.js";
 import { NODE_JSON } from "../node-backend.js";
 
-// node-api.md §5 "Must work": buf curl (from node_modules/.bin, the pinned @bufbuild/buf) against a live server,
+// docs/node-api.md §5 "Must work": buf curl (from node_modules/.bin, the pinned @bufbuild/buf) against a live server,
 // using server reflection for the schema.
 const run = promisify(execFile);
 const BUF = "node_modules/.bin/buf";
