@@ -12,7 +12,7 @@ export interface CommittedBlock<Tx> {
   readonly appHash: string;
 }
 
-/** Header of a block as `query upgrade applied` prints it (node-api.md §6.2). Hashes are upper-case hex. */
+/** Header of a block as `query upgrade applied` prints it (docs/node-api.md §6.2). Hashes are upper-case hex. */
 export interface BlockMeta {
   readonly block_id: { readonly hash: string; readonly parts: { readonly total: number; readonly hash: string } };
   readonly block_size: string;

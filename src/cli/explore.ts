@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { durationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { parseDuration } from "../core/go/duration.js";
 import { explorationChart, sweepChart, type VegaLiteSpec } from "../explore/chart.js";
 import {
   applySweepValue,
@@ -27,7 +28,6 @@ import {
 } from "../explore/model.js";
 import { runOnWorkers, WORKERS_MAX } from "../explore/pool.js";
 import { explorationCsv, explorationText, sweepCsv, sweepText } from "../explore/render.js";
-import { parseDuration } from "../scenario/duration.js";
 import { ExitCode } from "./exit.js";
 
 /** The flags of `chainsim explore cancel-window`, as commander hands them over (strings, one boolean). */
@@ -429,7 +429,7 @@ export function registerExplore(
   explore
     .command("cancel-window")
     .description(
-      "how far ahead must an upgrade be scheduled so that a cancel can still pass? (governance.md §15, measured on the engine)",
+      "how far ahead must an upgrade be scheduled so that a cancel can still pass? (docs/fidelity.md §3.11, measured on the engine)",
     )
     .showHelpAfterError(false)
     .option("--deposit-period <dur>", "gov max_deposit_period D (Go duration)", "48h")
