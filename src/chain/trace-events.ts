@@ -1,4 +1,4 @@
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { GovBlockEvent, HaltKind, SimTx, TxResult } from "./types.js";
