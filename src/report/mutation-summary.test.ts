@@ -35,6 +35,18 @@ describe("summarizeMutation", () => {
     expect(s.files.all?.campaign?.mutants).toBe(4);
   });
 
+  it("tells apart mutants that start at the same place but span different code", () => {
+    const wide = { ...mutant("0", 1, "Killed", "ConditionalExpression"), replacement: "true" };
+    const narrow = {
+      ...wide,
+      id: "1",
+      status: "Survived",
+      location: { ...wide.location, end: { line: 1, column: 9 } },
+    };
+    const s = summarizeMutation({ units: report("a.ts", [wide, narrow]) });
+    expect(s.files.all?.units).toMatchObject({ mutants: 2, killed: 1, survived: 1 });
+  });
+
   it("sums every file into 'all', listed last", () => {
     const s = summarizeMutation({
       units: {

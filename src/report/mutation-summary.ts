@@ -2,7 +2,7 @@
  * The mutation score of chainsim's detectors, from StrykerJS's JSON reports (mutation-testing-report-schema).
  *
  * Contract: pure. One report per detector, all over the same mutated files; a mutant is identified across reports
- * by file, position, mutator and replacement (Stryker numbers mutants per run). Per file and per detector it counts
+ * by file, span, mutator and replacement (Stryker numbers mutants per run). Per file and per detector it counts
  * mutants, killed, survived (including "no coverage"), timeout and the score = (killed + timeout) / valid, where
  * valid excludes ignored (disabled by a `// Stryker disable` directive: documented equivalents) and compile or
  * runtime errors of the mutated program itself. The combined row "campaign+scenarios" kills a mutant that either
@@ -18,7 +18,10 @@ export interface StrykerMutant {
   readonly id: string;
   readonly mutatorName: string;
   readonly replacement?: string;
-  readonly location: { readonly start: { readonly line: number; readonly column: number } };
+  readonly location: {
+    readonly start: { readonly line: number; readonly column: number };
+    readonly end?: { readonly line: number; readonly column: number };
+  };
   readonly status: string;
 }
 export interface StrykerReport {
@@ -65,8 +68,10 @@ const TIMEOUT = new Set(["Timeout"]);
 const SURVIVED = new Set(["Survived", "NoCoverage"]);
 const IGNORED = new Set(["Ignored", "Pending"]);
 
-const keyOf = (file: string, m: StrykerMutant): string =>
-  `${file}:${m.location.start.line}:${m.location.start.column}:${m.mutatorName}:${m.replacement ?? ""}`;
+const keyOf = (file: string, m: StrykerMutant): string => {
+  const { start, end } = m.location;
+  return `${file}:${start.line}:${start.column}-${end?.line}:${end?.column}:${m.mutatorName}:${m.replacement ?? ""}`;
+};
 
 type Outcome = "killed" | "timeout" | "survived" | "ignored" | "error";
 const outcomeOf = (status: string): Outcome =>
