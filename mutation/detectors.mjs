@@ -26,7 +26,7 @@ export const DETECTORS = {
   campaign: {
     statement: "the property campaign: chainsim check with the default budget and a fixed seed, no faults",
     command:
-      "node mutation/detect.mjs check --seed 20261124 --report-dir .mutation-out --regressions-dir .mutation-out",
+      "node mutation/detect.mjs check --seed 20261124 --bail --report-dir .mutation-out --regressions-dir .mutation-out",
   },
   scenarios: {
     statement: "the scenario library's own expect blocks (chainsim run scenarios/; golden hashes are not a detector)",

@@ -17,6 +17,7 @@ export interface CheckFlags {
   readonly shard?: string;
   readonly faults?: string;
   readonly maxCommands?: string;
+  readonly bail?: boolean;
   readonly json?: boolean;
   readonly reportDir?: string;
   readonly regressionsDir?: string;
@@ -33,6 +34,8 @@ export interface CheckConfig {
   readonly faults: readonly Fault[];
   readonly maxCommands: number;
   readonly timeLimitMs: number | undefined;
+  /** Stop at the first failing run, unshrunk (`--bail`). */
+  readonly bail: boolean;
   readonly json: boolean;
   readonly reportDir: string;
   readonly regressionsDir: string;
@@ -103,6 +106,7 @@ export function parseCheckFlags(
     faults: parseFaults(f.faults),
     maxCommands: f.maxCommands === undefined ? DEFAULT_MAX_COMMANDS : positiveInt("--max-commands", f.maxCommands),
     timeLimitMs: timeLimit === undefined ? undefined : parseTimeLimit(timeLimit),
+    bail: f.bail === true,
     json: f.json === true,
     reportDir: f.reportDir ?? "reports",
     regressionsDir: f.regressionsDir ?? "scenarios/regressions",
