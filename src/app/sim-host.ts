@@ -1,6 +1,4 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
-import type { AppHost, CommittedView, ProposalView, UpgradeInfoRead } from "../chain/host.js";
-import type { Halt, NodeConfig, NodeProcess } from "../chain/types.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
@@ -18,7 +16,9 @@ import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { type FaultSet, NO_FAULTS } from "./faults.js";
+import type { AppHost, CommittedView, ProposalView, UpgradeInfoRead } from "./host.js";
 import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
+import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
 const UPGRADE_INFO = "data/upgrade-info.json";
 
