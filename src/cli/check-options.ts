@@ -3,6 +3,7 @@ import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDuration } from "../core/go/duration.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
 import { UserError } from "./exit.js";
+import { ensureDir } from "./out-dir.js";
 import { parseSeed } from "./run.js";
 
 /** Runs per property of `chainsim check` without `--runs`. */
@@ -111,4 +112,10 @@ export function parseCheckFlags(
     reportDir: f.reportDir ?? "reports",
     regressionsDir: f.regressionsDir ?? "scenarios/regressions",
   };
+}
+
+/** Creates the report folder before the campaign runs; a bad one is a one-line UserError naming the flag (exit 2). */
+export function prepareOutputDirs(c: CheckConfig): void {
+  const bad = ensureDir("--report-dir", c.reportDir);
+  if (bad !== undefined) throw new UserError(bad);
 }
