@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { SimTx } from "../src/app/types.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
-import type { SimTx } from "../src/chain/types.js";
 import { addressOfName } from "../src/core/address.js";
 import { runProperty } from "../src/harness/run-property.js";
 import type { Session } from "../src/harness/session.js";
