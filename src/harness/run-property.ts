@@ -30,6 +30,8 @@ export interface PropertyRunOptions {
   readonly maxCommands?: number;
   /** Stop generating new runs after this long (ms); runs already passed count. */
   readonly timeLimitMs?: number;
+  /** Report the first failing run as it is, without shrinking it. */
+  readonly endOnFailure?: boolean;
   /** Called after each run (for progress bars); `failed` once the property failed. */
   readonly onRun?: () => void;
   /**
@@ -148,6 +150,7 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
   const details = fc.check(prop, {
     seed: o.seed,
     numRuns: o.numRuns,
+    ...(o.endOnFailure === true ? { endOnFailure: true } : {}),
     ...(o.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: o.timeLimitMs }),
   });
   const base = {

@@ -12,10 +12,11 @@
  */
 import { z } from "zod";
 import { parseDurationNs } from "../core/go/duration.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
-import { parseRfc3339, parseTimeSpec } from "./time.js";
+import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Closed sets
