@@ -7,6 +7,8 @@ export const missedHalt = {
   hooks: {
     preBlock: (r) => (!r.ok && r.halt.kind === "upgrade-needed" ? { ok: true, consensusParamsChanged: false } : r),
   },
+  // The scenario library's halting scenarios settle only once the chain halts; under this fault they run to the hard
+  // cap of blocks (minutes), so none is declared: graceful-halt catches it within a few runs.
   caughtBy: { properties: ["graceful-halt"], scenarios: [] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -8,6 +8,7 @@ export const nondeterministicGenesis = {
   name: "nondeterministic-genesis",
   breaks: "the genesis trace carries a process-global counter",
   hooks: { genesisAppHash: (hash) => `${hash}-${++leakyCounter}` },
+  // A scenario runs once per process here, so no scenario file can see a counter that differs between runs.
   caughtBy: { properties: ["determinism"], scenarios: [] },
   replayFails: false,
 } as const satisfies FaultDefinition;

@@ -14,6 +14,9 @@ export const offByOneDueHeight = {
         }
       },
   },
-  caughtBy: { properties: ["correct-height", "model-agreement"], scenarios: [] },
+  caughtBy: {
+    properties: ["correct-height", "model-agreement"],
+    scenarios: ["binary-too-early-despite-skip-height", "binary-too-early-halts-until-downgraded"],
+  },
   replayFails: true,
 } as const satisfies FaultDefinition;
