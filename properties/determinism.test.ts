@@ -1,4 +1,4 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
 
 describe("determinism", () => propertySuite("determinism", "nondeterministic-genesis", { replayFails: false }));

@@ -1,4 +1,4 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
 
 describe("run-once", () => propertySuite("run-once", "skip-done-marker", { replayFails: true }));

@@ -1,4 +1,4 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
 
 describe("schedule-checks", () => propertySuite("schedule-checks", "allow-past-plans", { replayFails: true }));
