@@ -4,7 +4,7 @@ import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
 import { runProperty } from "../src/harness/run-property.js";
 import type { Session } from "../src/harness/session.js";
-import { CI_RUNS, CI_SEED } from "./budget.js";
+import { CI_RUNS, CI_SEED } from "../test/kit/budget.js";
 import { govFollowsTally } from "./gov-follows-tally.js";
 
 /** A session whose chain produced exactly `events`, in a world of four validators of power 100, 60 s periods. */
