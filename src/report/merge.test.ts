@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { liveness } from "../../properties/liveness.js";
+import { runOnce } from "../../properties/run-once.js";
 import { type CampaignOptions, runCampaign } from "../harness/campaign.js";
 import { campaignJunit, renderJunit } from "../harness/junit.js";
 import { type CheckSummary, checkSummary } from "../harness/summary.js";
@@ -7,7 +9,7 @@ import { mergeJunit, mergeSummaries, type ShardSummary } from "./merge.js";
 /** Two properties of 6 runs in units of 2: 6 units, so each of 3 shards runs 2 (one block each, real chain runs). */
 const CAMPAIGN: CampaignOptions = {
   seed: 424242,
-  properties: ["run-once", "liveness"],
+  properties: [runOnce, liveness],
   runsPerProperty: 6,
   runsPerUnit: 2,
   maxCommands: 12,
