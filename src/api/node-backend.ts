@@ -126,7 +126,7 @@ export function nodeBackend(
       network: sim.cfg.chainId,
       version: COMET_VERSION,
       moniker: node,
-      rpcAddress: "tcp://127.0.0.1:26657",
+      rpcAddress: "", // nothing serves CometBFT RPC here: no address is advertised
       appName: NODE_APP_NAME,
       appVersion: sim.nodeStatus(node)?.binary ?? "",
       gitCommit: "",

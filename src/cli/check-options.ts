@@ -1,7 +1,7 @@
+import { PROPERTY_NAMES } from "../../properties/index.js";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { parseDuration } from "../core/go/duration.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
-import { PROPERTY_NAMES, type PropertyName } from "../harness/properties.js";
-import { parseDuration } from "../scenario/duration.js";
 import { UserError } from "./exit.js";
 import { parseSeed } from "./run.js";
 
@@ -28,7 +28,7 @@ export interface CheckConfig {
   readonly seedDrawn: boolean;
   readonly runsPerProperty: number;
   readonly runsPerUnit: number;
-  readonly properties: readonly PropertyName[];
+  readonly properties: readonly string[];
   readonly shard: Shard;
   readonly faults: readonly Fault[];
   readonly maxCommands: number;
@@ -61,13 +61,13 @@ function parseTimeLimit(v: string): number {
   return d.value;
 }
 
-function parseProperties(vs: readonly string[] | undefined): PropertyName[] {
+function parseProperties(vs: readonly string[] | undefined): string[] {
   if (vs === undefined || vs.length === 0) return [...PROPERTY_NAMES];
-  const out: PropertyName[] = [];
+  const out: string[] = [];
   for (const v of vs.flatMap((x) => x.split(",")).map((x) => x.trim())) {
-    if (!(PROPERTY_NAMES as readonly string[]).includes(v))
+    if (!PROPERTY_NAMES.includes(v))
       throw new UserError(`--property: unknown property "${v}" (known: ${PROPERTY_NAMES.join(", ")})`);
-    if (!out.includes(v as PropertyName)) out.push(v as PropertyName);
+    if (!out.includes(v)) out.push(v);
   }
   return out;
 }

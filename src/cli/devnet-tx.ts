@@ -23,7 +23,7 @@ import { type DevnetCommand, defaultHome, type Io, nodeUrl, registerGroup, rest 
 import { type FlagSpec, flagBool, flagInt, flagString, type Parsed } from "./devnet-flags.js";
 
 /**
- * `chainsim tx ...` against a devnet node (node-api.md §6.3): builds the message, signs it with a key of the home's
+ * `chainsim tx ...` against a devnet node (docs/node-api.md §6.3): builds the message, signs it with a key of the home's
  * test keyring (`--from NAME`), broadcasts it (`POST /chain/tx/v1beta1/txs`) and waits until it is in a block
  * (deviation: the reference's default `sync` mode returns after CheckTx). Prints the tx response (YAML, or JSON with
  * `--output json`); a rejected or failed transaction prints it too and exits 1 with `Error: <raw_log>`.
@@ -125,7 +125,7 @@ function depositOf(p: Parsed): Coins {
   return d.value;
 }
 
-/** The authority checks of §6.3 (`sdk.AccAddressFromBech32`); undefined when valid. */
+/** The authority checks of docs/node-api.md §6.3 (`sdk.AccAddressFromBech32`); undefined when valid. */
 export function bech32AuthorityError(a: string): string | undefined {
   if (a.trim() === "") return "empty address string is not allowed";
   let prefix: string;

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import type { Command } from "commander";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { ExitCode, UserError } from "./exit.js";
-import { collectScenarioFiles, readText } from "./files.js";
+import { collectScenarioFiles, readText, reason } from "./files.js";
 
 export interface RunCliOptions {
   readonly json?: boolean;
@@ -47,10 +47,40 @@ export function parseSeed(v: string | undefined): number | undefined {
   return Number(v);
 }
 
-/** Simulated time, wall time and their ratio (simulation-testing.md feature 23). */
+/** Simulated time, wall time and their ratio. */
 function simulatedText(simMs: number, wallMs: number): string {
   const ratio = wallMs > 0 ? Math.round(simMs / wallMs) : 0;
   return `${formatDuration(simMs)} simulated in ${wallMs.toFixed(1)} ms (${ratio.toLocaleString("en-US")}x real time)`;
+}
+
+/**
+ * Where `--trace` writes each scenario's trace: one scenario writes the file named (its folder created); several
+ * write `<dir>/<scenario file name>.jsonl` (the folder created), named by file so that two scenarios with the same
+ * `name:` keep both traces. Two files with the same file name in different folders are refused. Errors name the
+ * path; nothing has run yet.
+ */
+export function traceFiles(
+  scenarios: readonly Scenario[],
+  trace: string,
+): { ok: true; value: string[] } | { ok: false; error: string } {
+  const single = scenarios.length === 1;
+  const files = single ? [trace] : scenarios.map((s) => join(trace, `${basename(s.file, extname(s.file))}.jsonl`));
+  const seen = new Map<string, string>();
+  for (const [i, f] of files.entries()) {
+    const other = seen.get(f);
+    if (other !== undefined)
+      return { ok: false, error: `--trace ${trace}: ${other} and ${scenarios[i]!.file} would both write ${f}` };
+    seen.set(f, scenarios[i]!.file);
+  }
+  const dir = single ? dirname(trace) : trace;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const why = code === "EEXIST" || code === "ENOTDIR" ? `${dir} is not a directory` : reason(e);
+    return { ok: false, error: `--trace ${trace}: ${why}` };
+  }
+  return { ok: true, value: files };
 }
 
 export function runCommand(
@@ -64,8 +94,16 @@ export function runCommand(
   if (scenarios === undefined) return ExitCode.usage;
   let failed = 0;
   const keepTrace = o.trace !== undefined || o.json !== true;
-  if (o.trace !== undefined && scenarios.length > 1) mkdirSync(o.trace, { recursive: true });
-  for (const s of scenarios) {
+  let traces: string[] = [];
+  if (o.trace !== undefined) {
+    const t = traceFiles(scenarios, o.trace);
+    if (!t.ok) {
+      err(`Error: ${t.error}`);
+      return ExitCode.usage;
+    }
+    traces = t.value;
+  }
+  for (const [i, s] of scenarios.entries()) {
     const { report, sim } = runScenario(s, {
       ...(seed === undefined ? {} : { seed }),
       keepTrace,
@@ -73,14 +111,19 @@ export function runCommand(
     });
     if (!report.passed) failed++;
     if (o.trace !== undefined) {
-      const file = scenarios.length > 1 ? join(o.trace, `${s.name}.jsonl`) : o.trace;
-      writeFileSync(
-        file,
-        sim
-          .traceLines()
-          .map((l) => `${l}\n`)
-          .join(""),
-      );
+      const file = traces[i]!;
+      try {
+        writeFileSync(
+          file,
+          sim
+            .traceLines()
+            .map((l) => `${l}\n`)
+            .join(""),
+        );
+      } catch (e) {
+        err(`Error: --trace ${file}: ${reason(e)}`);
+        return ExitCode.usage;
+      }
     }
     if (o.json === true) {
       out(JSON.stringify(report));
@@ -88,7 +131,7 @@ export function runCommand(
     }
     const labels = new Map(sim.proposals.filter((p) => p.label !== null).map((p) => [String(p.id), p.label!]));
     out(`== ${s.name} (${s.file}) seed ${report.seed}`);
-    for (const l of renderTimeline(sim.traceLines(), labels)) out(l);
+    for (const l of renderTimeline(sim.traceEvents(), labels)) out(l);
     for (const f of report.failures) out(`   FAIL ${failureText(f)}`);
     out(
       `${report.passed ? "PASS" : "FAIL"} ${s.name}: height ${report.final.height}, ${report.halts.length} halt(s), trace ${report.traceHash.slice(0, 16)}, ${simulatedText(sim.nowMs - s.chain.genesisTime, report.wallMs)}`,
@@ -108,8 +151,11 @@ export function registerRun(
     .command("run")
     .description("replay scenario files (or directories of them) and check their expectations")
     .argument("<paths...>", "scenario files or directories")
-    .option("--json", "print one JSON object per scenario (the public contract of scenarios.md §3)")
-    .option("--trace <file>", "write the canonical JSON-lines trace (a directory when several scenarios run)")
+    .option("--json", "print one JSON object per scenario (the public contract of docs/scenario-format.md §3)")
+    .option(
+      "--trace <file>",
+      "write the canonical JSON-lines trace to this file; with several scenarios a directory of <file name>.jsonl",
+    )
     .option("--seed <n>", "override every scenario's seed")
     .action((paths: string[], opts: RunCliOptions) => setExit(runCommand(paths, opts, io.out, io.err)));
 }

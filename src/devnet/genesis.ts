@@ -13,7 +13,7 @@ import type { KeyRecord } from "./keyring.js";
  * A devnet's chain definition, as two files under `<home>/config/`:
  *
  * - `genesis.json`: `{"chain": <scenario chain section>, "accounts": [{"name","address","pubkey"}]}`. `chain` is
- *   exactly the `chain` section of a scenario file (scenarios.md §2: chainId, validators, accounts with balances,
+ *   exactly the `chain` section of a scenario file (docs/scenario-format.md §2: chainId, validators, accounts with balances,
  *   gov params with Go durations); `accounts` registers the public key (base64, 33 bytes) of each account that may
  *   sign, by name (address = bech32(sha256(name)[0:20]), see keyring.ts).
  * - `binaries.json` (or `.yaml`): `{"genesisBinary"?, "binaries": {...}}`, the `binaries` of a scenario file.
@@ -71,7 +71,8 @@ export function genesisDocument(o: GenesisOptions): {
   chain: Record<string, unknown>;
   accounts: GenesisAccount[];
 } {
-  const keys = [...o.validators.map((v) => v.key), ...o.accounts.map((a) => a.key)];
+  // A validator usually also has a balance: each key is registered once, in first-seen order.
+  const keys = [...new Map([...o.validators, ...o.accounts].map((x) => [x.key.name, x.key])).values()];
   return {
     chain: {
       chainId: o.chainId,

@@ -14,7 +14,7 @@ import { err, ok, type Result } from "../core/errors.js";
  * sha256(sign bytes), as the reference's secp256k1 keys sign.
  *
  * Addresses (deliberate deviation, documented): an account's address is bech32("chain", sha256(name)[0:20]), the
- * named-account rule of scenarios.md, not the reference's bech32(ripemd160(sha256(compressed pubkey))). The gov
+ * named-account rule of docs/scenario-format.md, not the reference's bech32(ripemd160(sha256(compressed pubkey))). The gov
  * tally identifies validators by that named address, so a validator's key must vote from it. The binding between
  * address and key is therefore made by genesis, which registers each account's public key; the reference-style
  * address is still computed and shown (`pubkeyAddress`) for comparison.

@@ -1,10 +1,10 @@
-import { parseApiAddress, validateAppConfig } from "../api/config.js";
 import { Gateway as GatewayClass } from "../api/gateway/gateway.js";
-import { listenRest } from "../api/gateway/rest-server.js";
 import { DEFAULT_NON_NULLABLE } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
-import { startApiServers } from "../api/server.js";
 import { HostFs } from "../node/host-fs.js";
+import { parseApiAddress, validateAppConfig } from "../server/config.js";
+import { listenRest } from "../server/rest.js";
+import { startApiServers } from "../server/server.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { devnetRest } from "./rest.js";
@@ -76,7 +76,9 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     return EXIT_HALT;
   }
   const chain = opened.value.chain;
-  const backend = chain.queryBackend();
+  // Filled in as listeners start; node_info reads it on every query (an RPC listener sets `rpc`).
+  const listeners: { rpc?: string } = {};
+  const backend = chain.queryBackend(() => listeners);
 
   const closers: (() => Promise<void>)[] = [];
   const shutdown = async () => {

@@ -1,7 +1,7 @@
 import { base64 } from "@scure/base";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
-import { parseRequestTarget } from "../api/go/url.js";
 import { goHtmlEscape } from "../api/json.js";
+import { parseRequestTarget } from "../core/go/url.js";
 import type { DevnetChain } from "./chain.js";
 import { PUBKEY_TYPE } from "./keyring.js";
 

@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
 import type { Fault } from "../app/faults.js";
 import { utf8 } from "../core/bytes.js";
-import { PROPERTIES, type PropertyName } from "./properties.js";
+import type { Property } from "./property.js";
 import { addSession, emptyRegionCounts, mergeRegionCounts, type RegionCounts } from "./regions.js";
 import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
 import { type GenerationStatistics, generationStatistics } from "./statistics.js";
@@ -37,7 +37,8 @@ export interface Shard {
 
 export interface CampaignOptions {
   readonly seed: number;
-  readonly properties: readonly PropertyName[];
+  /** The properties to check, in report order (the harness names none: `properties/index.ts` lists them). */
+  readonly properties: readonly Property[];
   readonly runsPerProperty: number;
   readonly runsPerUnit?: number;
   readonly shard?: Shard;
@@ -51,14 +52,14 @@ export interface CampaignOptions {
 export interface CampaignUnit {
   /** Index in the campaign's canonical unit list (the shard key). */
   readonly index: number;
-  readonly property: PropertyName;
+  readonly property: Property;
   readonly block: number;
   readonly seed: number;
   readonly numRuns: number;
 }
 
 export interface CampaignProgress {
-  readonly property: PropertyName;
+  readonly property: string;
   /** Generated runs done in this shard (shrink runs are not counted). */
   readonly done: number;
   readonly total: number;
@@ -82,7 +83,7 @@ export interface UnitResult {
 }
 
 export interface PropertyResult {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly text: string;
   readonly units: readonly UnitResult[];
   readonly runs: number;
@@ -103,7 +104,11 @@ export interface PropertyResult {
 export type Verdict = "passed" | "failed" | "crashed";
 
 export interface CampaignResult {
-  readonly options: Required<Omit<CampaignOptions, "timeLimitMs">> & { readonly timeLimitMs: number | null };
+  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties">> & {
+    readonly timeLimitMs: number | null;
+    /** The names of the properties checked. */
+    readonly properties: readonly string[];
+  };
   readonly unitsTotal: number;
   readonly unitsInShard: number;
   readonly properties: readonly PropertyResult[];
@@ -125,7 +130,7 @@ export interface CampaignResult {
 }
 
 /** The fast-check seed of unit `block` of `property` in campaign `seed`. */
-export function unitSeed(seed: number, property: PropertyName, block: number): number {
+export function unitSeed(seed: number, property: string, block: number): number {
   const h = sha256(utf8(`chainsim-check/${seed}/${property}/${block}`));
   return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 1;
 }
@@ -140,7 +145,7 @@ export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
         index: out.length,
         property,
         block,
-        seed: unitSeed(o.seed, property, block),
+        seed: unitSeed(o.seed, property.name, block),
         numRuns: Math.min(per, left),
       });
     }
@@ -177,7 +182,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     counterexample?: Counterexample;
     error?: string;
   }
-  const acc = new Map<PropertyName, Acc>(
+  const acc = new Map<Property, Acc>(
     o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]),
   );
 
@@ -214,7 +219,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
           unitFailed = true;
           failuresSoFar++;
         }
-        hooks.onProgress?.({ property: unit.property, done, total, failures: failuresSoFar });
+        hooks.onProgress?.({ property: unit.property.name, done, total, failures: failuresSoFar });
       },
     });
     for (const id of outcome.fired) fired.add(id);
@@ -232,8 +237,8 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     const wallMs = a.units.reduce((n, u) => n + u.wallMs, 0);
     const failures = a.units.filter((u) => u.status === "failed" || u.status === "crashed").length;
     return {
-      property,
-      text: PROPERTIES[property],
+      property: property.name,
+      text: property.statement,
       units: a.units,
       runs,
       failures,
@@ -256,7 +261,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
   return {
     options: {
       seed: o.seed,
-      properties: [...o.properties],
+      properties: o.properties.map((p) => p.name),
       runsPerProperty: o.runsPerProperty,
       runsPerUnit: Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT),
       shard,

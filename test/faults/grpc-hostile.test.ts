@@ -8,9 +8,9 @@ import http2 from "node:http2";
 import net from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GOAWAY_GRACE_MS } from "../../src/api/bounded-listen.js";
-import { type ApiServers, startApiServers } from "../../src/api/server.js";
-import { loopbackConfig, standardBackend } from "../../src/api/testkit.js";
+import { GOAWAY_GRACE_MS } from "../../src/server/bounded-listen.js";
+import { type ApiServers, startApiServers } from "../../src/server/server.js";
+import { loopbackConfig, standardBackend } from "../kit/api.js";
 
 const fds = (): number => readdirSync("/proc/self/fd").length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,10 +1,10 @@
+import { Code } from "@connectrpc/connect";
 import { err, type Result } from "../../core/errors.js";
 import { Query } from "../../gen/chain/gov/v1/query_pb.js";
 import type { QueryError } from "../../gov/queries.js";
 import * as q from "../../gov/queries.js";
 import type { StakingView } from "../../gov/types.js";
 import { type BoundService, bindService, type HandlerError, statusError } from "../backend.js";
-import { GrpcCode } from "../status.js";
 
 /**
  * gov query errors are `status.Error(codes.X, msg)` in the reference (`x/gov/keeper/grpc_query.go`): the code is
@@ -12,7 +12,7 @@ import { GrpcCode } from "../status.js";
  */
 function asStatus<T>(r: Result<T, QueryError>): Result<T, HandlerError> {
   if (r.ok) return r;
-  return err(statusError(GrpcCode[r.error.code], r.error.message));
+  return err(statusError(Code[r.error.code], r.error.message));
 }
 
 /**
@@ -23,12 +23,18 @@ export function govQueryService(staking: StakingView): BoundService {
   return bindService(Query, {
     proposal: (ctx, req) => asStatus(q.queryProposal(ctx, req.proposalId)),
     proposals: (ctx, req) =>
-      asStatus(q.queryProposals(ctx, { status: req.proposalStatus, voter: req.voter, depositor: req.depositor })),
+      asStatus(
+        q.queryProposals(
+          ctx,
+          { status: req.proposalStatus, voter: req.voter, depositor: req.depositor },
+          req.pagination,
+        ),
+      ),
     vote: (ctx, req) => asStatus(q.queryVote(ctx, req.proposalId, req.voter)),
-    votes: (ctx, req) => asStatus(q.queryVotes(ctx, req.proposalId)),
+    votes: (ctx, req) => asStatus(q.queryVotes(ctx, req.proposalId, req.pagination)),
     params: (ctx, req) => asStatus(q.queryParams(ctx, req.paramsType)),
     deposit: (ctx, req) => asStatus(q.queryDeposit(ctx, req.proposalId, req.depositor)),
-    deposits: (ctx, req) => asStatus(q.queryDeposits(ctx, req.proposalId)),
+    deposits: (ctx, req) => asStatus(q.queryDeposits(ctx, req.proposalId, req.pagination)),
     tallyResult: (ctx, req) => asStatus(q.queryTally(ctx, staking, req.proposalId)),
   });
 }
