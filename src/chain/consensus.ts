@@ -15,6 +15,16 @@ export type CommitDecision =
   | { readonly commit: false };
 
 /**
+ * An interception point over the commit decision (none in production: the planted-fault catalog, src/faults/, is
+ * the only user). It receives the decision of the rule below and what it was decided from.
+ */
+export type ConsensusHook = (
+  decision: CommitDecision,
+  executions: readonly NodeExecution[],
+  totalPower: number,
+) => CommitDecision;
+
+/**
  * The consensus rule of docs/scenario-format.md §1 (`unanimous` exists only as the planted bug of the liveness property): block h commits when the running nodes that executed it without error
  * and reached the same app hash hold MORE than 2/3 of the total voting power (all validators, whatever their
  * state). Otherwise nothing commits and the chain stalls. Pure.

@@ -13,6 +13,7 @@ import type {
 import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
 import { addressOfName } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { composeFaults } from "../faults/compose.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { Dec } from "../gov/dec.js";
 import { protoDuration } from "../gov/duration.js";
@@ -193,6 +194,10 @@ export interface BuildOptions {
  */
 const hostCache = new WeakMap<Scenario, { readonly ok: true; readonly value: SimAppHost }>();
 
+/**
+ * The app host of a scenario: the one place where the planted faults it enables (`options.faults`, none in a real
+ * rehearsal) are composed into the hooks the app runs (src/faults/compose.ts).
+ */
 function newHost(s: Scenario, o: BuildOptions): Result<SimAppHost, string> {
   const params = govParamsOf(s.chain.gov);
   if (!params.ok) return params;
@@ -204,8 +209,8 @@ function newHost(s: Scenario, o: BuildOptions): Result<SimAppHost, string> {
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
-  const faults = new Set(s.options.faults);
-  return ok(new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, faults));
+  const { app } = composeFaults(s.options.faults);
+  return ok(new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, app));
 }
 
 export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
