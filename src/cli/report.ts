@@ -105,6 +105,7 @@ interface ReportFlags {
   readonly runId?: string;
   readonly reportDir: string;
   readonly exploration?: string;
+  readonly json?: boolean;
 }
 
 export function registerReport(
@@ -123,6 +124,7 @@ export function registerReport(
       "--exploration <file>",
       "the cancel-window exploration to show (default: the run's exploration.json, else the latest exploration)",
     )
+    .option("--json", 'print {"run_id","path"} as one JSON object instead of the path')
     .action(async (f: ReportFlags) => {
       const runId = f.runId ?? latestRunId(f.reportDir);
       if (runId === undefined) {
@@ -140,7 +142,7 @@ export function registerReport(
         setExit(ExitCode.usage);
         return;
       }
-      io.out(r.value);
+      io.out(f.json === true ? JSON.stringify({ run_id: runId, path: r.value }) : r.value);
       setExit(ExitCode.ok);
     });
 }
