@@ -11,7 +11,7 @@ export type BlockTimeModel =
       readonly stddevMs: DurationMs;
       /** Clip bounds; `minMs` defaults to 1 ms. */
       readonly minMs: DurationMs;
-      readonly maxMs?: DurationMs;
+      readonly maxMs?: DurationMs | undefined;
     };
 
 /**

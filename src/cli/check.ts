@@ -16,7 +16,8 @@ export function registerCheck(
     .description(
       "check the properties against the real chain with generated command sequences (exit 0 passed, 1 a property failed, 2 bad flags, 3 harness crash)",
     )
-    .option("--property <name>", "check only this property (repeatable)", collect);
+    .option("--property <name>", "check only this property (repeatable)", collect)
+    .option("--bail", "stop at the first failing run without shrinking it (a verdict for mutation testing)");
   campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action((flags: CheckFlags) => {
     const config = parseCheckFlags(flags, { drawSeed });
     prepareOutputDirs(config);

@@ -128,7 +128,7 @@ export function runCommand(
     }
     const labels = new Map(sim.proposals.filter((p) => p.label !== null).map((p) => [String(p.id), p.label!]));
     out(`== ${s.name} (${s.file}) seed ${report.seed}`);
-    for (const l of renderTimeline(sim.traceLines(), labels)) out(l);
+    for (const l of renderTimeline(sim.traceEvents(), labels)) out(l);
     for (const f of report.failures) out(`   FAIL ${failureText(f)}`);
     out(
       `${report.passed ? "PASS" : "FAIL"} ${s.name}: height ${report.final.height}, ${report.halts.length} halt(s), trace ${report.traceHash.slice(0, 16)}, ${simulatedText(sim.nowMs - s.chain.genesisTime, report.wallMs)}`,

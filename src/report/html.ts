@@ -11,6 +11,7 @@ import { failureText } from "../scenario/failure.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { countText, coverageCounts, thousands } from "./model-chart.js";
 import { REPORT_CSS } from "./style.js";
+import { savedTraceEvents } from "./trace-read.js";
 import type { ReportInput, ScenarioRecord } from "./types.js";
 
 export const SECTION_IDS = ["summary", "model", "scenarios", "counterexamples", "exploration"] as const;
@@ -206,7 +207,7 @@ function scenarioArticle(v: ScenarioView, svg: string | undefined): string {
       : `<ul class="failures">${r.failures.map((f) => `<li>${esc(failureText(f))}</li>`).join("")}</ul>`,
     chart(svg),
     `<details><summary>text timeline (<code>npx chainsim run ${esc(r.file)}</code>)</summary><pre>${esc(
-      renderTimeline(v.record.trace, labels).join("\n"),
+      renderTimeline(savedTraceEvents(v.record.trace), labels).join("\n"),
     )}</pre></details>`,
     `</article>`,
   ].join("\n");

@@ -26,6 +26,11 @@ describe("parsing the saved files", () => {
       ok: false,
       error: "c.json: scenarios[0] needs a report with a name and trace lines",
     });
+    const badTrace = { ...sampleRecord(), trace: [...sampleRecord().trace.slice(0, 2), '{"t":"stop","node":"val1"}'] };
+    expect(parseScenariosFile("c.json", JSON.stringify(scenariosFile("r1", [badTrace])))).toEqual({
+      ok: false,
+      error: "c.json: scenarios[0].trace line 3 at time: Invalid input: expected string, received undefined",
+    });
     expect(parseExploration("x.json", "[]")).toMatchObject({ ok: false, error: expect.stringContaining("x.json") });
   });
 });
