@@ -3,6 +3,7 @@ import { cancelEffective } from "./cancel-effective.js";
 import { correctHeight } from "./correct-height.js";
 import { determinism } from "./determinism.js";
 import { earlySwapHalts } from "./early-swap-halts.js";
+import { govFollowsTally } from "./gov-follows-tally.js";
 import { gracefulHalt } from "./graceful-halt.js";
 import { latestScheduleWins } from "./latest-schedule-wins.js";
 import { liveness } from "./liveness.js";
@@ -24,6 +25,7 @@ export const PROPERTIES = [
   latestScheduleWins,
   scheduleChecks,
   storeUpgradesOnce,
+  govFollowsTally,
   liveness,
   determinism,
   modelAgreement,

@@ -3,6 +3,7 @@ import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDuration } from "../core/go/duration.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
 import { UserError } from "./exit.js";
+import { ensureDir } from "./out-dir.js";
 import { parseSeed } from "./run.js";
 
 /** Runs per property of `chainsim check` without `--runs`. */
@@ -17,6 +18,7 @@ export interface CheckFlags {
   readonly shard?: string;
   readonly faults?: string;
   readonly maxCommands?: string;
+  readonly bail?: boolean;
   readonly json?: boolean;
   readonly reportDir?: string;
   readonly regressionsDir?: string;
@@ -33,6 +35,8 @@ export interface CheckConfig {
   readonly faults: readonly Fault[];
   readonly maxCommands: number;
   readonly timeLimitMs: number | undefined;
+  /** Stop at the first failing run, unshrunk (`--bail`). */
+  readonly bail: boolean;
   readonly json: boolean;
   readonly reportDir: string;
   readonly regressionsDir: string;
@@ -103,8 +107,15 @@ export function parseCheckFlags(
     faults: parseFaults(f.faults),
     maxCommands: f.maxCommands === undefined ? DEFAULT_MAX_COMMANDS : positiveInt("--max-commands", f.maxCommands),
     timeLimitMs: timeLimit === undefined ? undefined : parseTimeLimit(timeLimit),
+    bail: f.bail === true,
     json: f.json === true,
     reportDir: f.reportDir ?? "reports",
     regressionsDir: f.regressionsDir ?? "scenarios/regressions",
   };
+}
+
+/** Creates the report folder before the campaign runs; a bad one is a one-line UserError naming the flag (exit 2). */
+export function prepareOutputDirs(c: CheckConfig): void {
+  const bad = ensureDir("--report-dir", c.reportDir);
+  if (bad !== undefined) throw new UserError(bad);
 }

@@ -107,6 +107,7 @@ export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
   faults: c.faults,
   maxCommands: c.maxCommands,
   ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
+  ...(c.bail ? { bail: true } : {}),
 });
 
 /** The header line of a campaign with config `c` (printed first). */

@@ -1,13 +1,15 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import type { Command } from "commander";
+import { formatDuration } from "../core/go/duration.js";
 import { failureText } from "../scenario/failure.js";
-import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
+import { formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { ExitCode, UserError } from "./exit.js";
 import { collectScenarioFiles, readText, reason } from "./files.js";
+import { ensureDir } from "./out-dir.js";
 
 export interface RunCliOptions {
   readonly json?: boolean;
@@ -27,7 +29,9 @@ export function loadScenarios(paths: readonly string[], err: (line: string) => v
     }
     const parsed = parseScenario(f, text.text);
     if (!parsed.ok) {
-      errors.push(...parsed.error.map(formatScenarioError));
+      // A syntax error is reported once: the first, with its line and column (later ones are its echoes).
+      const syntax = parsed.error.find((e) => e.path === "" && e.message.startsWith("YAML syntax error"));
+      errors.push(...(syntax === undefined ? parsed.error : [syntax]).map(formatScenarioError));
       continue;
     }
     const genesis = genesisErrors(parsed.value);
@@ -72,14 +76,8 @@ export function traceFiles(
       return { ok: false, error: `--trace ${trace}: ${other} and ${scenarios[i]!.file} would both write ${f}` };
     seen.set(f, scenarios[i]!.file);
   }
-  const dir = single ? dirname(trace) : trace;
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    const why = code === "EEXIST" || code === "ENOTDIR" ? `${dir} is not a directory` : reason(e);
-    return { ok: false, error: `--trace ${trace}: ${why}` };
-  }
+  const bad = ensureDir("--trace", single ? dirname(trace) : trace);
+  if (bad !== undefined) return { ok: false, error: bad };
   return { ok: true, value: files };
 }
 

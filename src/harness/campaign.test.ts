@@ -243,3 +243,26 @@ describe("a real campaign", () => {
     expect(parts.reduce((n, s) => n + s.regions.simHeights, 0)).toBe(whole.regions.simHeights);
   });
 });
+
+describe("a bailing campaign (a verdict for mutation testing)", () => {
+  it("stops at the first failing run: that failure is not shrunk and every later unit is skipped", () => {
+    const r = fakeRunner(new Set(["graceful-halt"]));
+    const result = runCampaign({ ...base, bail: true }, { clock: () => 0, runProperty: r.run });
+    // Block 0 of run-once and correct-height ran and passed, then graceful-halt failed: nothing ran after it.
+    expect(r.calls.map((c) => `${c.property.name}/${c.endOnFailure}`)).toEqual([
+      "run-once/true",
+      "correct-height/true",
+      "graceful-halt/true",
+    ]);
+    expect(result.properties.filter((p) => !p.passed).map((p) => p.property)).toEqual(["graceful-halt"]);
+    const statuses = result.properties.flatMap((p) => p.units.map((u) => u.status));
+    expect(statuses.filter((s) => s === "skipped-after-failure")).toHaveLength(statuses.length - 3);
+  });
+
+  it("runs and shrinks as usual without bail", () => {
+    const r = fakeRunner(new Set(["graceful-halt"]));
+    runCampaign(base, { clock: () => 0, runProperty: r.run });
+    expect(r.calls.every((c) => c.endOnFailure === undefined)).toBe(true);
+    expect(r.calls.length).toBeGreaterThan(3);
+  });
+});

@@ -45,6 +45,11 @@ export interface CampaignOptions {
   readonly faults?: readonly Fault[];
   readonly maxCommands?: number;
   readonly timeLimitMs?: number;
+  /**
+   * Stop at the first failing run: that failure is not shrunk and every later unit is skipped. For a detector that
+   * needs a verdict, not a counterexample (mutation testing); the campaign's result is the same pass/fail.
+   */
+  readonly bail?: boolean;
   /** Sequences sampled for the generation statistics (0 = none). */
   readonly generationSamples?: number;
 }
@@ -104,7 +109,7 @@ export interface PropertyResult {
 export type Verdict = "passed" | "failed" | "crashed";
 
 export interface CampaignResult {
-  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties">> & {
+  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties" | "bail">> & {
     readonly timeLimitMs: number | null;
     /** The names of the properties checked. */
     readonly properties: readonly string[];
@@ -190,7 +195,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     const a = acc.get(unit.property)!;
     const skip = (status: UnitResult["status"]) =>
       a.units.push({ unit, status, runs: 0, interrupted: status === "skipped-time-limit", wallMs: 0 });
-    if (a.counterexample !== undefined || a.error !== undefined) {
+    if (a.counterexample !== undefined || a.error !== undefined || (o.bail === true && failuresSoFar > 0)) {
       skip("skipped-after-failure");
       continue;
     }
@@ -210,6 +215,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
       ...(o.faults === undefined || o.faults.length === 0 ? {} : { faults: o.faults }),
       maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
       ...(budget === undefined ? {} : { timeLimitMs: budget }),
+      ...(o.bail === true ? { endOnFailure: true } : {}),
       onSession: (session, passed) => {
         for (const [id, n] of session.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
         if (unitFailed) return; // shrink runs

@@ -24,6 +24,8 @@ export interface PropertyRunOptions {
   readonly path?: string;
   /** Stop generating new runs after this long (ms); runs already passed count. */
   readonly timeLimitMs?: number;
+  /** Report the first failing run as it is, without shrinking it. */
+  readonly endOnFailure?: boolean;
   /** Called after each run (for progress bars); `failed` once the property failed. */
   readonly onRun?: () => void;
   /**
@@ -121,6 +123,7 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
     seed: o.seed,
     numRuns: o.numRuns,
     ...(o.path === undefined ? {} : { path: o.path, endOnFailure: true }),
+    ...(o.endOnFailure === true ? { endOnFailure: true } : {}),
     ...(o.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: o.timeLimitMs }),
   });
   const base = {
