@@ -34,5 +34,3 @@ export const FAULTS = [
 
 export type Fault = (typeof FAULTS)[number]["name"];
 export const FAULT_NAMES: readonly Fault[] = FAULTS.map((f) => f.name);
-
-export const faultNamed = (name: Fault): FaultDefinition => FAULTS.find((f) => f.name === name)!;
