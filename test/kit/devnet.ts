@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { dirname, join } from "node:path";
@@ -9,11 +10,13 @@ import { initNode } from "../../src/devnet/init.js";
 /**
  * Helpers for the devnet's process-level tests. Node processes start from an esbuild bundle of the CLI (a few hundred
  * milliseconds instead of seconds through tsx; esbuild comes with tsx). Bundles go under node_modules/.cache so that
- * the externals (classic-level's native binding) resolve from the repository's node_modules. Listeners are loopback.
+ * the externals (classic-level's native binding) resolve from the repository's node_modules, in a folder named after
+ * the checkout (worktrees that share one node_modules must not overwrite each other's bundles). Listeners are loopback.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SRC = join(ROOT, "src");
-const CACHE = join(ROOT, "node_modules", ".cache", "chainsim-devnet-test");
+const CHECKOUT = createHash("sha256").update(ROOT).digest("hex").slice(0, 12);
+const CACHE = join(ROOT, "node_modules", ".cache", `chainsim-devnet-test-${CHECKOUT}`);
 
 /**
  * Bundles an entry that runs the CLI: `main` is the whole `chainsim` program (src/cli/main.ts); `devnet` runs only the
