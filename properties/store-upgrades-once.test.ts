@@ -1,6 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { storeUpgradesOnce } from "./store-upgrades-once.js";
 
-describe("store-upgrades-once", () =>
-  propertySuite(storeUpgradesOnce, "store-upgrades-wrong-height", { replayFails: true }));
+describe("store-upgrades-once", () => propertySuite(storeUpgradesOnce));

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { initHome } from "../devnet/init.js";
+import { initNode } from "../devnet/init.js";
 import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
 import { flagBool, flagInt, flagString } from "./devnet-flags.js";
 
@@ -51,7 +51,7 @@ export const initCommand: DevnetCommand = {
     const apiAddress = opt("api-address");
     const grpcAddress = opt("grpc-address");
     const keySeed = opt("key-seed");
-    const r = initHome({
+    const r = await initNode({
       home: flagString(p, "home", defaultHome()),
       chainId: flagString(p, "chain-id", "chainsim-devnet-1"),
       validators: Number(flagInt(p, "validators", 1n)),
