@@ -15,13 +15,14 @@ import { registerServe } from "./serve.js";
 export { ExitCode, UserError };
 
 /** Control characters that reach a terminal: C0 but tab and newline, DEL, C1. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const isControl = (c: number): boolean => (c < 0x20 && c !== 0x09 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f);
 
 /**
  * A line for the terminal with every raw control character escaped as Go's %q writes it (`\x1b`, `\r`,
  * `\u0085`): a file name or value carrying `ESC[1;31m` never recolours the terminal.
  */
-export const escapeControls = (s: string): string => s.replace(CONTROL, (c) => quote(c).slice(1, -1));
+export const escapeControls = (s: string): string =>
+  [...s].map((ch) => (isControl(ch.codePointAt(0)!) ? quote(ch).slice(1, -1) : ch)).join("");
 
 /** Exit status after the reader of stdout went away (`chainsim run | head`): 128 + SIGPIPE, as a shell reports it. */
 export const EXIT_CLOSED_PIPE = 141;
