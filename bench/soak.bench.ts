@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { Gateway } from "../src/api/gateway/gateway.js";
 import { parseScenario } from "../src/scenario/load.js";
-import { listenRest } from "../src/server/rest.js";
+import { listenRest, type RestListener } from "../src/server/rest.js";
 import { startApiServers } from "../src/server/server.js";
 import { loopbackConfig, standardBackend } from "../test/kit/api.js";
 import { type BenchResult, result } from "./bench.js";
@@ -53,17 +53,23 @@ async function h2Leak(): Promise<BenchResult> {
   return result("soak.h2-protocol-errors.fds-after-300", after, "fds", base);
 }
 
-/** 1,100 distinct GETs with 900 KB forwarded headers: RSS after (forced GC when exposed) vs before. */
-async function headerFlood(): Promise<BenchResult> {
+/** A REST listener over the standard backend with max-open-connections = 1000 (app.toml's default). */
+async function restListener(timeoutMs: number): Promise<{ value: RestListener }> {
   const g = Gateway.create(standardBackend(), { swagger: false, cors: false });
   if (!g.ok) throw new Error(g.error);
   const rest = await listenRest(g.value, "127.0.0.1", 0, {
     maxOpenConnections: 1000,
-    readTimeoutMs: 10_000,
-    writeTimeoutMs: 10_000,
+    readTimeoutMs: timeoutMs,
+    writeTimeoutMs: timeoutMs,
     maxBodyBytes: 1 << 20,
   });
   if (!rest.ok) throw rest.error;
+  return rest;
+}
+
+/** 1,100 distinct GETs with 900 KB forwarded headers: RSS after (forced GC when exposed) vs before. */
+async function headerFlood(): Promise<BenchResult> {
+  const rest = await restListener(10_000);
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = rssMb();
@@ -83,15 +89,7 @@ async function headerFlood(): Promise<BenchResult> {
 
 /** 3,000 idle connections against max-open-connections = 1000: fds the server holds for them. */
 async function idleConnections(): Promise<BenchResult> {
-  const g = Gateway.create(standardBackend(), { swagger: false, cors: false });
-  if (!g.ok) throw new Error(g.error);
-  const rest = await listenRest(g.value, "127.0.0.1", 0, {
-    maxOpenConnections: 1000,
-    readTimeoutMs: 0,
-    writeTimeoutMs: 0,
-    maxBodyBytes: 1 << 20,
-  });
-  if (!rest.ok) throw rest.error;
+  const rest = await restListener(0);
   const base = fds();
   const clients: net.Socket[] = [];
   for (let i = 0; i < 3000; i++) {
