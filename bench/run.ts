@@ -8,12 +8,17 @@ import * as engine from "./engine.bench.js";
 import * as explore from "./explore.bench.js";
 import * as harness from "./harness.bench.js";
 import * as lifecycle from "./lifecycle.bench.js";
+import * as soak from "./soak.bench.js";
 import * as startup from "./startup.bench.js";
 
 const BENCHES: readonly BenchModule[] = [lifecycle, engine, harness, explore, api, startup];
 
+/** Run only when named (`npm run bench -- soak`): full-size floods of the hostile-input faults. */
+const ON_REQUEST: readonly BenchModule[] = [soak];
+
 const only = process.argv.slice(2);
-for (const b of BENCHES) {
+for (const b of [...BENCHES, ...ON_REQUEST]) {
+  if (only.length === 0 && ON_REQUEST.includes(b)) continue;
   if (only.length > 0 && !only.includes(b.name)) continue;
   for (const r of await b.run()) {
     process.stdout.write(
