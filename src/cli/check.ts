@@ -17,9 +17,9 @@ export function registerCheck(
       "check the properties against the real chain with generated command sequences (exit 0 passed, 1 a property failed, 2 bad flags, 3 harness crash)",
     )
     .option("--property <name>", "check only this property (repeatable)", collect);
-  campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action((flags: CheckFlags) => {
+  campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action(async (flags: CheckFlags) => {
     const config = parseCheckFlags(flags, { drawSeed });
-    setExit(executeCheck(config, nodeCheckEnv(io)).exitCode);
+    setExit((await executeCheck(config, nodeCheckEnv(io))).exitCode);
   });
   registerAll(program, io, setExit);
 }

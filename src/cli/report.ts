@@ -8,6 +8,7 @@ import { parseExploration, parseScenariosFile, parseSummary, scenariosFile } fro
 import type { ReportInput, ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { ExitCode } from "./exit.js";
 import { renderSvg } from "./explore.js";
+import { LATEST, latestRunId } from "./latest.js";
 
 /** The files of a run directory `<report-dir>/<run-id>/` the report reads and writes. */
 export const RUN_FILES = {
@@ -23,14 +24,6 @@ export function saveScenarios(runDir: string, runId: string, records: readonly S
   const path = join(runDir, RUN_FILES.scenarios);
   writeFileSync(path, `${JSON.stringify(scenariosFile(runId, records))}\n`);
   return path;
-}
-
-/** The run id in `<report-dir>/latest` (a text file written by every run), if any. */
-export function latestRunId(reportDir: string): string | undefined {
-  const p = join(reportDir, "latest");
-  if (!existsSync(p)) return undefined;
-  const id = readFileSync(p, "utf8").trim();
-  return id === "" ? undefined : id;
 }
 
 const read = (path: string): Result<string, string> => {
@@ -115,9 +108,9 @@ export function registerReport(
   program
     .command("report")
     .description(
-      "rebuild a run's HTML report (<report-dir>/<run-id>/index.html) from its saved summary.json, scenarios.json and exploration; prints its path (exit 0, 2 no such run or bad files)",
+      "rebuild a run's HTML report (<report-dir>/<run-id>/index.html) from its saved summary.json, scenarios.json and exploration; prints its path, and without --run-id which run it rebuilt (exit 0, 2 no such run or bad files)",
     )
-    .option("--run-id <id>", "the run to rebuild (default: the one in <report-dir>/latest)")
+    .option("--run-id <id>", "the run to rebuild (default: the newest, <report-dir>/latest)")
     .option("--report-dir <dir>", "the reports directory", "reports")
     .option(
       "--exploration <file>",
@@ -126,7 +119,7 @@ export function registerReport(
     .action(async (f: ReportFlags) => {
       const runId = f.runId ?? latestRunId(f.reportDir);
       if (runId === undefined) {
-        io.err(`Error: no run in ${f.reportDir} (no ${join(f.reportDir, "latest")}); run npm start first`);
+        io.err(`Error: no run in ${f.reportDir} (no ${join(f.reportDir, LATEST)}); run npm start first`);
         setExit(ExitCode.usage);
         return;
       }
@@ -140,7 +133,7 @@ export function registerReport(
         setExit(ExitCode.usage);
         return;
       }
-      io.out(r.value);
+      io.out(f.runId === undefined ? `rebuilt the newest run ${runId}: ${r.value}` : r.value);
       setExit(ExitCode.ok);
     });
 }
