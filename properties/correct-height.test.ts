@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { correctHeight } from "./correct-height.js";
 import { propertySuite } from "./property-suite.js";
 
-describe("correct-height", () => propertySuite("correct-height", "off-by-one-due-height", { replayFails: true }));
+describe("correct-height", () => propertySuite(correctHeight, "off-by-one-due-height", { replayFails: true }));

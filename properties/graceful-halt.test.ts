@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { gracefulHalt } from "./graceful-halt.js";
 import { propertySuite } from "./property-suite.js";
 
-describe("graceful-halt", () => propertySuite("graceful-halt", "missed-halt", { replayFails: true }));
+describe("graceful-halt", () => propertySuite(gracefulHalt, "missed-halt", { replayFails: true }));

@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { latestScheduleWins } from "./latest-schedule-wins.js";
 import { propertySuite } from "./property-suite.js";
 
-describe("latest-schedule-wins", () =>
-  propertySuite("latest-schedule-wins", "keep-first-schedule", { replayFails: true }));
+describe("latest-schedule-wins", () => propertySuite(latestScheduleWins, "keep-first-schedule", { replayFails: true }));

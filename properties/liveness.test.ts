@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { liveness } from "./liveness.js";
 import { propertySuite } from "./property-suite.js";
 
-describe("liveness", () => propertySuite("liveness", "unanimous-consensus", { replayFails: true }));
+describe("liveness", () => propertySuite(liveness, "unanimous-consensus", { replayFails: true }));

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { ScenarioRecord } from "../report/types.js";
 import { failureText } from "../scenario/failure.js";
 import { runScenario } from "../scenario/runner.js";
-import { type CheckFlags, parseCheckFlags } from "./check-options.js";
+import { type CheckFlags, parseCheckFlags, prepareOutputDirs } from "./check-options.js";
 import { type CommandDefaults, campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
 import { ExitCode } from "./exit.js";
 import { loadScenarios } from "./run.js";
@@ -89,6 +89,7 @@ export function registerAll(
       defaultRuns: ALL_DEFAULT_RUNS,
       defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
     });
+    prepareOutputDirs(config);
     const env = nodeCheckEnv(io);
     const header = checkHeader("all", config, env.commit);
     if (config.json) io.err(header);

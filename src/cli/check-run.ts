@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
+import { PROPERTY_NAMES, propertyNamed } from "../../properties/index.js";
 import { assert } from "../core/assert.js";
 import { parseDuration } from "../core/go/duration.js";
 import {
@@ -14,10 +15,9 @@ import {
   runCampaign,
 } from "../harness/campaign.js";
 import { campaignJunit, renderJunit } from "../harness/junit.js";
-import type { PropertyName } from "../harness/properties.js";
 import { regressionFile } from "../harness/regression.js";
 import { type CheckSummary, checkSummary } from "../harness/summary.js";
-import type { CampaignDefaults } from "../report/replay.js";
+import type { ReplayFacts } from "../report/replay.js";
 import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { CHECK_DEFAULT_RUNS, type CheckConfig } from "./check-options.js";
 import { headerLine, summaryLines } from "./check-render.js";
@@ -48,12 +48,15 @@ export interface CommandDefaults {
   readonly timeLimit?: string;
 }
 
-/** summary.json's `defaults`: what the report's replay command may leave out. */
-function campaignDefaults(d: CommandDefaults): CampaignDefaults {
-  if (d.timeLimit === undefined) return { runsPerProperty: d.runs, timeLimitMs: null };
-  const t = parseDuration(d.timeLimit);
-  assert(t.ok, `default time limit ${d.timeLimit}`);
-  return { runsPerProperty: d.runs, timeLimitMs: t.value };
+/** summary.json's `replay` section: what the page's replay command needs beyond the options. */
+function replayFacts(d: CommandDefaults, c: CheckConfig): ReplayFacts {
+  let timeLimitMs: number | null = null;
+  if (d.timeLimit !== undefined) {
+    const t = parseDuration(d.timeLimit);
+    assert(t.ok, `default time limit ${d.timeLimit}`);
+    timeLimitMs = t.value;
+  }
+  return { defaults: { runsPerProperty: d.runs, timeLimitMs, properties: PROPERTY_NAMES }, bail: c.bail };
 }
 
 /** `git rev-parse --short HEAD`, or "unknown" outside a git checkout. */
@@ -123,13 +126,14 @@ function progressReporter(env: CheckEnv, total: number): { update: (p: CampaignP
 
 export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
   seed: c.seed,
-  properties: c.properties,
+  properties: c.properties.map((name) => propertyNamed(name)!),
   runsPerProperty: c.runsPerProperty,
   runsPerUnit: c.runsPerUnit,
   shard: c.shard,
   faults: c.faults,
   maxCommands: c.maxCommands,
   ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
+  ...(c.bail ? { bail: true } : {}),
 });
 
 /** The header line of a campaign with config `c` (printed first). */
@@ -185,7 +189,7 @@ export async function executeCheck(
   });
   progress?.stop();
 
-  const regressionFiles = new Map<PropertyName, string>();
+  const regressionFiles = new Map<string, string>();
   for (const p of result.properties) {
     if (p.counterexample === undefined) continue;
     const f = regressionFile(p.counterexample, { dir: c.regressionsDir, commit: env.commit, campaignSeed: c.seed });
@@ -201,7 +205,7 @@ export async function executeCheck(
       commit: env.commit,
       regressionFiles,
     }),
-    defaults: campaignDefaults(o.defaults ?? { runs: CHECK_DEFAULT_RUNS }),
+    replay: replayFacts(o.defaults ?? { runs: CHECK_DEFAULT_RUNS }, c),
     ...(o.extra ?? {}),
   };
   const dir = join(c.reportDir, runId);

@@ -11,6 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PROPERTY_NAMES } from "../../properties/index.js";
 import type { CheckSummary } from "../harness/summary.js";
 import { parseScenario } from "../scenario/load.js";
 import { runScenario } from "../scenario/runner.js";
@@ -107,12 +108,13 @@ describe("chainsim check flags", () => {
       maxCommands: 9,
       timeLimitMs: 90_000,
       json: true,
+      bail: false,
       reportDir: "r",
       regressionsDir: "g",
     });
     const d = parseCheckFlags({}, { drawSeed: () => 99 });
     expect(d).toMatchObject({ seed: 99, seedDrawn: true, runsPerProperty: 100, timeLimitMs: undefined, faults: [] });
-    expect(d.properties).toHaveLength(10);
+    expect(d.properties).toEqual(PROPERTY_NAMES);
   });
 
   it("names runs by UTC time, seed and shard", () => {

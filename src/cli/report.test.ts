@@ -138,6 +138,23 @@ describe("chainsim report", () => {
     expect(r).toMatchObject({ code: 0, out: `${join(run, RUN_FILES.html)}\n` });
   }, 30_000);
 
+  it("--merge makes the merged run the newest: latest links to its folder", async () => {
+    const { dir } = runDir();
+    const shard = join(dir, "shard-1");
+    mkdirSync(shard);
+    writeFileSync(join(shard, RUN_FILES.summary), JSON.stringify(sampleSummary()));
+    writeFileSync(
+      join(shard, "junit.xml"),
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="s" tests="0" failures="0"></testsuite></testsuites>\n',
+    );
+    const r = await cli(["report", "--report-dir", dir, "--merge", shard, "--run-id", "merged"]);
+    expect(r, r.err).toMatchObject({ code: 0, out: `${join(dir, "merged", RUN_FILES.html)}\n` });
+    expect(latestRunId(dir)).toBe("merged");
+    expect(readFileSync(join(dir, "latest", RUN_FILES.html), "utf8")).toContain(
+      "<title>chainsim report merged</title>",
+    );
+  }, 30_000);
+
   it("exits 2 with a message when there is no run", async () => {
     const dir = tmp();
     const r = await cli(["report", "--report-dir", dir]);

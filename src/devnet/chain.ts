@@ -9,10 +9,10 @@ import type { BinaryDef } from "../app/binary.js";
 import { StoreCtx } from "../app/context.js";
 import { type NodeState, SimNodeProcess } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
+import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../app/types.js";
 import type { Coins } from "../bank/coins.js";
 import { BankKeeper } from "../bank/keeper.js";
 import type { BlockStore } from "../chain/block-store.js";
-import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../chain/types.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex, utf8 } from "../core/bytes.js";
@@ -91,6 +91,12 @@ export interface OpenOptions {
 export type Opened =
   | { readonly kind: "running"; readonly chain: DevnetChain }
   | { readonly kind: "halted"; readonly halt: Halt; close(): Promise<void> };
+
+/** The endpoints a running node listens on (`tcp://host:port`), set when each listener is up. */
+export interface NodeListeners {
+  /** The CometBFT RPC listener (`rpc.laddr`), when one runs. */
+  readonly rpc?: string;
+}
 
 export class DevnetChain {
   readonly binary: string;
@@ -356,8 +362,12 @@ export class DevnetChain {
     return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
   }
 
-  /** The API servers' view: upgrade, gov and block services over durable heights only. */
-  queryBackend(): QueryBackend {
+  /**
+   * The API servers' view: upgrade, gov and block services over durable heights only. `listeners` are the node's
+   * listening endpoints as they are now: node_info advertises the RPC address only while an RPC listener runs
+   * (empty otherwise), so it never names a port where nothing answers.
+   */
+  queryBackend(listeners: () => NodeListeners = () => ({})): QueryBackend {
     const durable = () => this.#durable;
     const blocks: BlockSource = {
       latestHeight: durable,
@@ -371,7 +381,7 @@ export class DevnetChain {
         network: this.chainId,
         version: COMET_VERSION,
         moniker: basename(this.#cfg.paths.home),
-        rpcAddress: "tcp://127.0.0.1:26657",
+        rpcAddress: listeners().rpc ?? "",
         appName: NODE_APP_NAME,
         appVersion: this.binary,
         gitCommit: "",

@@ -99,6 +99,8 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     minimumGasPrices: o.minimumGasPrices ?? "0stake",
     api: { enable: true, address: o.apiAddress ?? "tcp://127.0.0.1:1317" },
     grpc: { address: o.grpcAddress ?? "127.0.0.1:9090" },
+    // Nothing in the devnet serves gRPC-Web: the home does not advertise it.
+    grpcWebEnable: false,
   });
   const files: string[] = [];
   for (const [path, text] of [

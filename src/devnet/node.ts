@@ -76,7 +76,9 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     return EXIT_HALT;
   }
   const chain = opened.value.chain;
-  const backend = chain.queryBackend();
+  // Filled in as listeners start; node_info reads it on every query (an RPC listener sets `rpc`).
+  const listeners: { rpc?: string } = {};
+  const backend = chain.queryBackend(() => listeners);
 
   const closers: (() => Promise<void>)[] = [];
   const shutdown = async () => {

@@ -1,9 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64 } from "@scure/base";
 import { z } from "zod";
+import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../app/types.js";
 import { type Coin, type Coins, formatCoins } from "../bank/coins.js";
 import { canonicalJson } from "../chain/canonical-json.js";
-import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../chain/types.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
 import { type KeyRecord, signBytes } from "./keyring.js";

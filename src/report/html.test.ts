@@ -63,10 +63,12 @@ describe("reportPage", () => {
   });
 
   it("gives the command that replays the campaign with every option that shaped it", () => {
-    expect(html).toContain(
-      "Replay the campaign with <code>npx chainsim all --seed 42 --runs 20 --property run-once --property cancel-effective</code>.",
-    );
     const s = input.summary;
+    const defaults = { runsPerProperty: 100, timeLimitMs: null, properties: ["run-once", "x", "cancel-effective"] };
+    const check = page({ ...input, summary: { ...s, command: "check", replay: { defaults, bail: true } } });
+    expect(check).toContain(
+      "Replay the campaign with <code>npx chainsim check --seed 42 --runs 20 --property run-once --property cancel-effective --bail</code>.",
+    );
     const cut = page({
       ...input,
       summary: { ...s, properties: s.properties.map((p) => ({ ...p, interrupted: true })) },

@@ -1,14 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { sampleSummary } from "../../test/kit/report.js";
-import { PROPERTY_NAMES } from "../harness/properties.js";
 import type { CheckSummary } from "../harness/summary.js";
 import { replayArgs, replayCommand } from "./replay.js";
 
-/** A summary of `command` with `options` changed and the given command defaults recorded (none: `defaults: null`). */
+/** The property names of these summaries (the report does not know the registry: the summary records them). */
+const PROPERTY_NAMES = ["run-once", "correct-height", "model-agreement", "liveness"];
+
+/**
+ * A summary of `command` with `options` changed and the given command defaults recorded (null: no `replay` section,
+ * as summaries written before it).
+ */
 function summary(
   command: string,
   options: Partial<CheckSummary["options"]>,
   defaults: { runsPerProperty: number; timeLimitMs: number | null } | null,
+  bail = false,
 ): CheckSummary {
   const s = sampleSummary();
   const base = { ...s.options, properties: [...PROPERTY_NAMES], runsPerProperty: 100, timeLimitMs: null };
@@ -17,7 +23,7 @@ function summary(
     command,
     seed: 7,
     options: { ...base, ...options },
-    ...(defaults === null ? { defaults: undefined } : { defaults }),
+    replay: defaults === null ? undefined : { defaults: { ...defaults, properties: PROPERTY_NAMES }, bail },
   };
 }
 
@@ -44,6 +50,7 @@ describe("replayCommand", () => {
         shard: "2/3",
       },
       CHECK,
+      true,
     );
     expect(replayArgs(s)).toEqual([
       "check",
@@ -63,6 +70,7 @@ describe("replayCommand", () => {
       "ignore-cancel,off-by-one-due-height",
       "--shard",
       "2/3",
+      "--bail",
     ]);
   });
 
@@ -84,7 +92,7 @@ describe("replayCommand", () => {
     );
   });
 
-  it("spells out --runs and --time-limit when the summary does not record the command's defaults", () => {
+  it("spells out --runs and --time-limit (and no --property) when the summary does not record the command's defaults", () => {
     expect(replayCommand(summary("all", { runsPerProperty: 300, timeLimitMs: 100_000 }, null))).toBe(
       "npx chainsim all --seed 7 --runs 300 --time-limit 1m40s",
     );

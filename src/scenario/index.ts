@@ -19,4 +19,4 @@ export {
   type VoteOptionName,
 } from "./schema.js";
 export { type SerializeOptions, scenarioToYaml } from "./serialize.js";
-export { parseRfc3339, parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";
+export { parseTimeSpec, resolveTimeSpec, type TimeSpec } from "./time.js";

@@ -13,9 +13,10 @@
 import { z } from "zod";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDurationNs } from "../core/go/duration.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
-import { parseRfc3339, parseTimeSpec } from "./time.js";
+import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Closed sets

@@ -138,7 +138,7 @@ export function grpcHandler(
         if (handler === undefined || method.methodKind !== "unary") continue;
         const impl = (request: never, context: HandlerContext) => {
           const outcome = runQuery(backend, handler, request, context.values.get(kHeightValues));
-          if (!outcome.ok) throw new ConnectError(outcome.status.message, outcome.status.code as Code);
+          if (!outcome.ok) throw new ConnectError(outcome.status.message, outcome.status.code);
           context.responseHeader.set(HEIGHT_HEADER, String(outcome.height));
           return outcome.response;
         };

@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
 import {
   type ByteString,
@@ -12,7 +13,7 @@ import {
 import type { QueryBackend } from "../backend.js";
 import { HEIGHT_HEADER, runQuery } from "../height.js";
 import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
-import { errorBody, GrpcCode, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
+import { errorBody, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
 import { corsDecision } from "./cors.js";
 import {
   firstHeader,
@@ -96,7 +97,7 @@ const statusResponse = (s: Status, headers: HeaderList, close = false): GatewayR
 const BAD_REQUEST = respond(400, [TEXT_CT, ["Connection", "close"]], "400 Bad Request", true);
 
 const internalResponse = (): GatewayResponse =>
-  statusResponse({ code: GrpcCode.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
+  statusResponse({ code: Code.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
 
 /** What the pipeline reads of a request besides its body. */
 type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
@@ -104,7 +105,7 @@ type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
 /** Entries of the per-gateway response cache. */
 const RESPONSE_CACHE_MAX = 1024;
 
-const NOT_IMPLEMENTED: Status = { code: GrpcCode.Unimplemented, message: "Not Implemented" };
+const NOT_IMPLEMENTED: Status = { code: Code.Unimplemented, message: "Not Implemented" };
 
 const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
 
@@ -252,7 +253,7 @@ export class Gateway {
 
   #mux(req: RequestHead, body: BodyState, target: RequestTarget, extra: HeaderList): Outcome {
     const path = target.path;
-    if (!path.startsWith("/")) return statusResponse({ code: GrpcCode.InvalidArgument, message: "Bad Request" }, extra);
+    if (!path.startsWith("/")) return statusResponse({ code: Code.InvalidArgument, message: "Bad Request" }, extra);
     const comps = path.slice(1).split("/");
     const lastIdx = comps.length - 1;
     const last = comps[lastIdx]!;
@@ -271,8 +272,7 @@ export class Gateway {
       method = asciiUpper(override);
       if (body === undefined) return NEEDS_BODY;
       const f = this.#parseForm(body, target);
-      if (!f.ok)
-        return statusResponse({ code: GrpcCode.InvalidArgument, message: f.error.message }, extra, f.error.close);
+      if (!f.ok) return statusResponse({ code: Code.InvalidArgument, message: f.error.message }, extra, f.error.close);
       form = f.value;
     }
     for (const route of this.#byMethod.get(method) ?? []) {
@@ -289,7 +289,7 @@ export class Gateway {
           if (body === undefined) return NEEDS_BODY;
           const f = this.#parseForm(body, target);
           if (!f.ok) {
-            return statusResponse({ code: GrpcCode.InvalidArgument, message: f.error.message }, extra, f.error.close);
+            return statusResponse({ code: Code.InvalidArgument, message: f.error.message }, extra, f.error.close);
           }
           form = f.value;
         }
@@ -307,7 +307,7 @@ export class Gateway {
     form: QueryValues | undefined,
     extra: HeaderList,
   ): GatewayResponse {
-    const invalid = (message: string) => statusResponse({ code: GrpcCode.InvalidArgument, message }, extra);
+    const invalid = (message: string) => statusResponse({ code: Code.InvalidArgument, message }, extra);
     // AnnotateContext.
     const deadline = parseGrpcTimeout(req.rawHeaders);
     if (!deadline.ok) return statusResponse(deadline.error, extra);
@@ -334,7 +334,7 @@ export class Gateway {
     const bad = validateMetadata(metadata.value);
     if (bad !== undefined) return statusResponse(bad, extra);
     if (deadline.value === "expired") {
-      return statusResponse({ code: GrpcCode.DeadlineExceeded, message: "context deadline exceeded" }, extra);
+      return statusResponse({ code: Code.DeadlineExceeded, message: "context deadline exceeded" }, extra);
     }
     const outcome = runQuery(this.#backend, route.handler, request, heightValues(req.rawHeaders));
     if (!outcome.ok) {
@@ -360,7 +360,7 @@ export class Gateway {
       if (!(e instanceof MarshalError)) throw e;
       // ForwardResponseMessage already wrote the metadata and the height header; the error handler adds the
       // metadata again.
-      return statusResponse({ code: GrpcCode.Unknown, message: e.message }, [...extra, ...md, heightHeader, ...md]);
+      return statusResponse({ code: Code.Unknown, message: e.message }, [...extra, ...md, heightHeader, ...md]);
     }
   }
 }

@@ -1,9 +1,10 @@
+import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
 import { decodeBinHeader } from "../../core/go/base64.js";
 import { parseGoInt } from "../../core/go/strconv.js";
 import { text } from "../../core/go/url.js";
 import { GRPC_METADATA_HEIGHT_HEADER, HEIGHT_HEADER } from "../height.js";
-import { GrpcCode, type Status } from "../status.js";
+import type { Status } from "../status.js";
 
 /**
  * Request headers as node delivers them (`rawHeaders`: name, value, name, value, ...; values latin1), read the way
@@ -116,7 +117,7 @@ export function forwardedMetadata(raw: RawHeaders): Result<MetadataPair[], Statu
     if (h === undefined) continue;
     if (key.endsWith("-Bin")) {
       const b = decodeBinHeader(value);
-      if (!b.ok) return err({ code: GrpcCode.InvalidArgument, message: `invalid binary header ${key}: ${b.error}` });
+      if (!b.ok) return err({ code: Code.InvalidArgument, message: `invalid binary header ${key}: ${b.error}` });
       value = Buffer.from(b.value).toString("latin1");
     }
     pairs.push({ key: h.toLowerCase(), value });
@@ -134,11 +135,11 @@ const LEGAL_KEY = /^[0-9a-z\-_.]+$/;
  */
 export function validateMetadata(pairs: readonly MetadataPair[]): Status | undefined {
   for (const { key, value } of pairs) {
-    if (key === "") return { code: GrpcCode.Internal, message: "there is an empty key in the header" };
+    if (key === "") return { code: Code.Internal, message: "there is an empty key in the header" };
     if (key.startsWith(":")) continue;
     if (!LEGAL_KEY.test(key)) {
       return {
-        code: GrpcCode.Internal,
+        code: Code.Internal,
         message: `header key ${JSON.stringify(key)} contains illegal characters not in [0-9a-z-_.]`,
       };
     }
@@ -147,7 +148,7 @@ export function validateMetadata(pairs: readonly MetadataPair[]): Status | undef
       const c = value.charCodeAt(i);
       if (c < 0x20 || c > 0x7e) {
         return {
-          code: GrpcCode.Internal,
+          code: Code.Internal,
           message: `header key ${JSON.stringify(key)} contains value with non-printable ASCII characters`,
         };
       }
@@ -176,7 +177,7 @@ export type Deadline = "none" | "future" | "expired";
 export function parseGrpcTimeout(raw: RawHeaders): Result<Deadline, Status> {
   const tm = firstHeader(raw, "grpc-timeout");
   if (tm === "") return ok("none");
-  const bad = err({ code: GrpcCode.InvalidArgument, message: `invalid grpc-timeout: ${text(tm)}` });
+  const bad = err({ code: Code.InvalidArgument, message: `invalid grpc-timeout: ${text(tm)}` });
   if (tm.length < 2) return bad;
   const unit = UNIT_NS[tm[tm.length - 1]!];
   if (unit === undefined) return bad;
