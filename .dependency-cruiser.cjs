@@ -17,8 +17,10 @@
  *   9  src/cli                  the `chainsim` command
  *
  * Beside the layers: `models/` (the oracle, written independently) imports only src/core, and the harness and the
- * layers above it import it; `properties/` imports the harness and below (not the network edge); `src/node` (the host file system, an I/O edge) imports only src/core and only the I/O edges
- * (src/server, src/devnet, src/cli) import it; `src/faults` (planted bugs as hooks) imports src/chain and below.
+ * layers above it import it; `properties/` imports the harness and below (not the network edge), and the layers
+ * above the harness import it (the cli hands the registry to the harness); `src/node` (the host file system, an I/O
+ * edge) imports only src/core, and only the I/O edges (src/server, src/devnet, src/cli) import it; `src/faults`
+ * (planted bugs as hooks) sits with the chain.
  * Production code (src, models, properties) never imports test kits (`test/`). No cycles anywhere.
  *
  * The layer table and the list of I/O edges live in lint/layers.cjs; test/lint-boundary.test.ts checks that the
@@ -43,6 +45,7 @@ const layerRules = LAYERS.map(([name, folders], i) => ({
     pathNot: [
       dirs([...below(i), ...(folders.some((f) => EDGES.includes(f)) ? ["node"] : [])]),
       ...(i >= HARNESS ? ["^models/"] : []),
+      ...(i > HARNESS ? ["^properties/"] : []),
     ],
   },
 }));

@@ -80,7 +80,7 @@ export function catchUpNode(ctx: OracleContext, start: NodeState): CatchUpResult
       node = { ...haltNode(node, record), upgradeInfo: out.upgradeInfo ?? node.upgradeInfo };
       return { node, halts: [record] };
     }
-    if (blockKey(out.post, out.effects) !== ctx.blockKeys[k]) {
+    if (blockKey(out.post, out.effects) !== ctx.blockKeys.at(k)) {
       const record: HaltRecord = {
         node: node.name,
         height: h,
@@ -205,8 +205,8 @@ function computeBlock(ctx0: OracleContext, h: Height, share: boolean): BlockReso
       ...ctx,
       nodes,
       height: h,
-      states: [...ctx.states, post],
-      blockKeys: [...ctx.blockKeys, winner.key],
+      states: ctx.states.append(post),
+      blockKeys: ctx.blockKeys.append(winner.key),
       handlerRuns: applied ? incrementCount(ctx.handlerRuns, planName) : ctx.handlerRuns,
       halts: [...ctx0.halts, ...halts],
       lastBlock: {

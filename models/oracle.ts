@@ -19,7 +19,6 @@ import type {
   ExecReport,
   HaltKind,
   HaltRecord,
-  OracleContext,
   OracleEvent,
   OracleInput,
   Plan,
@@ -109,7 +108,6 @@ export function selectRegions(s: OracleSnapshot): { readonly plan: PlanRegion; r
   return { plan: value.plan, chain: value.chain };
 }
 
-export const selectContext = (s: OracleSnapshot): OracleContext => s.context;
 export const selectHeight = (s: OracleSnapshot): Height => s.context.height;
 export const selectPlan = (s: OracleSnapshot): Plan | null => currentState(s.context).plan;
 export const selectProtocolVersion = (s: OracleSnapshot): number => currentState(s.context).protocolVersion;

@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { cancelEffective } from "./cancel-effective.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("cancel-effective", () => propertySuite(cancelEffective, "ignore-cancel", { replayFails: true }));

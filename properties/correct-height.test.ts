@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { correctHeight } from "./correct-height.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("correct-height", () => propertySuite(correctHeight, "off-by-one-due-height", { replayFails: true }));

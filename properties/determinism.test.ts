@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { determinism } from "./determinism.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("determinism", () => propertySuite(determinism, "nondeterministic-genesis", { replayFails: false }));

@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { earlySwapHalts } from "./early-swap-halts.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("early-swap-halts", () => propertySuite(earlySwapHalts, "no-early-halt", { replayFails: true }));

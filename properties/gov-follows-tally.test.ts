@@ -4,7 +4,7 @@ import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
 import { runProperty } from "../src/harness/run-property.js";
 import type { Session } from "../src/harness/session.js";
-import { CI_RUNS, CI_SEED } from "./budget.js";
+import { CI_RUNS, CI_SEED } from "../test/kit/budget.js";
 import { govFollowsTally } from "./gov-follows-tally.js";
 
 /** A session whose chain produced exactly `events`, in a world of four validators of power 100, 60 s periods. */
@@ -15,13 +15,25 @@ function sessionOf(events: TraceEvent[]): Session {
       gov: { votingPeriod: "60s", expeditedVotingPeriod: "30s" },
     },
   };
-  return { doc, sim: { traceEventsFrom: (from: number) => events.slice(from) } } as unknown as Session;
+  // No committed bank state: the deposit accounting is checked only on real chains (the suite's first test).
+  return {
+    doc,
+    sim: { traceEventsFrom: (from: number) => events.slice(from), committed: () => undefined },
+  } as unknown as Session;
 }
 
 const T0 = Date.UTC(2026, 0, 1);
 const ok = { ok: true } as const;
 const submit = (expedited = false) =>
-  ({ tx: { kind: "submitProposal", expedited } as unknown as SimTx, result: ok }) as const;
+  ({
+    tx: {
+      kind: "submitProposal",
+      expedited,
+      proposer: addressOfName("val1"),
+      initialDeposit: [{ denom: "stake", amount: 10_000_000n }],
+    } as unknown as SimTx,
+    result: ok,
+  }) as const;
 const vote = (voter: string, option: "yes" | "no" | "no_with_veto" | "abstain") =>
   ({ tx: { kind: "vote", proposalId: 1n, voter: addressOfName(voter), option } as SimTx, result: ok }) as const;
 function block(height: number, timeMs: number, txs: unknown[], gov: unknown[]): TraceEvent {
@@ -50,6 +62,22 @@ const opened = [
   block(3, T0 + 6000, [vote("val1", "yes"), vote("val2", "yes"), vote("val3", "yes")], []),
 ];
 const check = (events: TraceEvent[]) => govFollowsTally.check(sessionOf(events));
+
+/** The same session with a committed bank: the gov module account's balance and the supply as the chain has them. */
+function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint }): Session {
+  const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
+  Object.assign(s.sim, {
+    committed: () => ({ appHash: "H" }),
+    nodeNames: () => ["val1"],
+    nodeState: () => ({}),
+    host: {
+      lastAppHash: () => "H",
+      readBank: () => ({ balances: new Map([[addressOfName("gov"), bank.module]]), supply: bank.supply }),
+    },
+  });
+  return s as unknown as Session;
+}
+const GENESIS_SUPPLY = 4n * 1_000_000_000_000n;
 
 describe("gov-follows-tally", () => {
   it(`${govFollowsTally.statement} — holds for ${CI_RUNS} runs`, () => {
@@ -100,6 +128,30 @@ describe("gov-follows-tally", () => {
     expect(check([...opened, block(5, T0 + 18_000, [], [{ type: "passed", id: 1n }])])).toMatchObject({
       holds: false,
       detail: expect.stringContaining("before its voting end"),
+    });
+  });
+
+  it("holds the deposits in the gov module account while open, and burns a vetoed proposal's from the supply", () => {
+    expect(govFollowsTally.check(withBank(opened, { module: 10_000_000n, supply: GENESIS_SUPPLY })).holds).toBe(true);
+    const vetoed = [
+      opened[0]!,
+      block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
+      block(12, T0 + 60_000, [], [{ type: "rejected", id: 1n }]),
+    ];
+    const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n };
+    expect(govFollowsTally.check(withBank(vetoed, burned)).holds).toBe(true);
+    // A chain that refunds a vetoed proposal's deposit keeps the supply whole: burn_vote_veto is on by default.
+    expect(govFollowsTally.check(withBank(vetoed, { module: 0n, supply: GENESIS_SUPPLY }))).toMatchObject({
+      holds: false,
+      detail: `the stake supply is ${GENESIS_SUPPLY}, but genesis ${GENESIS_SUPPLY} less the 10000000 burned by decisions is ${GENESIS_SUPPLY - 10_000_000n}`,
+    });
+    // A chain that loses a passed proposal's refund leaves it in the module account.
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ type: "passed", id: 1n }])];
+    expect(govFollowsTally.check(withBank(passed, { module: 10_000_000n, supply: GENESIS_SUPPLY }))).toMatchObject({
+      holds: false,
+      detail: expect.stringContaining(
+        "the gov module account holds 10000000stake, but the open proposals' deposits are 0stake",
+      ),
     });
   });
 

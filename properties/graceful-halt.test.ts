@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { gracefulHalt } from "./graceful-halt.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("graceful-halt", () => propertySuite(gracefulHalt, "missed-halt", { replayFails: true }));

@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { liveness } from "./liveness.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("liveness", () => propertySuite(liveness, "unanimous-consensus", { replayFails: true }));

@@ -1,5 +1,5 @@
 import { describe } from "vitest";
+import { propertySuite } from "../test/kit/property-suite.js";
 import { modelAgreement } from "./model-agreement.js";
-import { propertySuite } from "./property-suite.js";
 
 describe("model-agreement", () => propertySuite(modelAgreement, "off-by-one-due-height", { replayFails: true }));

@@ -1,4 +1,4 @@
-import type { DescMethod, DescMethodUnary, DescService, Message, MessageShape } from "@bufbuild/protobuf";
+import type { DescMethodUnary, DescService, Message, MessageShape } from "@bufbuild/protobuf";
 import type { Code } from "@connectrpc/connect";
 import type { Ctx } from "../core/context.js";
 import type { ChainError, Result } from "../core/errors.js";
@@ -68,7 +68,3 @@ export function bindService<S extends DescService>(service: S, impl: ServiceHand
   }
   return { service, handlers };
 }
-
-/** The handler of a method, if bound. */
-export const handlerOf = (bound: BoundService, method: DescMethod): UnaryHandler | undefined =>
-  bound.handlers.get(method.name);

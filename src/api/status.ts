@@ -12,8 +12,6 @@ export interface Status {
   readonly message: string;
 }
 
-export const status = (code: Code, message: string): Status => ({ code, message });
-
 /** A handler error as a status: SDK errors are code 2 Unknown with the gRPC message `codespace ... code ...: ...`. */
 export function statusOf(e: HandlerError): Status {
   if (e.kind === "status") return { code: e.code, message: e.message };
@@ -36,9 +34,6 @@ export const errorBody = (s: Status): string =>
       ["details", []],
     ],
   });
-
-/** What the reference writes when the error itself cannot be marshalled (HTTP 500). */
-export const MARSHAL_FALLBACK_BODY = `{"code": 13, "message": "failed to marshal error message"}`;
 
 /** Message of code-13 errors for failures inside the simulator (thrown exceptions): never a crash. */
 export const INTERNAL_ERROR_MESSAGE = "internal error";

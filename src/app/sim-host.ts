@@ -17,7 +17,7 @@ import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { type FaultSet, NO_FAULTS } from "./faults.js";
-import type { AppHost, CommittedView, ProposalView, UpgradeInfoRead } from "./host.js";
+import type { AppHost, BankView, CommittedView, ProposalView, UpgradeInfoRead } from "./host.js";
 import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
 import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
@@ -266,12 +266,6 @@ export class SimAppHost implements AppHost<NodeState> {
       failedReason: p.failedReason,
     };
   }
-}
-
-/** Committed bank state of one denom: balances of the addresses asked for, and the supply. */
-export interface BankView {
-  readonly balances: ReadonlyMap<string, bigint>;
-  readonly supply: bigint;
 }
 
 const STATUS: Partial<Record<ProposalStatus, ProposalView["status"]>> = {

@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import type { Command } from "commander";
+import { formatDuration } from "../core/go/duration.js";
 import { failureText } from "../scenario/failure.js";
-import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
+import { formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { err, ok, type Result } from "../core/errors.js";
-import { formatDuration, parseDuration } from "../scenario/index.js";
+import { formatDuration, parseDuration } from "../core/go/duration.js";
 import { defaultAppToml } from "../server/config.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";
 import { homePaths } from "./home.js";

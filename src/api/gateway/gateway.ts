@@ -16,6 +16,7 @@ import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
 import { errorBody, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
 import { corsDecision } from "./cors.js";
 import {
+  answerHeadersKey,
   firstHeader,
   forwardedMetadata,
   heightValues,
@@ -104,6 +105,17 @@ type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
 
 /** Entries of the per-gateway response cache. */
 const RESPONSE_CACHE_MAX = 1024;
+/** Bytes (UTF-16 code units of keys and bodies, headers included) the response cache may hold. */
+export const RESPONSE_CACHE_BYTES_MAX = 16 << 20;
+/** A response whose key and body are larger than this is computed each time, never cached. */
+const RESPONSE_CACHE_ENTRY_BYTES_MAX = 256 << 10;
+
+/** What a cached entry costs: its key, its body and its header text. */
+const entryBytes = (key: string, r: GatewayResponse): number => {
+  let n = key.length + r.body.length + 64;
+  for (const [k, v] of r.headers) n += k.length + v.length;
+  return n;
+};
 
 const NOT_IMPLEMENTED: Status = { code: Code.Unimplemented, message: "Not Implemented" };
 
@@ -124,11 +136,13 @@ export class Gateway {
   readonly #byMethod = new Map<string, Route[]>();
   readonly #swaggerYaml: string;
   /**
-   * Responses to body-less GET requests, keyed by the whole request head and the backend's retained window
-   * (latest, earliest). The state at a retained height never changes, and a request's answer depends only on its
-   * head and that window, so a hit returns exactly what the pipeline would compute. Bounded (LRU by insertion).
+   * Responses to body-less GET requests, keyed by the target, the headers the answer can depend on
+   * (`answerHeadersKey`) and the backend's retained window (latest, earliest). The state at a retained height
+   * never changes, and a request's answer depends only on those, so a hit returns exactly what the pipeline would
+   * compute. Bounded in entries and in bytes (`RESPONSE_CACHE_BYTES_MAX`), evicted oldest first.
    */
-  readonly #cache = new Map<string, GatewayResponse>();
+  readonly #cache = new Map<string, { readonly r: GatewayResponse; readonly bytes: number }>();
+  #cacheBytes = 0;
 
   private constructor(backend: QueryBackend, routes: readonly Route[], opts: GatewayOptions) {
     this.#backend = backend;
@@ -189,15 +203,31 @@ export class Gateway {
 
   #handle(req: RequestHead, body: BodyState): Outcome {
     if (req.method !== "GET" || body !== undefined) return this.#compute(req, body);
-    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${req.rawHeaders.join("\n")}`;
+    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${answerHeadersKey(req.rawHeaders)}`;
     const hit = this.#cache.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return hit.r;
     const r = this.#compute(req, body);
     if (r !== NEEDS_BODY && r.status !== 500) {
-      if (this.#cache.size >= RESPONSE_CACHE_MAX) this.#cache.delete(this.#cache.keys().next().value!);
-      this.#cache.set(key, r);
+      const bytes = entryBytes(key, r);
+      if (bytes <= RESPONSE_CACHE_ENTRY_BYTES_MAX) {
+        while (
+          this.#cache.size > 0 &&
+          (this.#cache.size >= RESPONSE_CACHE_MAX || this.#cacheBytes + bytes > RESPONSE_CACHE_BYTES_MAX)
+        ) {
+          const [oldest, entry] = this.#cache.entries().next().value!;
+          this.#cache.delete(oldest);
+          this.#cacheBytes -= entry.bytes;
+        }
+        this.#cache.set(key, { r, bytes });
+        this.#cacheBytes += bytes;
+      }
     }
     return r;
+  }
+
+  /** Bytes held by the response cache (see RESPONSE_CACHE_BYTES_MAX). */
+  get cacheBytes(): number {
+    return this.#cacheBytes;
   }
 
   #compute(req: RequestHead, body: BodyState): Outcome {

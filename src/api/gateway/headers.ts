@@ -88,6 +88,34 @@ function matchIncoming(key: string): string | undefined {
   return undefined;
 }
 
+/** Request headers outside the forwarded metadata that the gateway's answer reads. */
+const READ_HEADERS = new Set([
+  "Host",
+  "X-Forwarded-Host",
+  "Authorization",
+  "Grpc-Timeout",
+  "Origin",
+  "X-Http-Method-Override",
+  "Content-Type",
+  "Access-Control-Request-Method",
+  "Access-Control-Request-Headers",
+]);
+
+/**
+ * The headers a gateway answer can depend on, in request order, as one string: the height header, every header
+ * forwarded as gRPC metadata (and so validated), and the ones the pipeline reads itself (READ_HEADERS). Two
+ * requests with the same method, target and answer headers get the same answer at the same retained window; any
+ * other header (a padding header, a tracing id) is ignored.
+ */
+export function answerHeadersKey(raw: RawHeaders): string {
+  let out = "";
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = canonicalKey(raw[i]!);
+    if (READ_HEADERS.has(key) || matchIncoming(key) !== undefined) out += `${key}\u0000${raw[i + 1]!}\u0000`;
+  }
+  return out;
+}
+
 /** A forwarded metadata pair; `binary` values (keys ending `-bin`) are decoded and not validated. */
 export interface MetadataPair {
   readonly key: string;

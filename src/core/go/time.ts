@@ -240,11 +240,10 @@ export function parseRfc3339(text: string): Result<UnixMs, string> {
 }
 
 /**
- * The representable range of chain times: what Go's RFC 3339 encoding of a `time.Time` accepts (years 0000 to 9999;
+ * The end of the representable range of chain times: what Go's RFC 3339 encoding of a `time.Time` accepts (years 0000 to 9999;
  * `Time.MarshalJSON` fails outside it, and CometBFT headers carry such times). Every simulated time must stay
  * inside; a scenario whose clock would leave it is rejected at load with the offending key named.
  */
-export const TIME_MIN_MS = -62_167_219_200_000; // 0000-01-01T00:00:00Z
 export const TIME_MAX_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 
 /** Civil date of a day count since 1970-01-01 (H. Hinnant's algorithm; exact for every safe integer). */

@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
-import type { Fault } from "../src/app/faults.js";
-import type { Property } from "../src/harness/property.js";
-import { runProperty } from "../src/harness/run-property.js";
-import { parseScenario } from "../src/scenario/load.js";
-import { runScenario } from "../src/scenario/runner.js";
-import { scenarioToYaml } from "../src/scenario/serialize.js";
+import type { Fault } from "../../src/app/faults.js";
+import type { Property } from "../../src/harness/property.js";
+import { runProperty } from "../../src/harness/run-property.js";
+import { parseScenario } from "../../src/scenario/load.js";
+import { runScenario } from "../../src/scenario/runner.js";
+import { scenarioToYaml } from "../../src/scenario/serialize.js";
 import { CI_RUNS, CI_SEED, PLANTED_BUG_RUNS, SHRUNK_COMMANDS_MAX } from "./budget.js";
 
 /**
