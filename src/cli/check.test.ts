@@ -98,6 +98,7 @@ describe("chainsim check flags", () => {
       regressionsDir: "g",
     };
     expect(parseCheckFlags(f, { drawSeed: () => 1 })).toEqual({
+      bail: false,
       seed: 7,
       seedDrawn: false,
       runsPerProperty: 12,
@@ -108,7 +109,6 @@ describe("chainsim check flags", () => {
       maxCommands: 9,
       timeLimitMs: 90_000,
       json: true,
-      bail: false,
       reportDir: "r",
       regressionsDir: "g",
     });

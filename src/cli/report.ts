@@ -99,6 +99,7 @@ interface ReportFlags {
   readonly runId?: string;
   readonly reportDir: string;
   readonly exploration?: string;
+  readonly json?: boolean;
   readonly merge?: readonly string[];
 }
 
@@ -154,6 +155,7 @@ export function registerReport(
       "--merge <dir...>",
       "merge the run directories of a sharded campaign (chainsim check --shard i/N) into one run and rebuild its report",
     )
+    .option("--json", 'print {"run_id","path"} as one JSON object instead of the path')
     .action(async (f: ReportFlags) => {
       let runId = f.runId ?? latestRunId(f.reportDir);
       if (f.merge !== undefined) {
@@ -185,7 +187,14 @@ export function registerReport(
         if (note !== undefined) io.err(note);
       }
       // Without --run-id (and --merge, which names the run it makes), say which run was rebuilt.
-      io.out(f.runId === undefined && f.merge === undefined ? `rebuilt the newest run ${runId}: ${r.value}` : r.value);
+      const named = f.runId !== undefined || f.merge !== undefined;
+      io.out(
+        f.json === true
+          ? JSON.stringify({ run_id: runId, path: r.value })
+          : named
+            ? r.value
+            : `rebuilt the newest run ${runId}: ${r.value}`,
+      );
       setExit(ExitCode.ok);
     });
 }
