@@ -22,7 +22,9 @@ import type { ScenariosFile } from "../src/report/types.js";
  * The HTML report in a real browser: `chainsim explore` and `chainsim all` (with a planted bug, so there is a
  * counterexample) write a report under reports/browser-test/run-XXXXXX/, headless Chromium loads it offline, and the test
  * checks that every section and every scenario timeline is in the rendered DOM, that the page logs no console error,
- * and saves a screenshot next to the report (reports/browser-test/run-XXXXXX/<run-id>/screenshot.png).
+ * and saves a screenshot next to the report (reports/browser-test/run-XXXXXX/<run-id>/screenshot.png). It also
+ * screenshots the timeline of scenarios/upgrade-with-sidecars.yaml alone, as the page draws it, into
+ * <run-id>/timeline.png: the README's picture, docs/report-timeline.png, is a copy of that file.
  *
  * Needs Debian's `chromium` (or CHROMIUM=<path>). Without it the test is skipped, except in CI (CI=true), where
  * .ci/run installs it and the test must run.
@@ -38,6 +40,8 @@ const REPORTS = "reports/browser-test";
 /** Earlier runs' folders older than this are removed. */
 const KEEP_MS = 30 * 60_000;
 const WINDOW = { width: 1280, height: 2000 };
+/** The scenario whose timeline the README shows (docs/report-timeline.png). */
+const README_TIMELINE = "upgrade-with-sidecars";
 
 async function chainsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -91,6 +95,7 @@ function pngSize(path: string): { width: number; height: number } {
 
 describe.skipIf(CHROMIUM === undefined && process.env.CI !== "true")("the HTML report in headless Chromium", () => {
   let page = "";
+  let reportDir = "";
   let summary: CheckSummary;
   let scenarios: ScenariosFile;
 
@@ -101,7 +106,7 @@ describe.skipIf(CHROMIUM === undefined && process.env.CI !== "true")("the HTML r
       const p = join(REPORTS, d);
       if (Date.now() - statSync(p).mtimeMs > KEEP_MS) rmSync(p, { recursive: true, force: true });
     }
-    const reportDir = mkdtempSync(join(REPORTS, "run-"));
+    reportDir = mkdtempSync(join(REPORTS, "run-"));
     const regressions = mkdtempSync(join(tmpdir(), "chainsim-regressions-"));
     const x = await chainsim(["explore", "cancel-window", "--runs", "20", "--out", `${reportDir}/explore/latest.json`]);
     expect(x.code, x.stderr).toBe(0);
@@ -121,6 +126,7 @@ describe.skipIf(CHROMIUM === undefined && process.env.CI !== "true")("the HTML r
       regressions,
     ]);
     expect([0, 1], all.stderr).toContain(all.code);
+    expect(all.stderr, "vega-lite warnings while the charts were built").not.toMatch(/^WARN /m);
     page = /^Report: (.+index\.html)$/m.exec(all.stdout)?.[1] ?? "";
     expect(page, all.stdout.slice(-2000)).not.toBe("");
     const runDir = join(page, "..");
@@ -144,6 +150,13 @@ describe.skipIf(CHROMIUM === undefined && process.env.CI !== "true")("the HTML r
     expect(consoleErrors(stderr)).toEqual([]);
   }, 120_000);
 
+  it("opens the newest run's page through <report-dir>/latest/index.html", async () => {
+    const { stdout: dom } = await chromium(pathToFileURL(resolve(reportDir, "latest", "index.html")).href, [
+      "--dump-dom",
+    ]);
+    expect(dom).toContain(`<title>chainsim report ${summary.runId}</title>`);
+  }, 60_000);
+
   it("would see a console error (the check above is not vacuous)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "chainsim-broken-"));
     const broken = join(dir, "broken.html");
@@ -152,16 +165,42 @@ describe.skipIf(CHROMIUM === undefined && process.env.CI !== "true")("the HTML r
     expect(consoleErrors(stderr).join("\n")).toMatch(/"boom"[\s\S]*Uncaught ReferenceError/);
   }, 60_000);
 
-  it("saves a screenshot of the page next to the report", async () => {
-    const shot = join(page, "..", "screenshot.png");
+  /** Screenshots `html` at `size` into `shot`: a PNG of that size, at least `minBytes` (not blank), no console line. */
+  async function screenshot(html: string, size: { width: number; height: number }, shot: string, minBytes: number) {
     rmSync(shot, { force: true });
-    const { stderr } = await chromium(pathToFileURL(resolve(page)).href, [
-      `--window-size=${WINDOW.width},${WINDOW.height}`,
+    const { stderr } = await chromium(pathToFileURL(resolve(html)).href, [
+      `--window-size=${size.width},${size.height}`,
       `--screenshot=${resolve(shot)}`,
     ]);
     expect(existsSync(shot), stderr.slice(-2000)).toBe(true);
-    expect(pngSize(shot)).toEqual(WINDOW);
-    expect(statSync(shot).size).toBeGreaterThan(50_000); // a rendered page, not a blank one
+    expect(pngSize(shot)).toEqual(size);
+    expect(statSync(shot).size).toBeGreaterThan(minBytes);
     expect(consoleErrors(stderr)).toEqual([]);
+  }
+
+  it("saves a screenshot of the page next to the report", async () => {
+    await screenshot(page, WINDOW, join(page, "..", "screenshot.png"), 50_000);
+  }, 120_000);
+
+  it("screenshots the README's timeline (upgrade-with-sidecars) as the page draws it", async () => {
+    const html = readFileSync(page, "utf8");
+    const anchor = scenarioAnchors(scenarios.scenarios.map((s) => s.report.name))[
+      scenarios.scenarios.findIndex((s) => s.report.name === README_TIMELINE)
+    ];
+    const svg = new RegExp(
+      `<article class="scenario" id="${anchor}">[\\s\\S]*?<div class="chart">(<svg[\\s\\S]*?</svg>)`,
+    ).exec(html)?.[1];
+    expect(svg, `the timeline of ${README_TIMELINE}`).toBeDefined();
+    const size = {
+      width: Number(/\swidth="(\d+)"/.exec(svg!)?.[1]),
+      height: Number(/\sheight="(\d+)"/.exec(svg!)?.[1]),
+    };
+    expect(size.width).toBeGreaterThan(600);
+    const alone = join(page, "..", "timeline.html");
+    writeFileSync(
+      alone,
+      `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0}</style></head><body>${svg}</body></html>`,
+    );
+    await screenshot(alone, size, join(page, "..", "timeline.png"), 15_000);
   }, 120_000);
 });

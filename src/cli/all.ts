@@ -1,12 +1,11 @@
-import { dirname, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import type { Command } from "commander";
 import type { ScenarioRecord } from "../report/types.js";
 import { failureText } from "../scenario/failure.js";
 import { runScenario } from "../scenario/runner.js";
 import { type CheckFlags, parseCheckFlags, prepareOutputDirs } from "./check-options.js";
-import { campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
+import { type CommandDefaults, campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
 import { ExitCode } from "./exit.js";
-import { saveScenarios, writeRunReport } from "./report.js";
 import { loadScenarios } from "./run.js";
 
 /**
@@ -16,6 +15,7 @@ import { loadScenarios } from "./run.js";
  */
 export const ALL_DEFAULT_RUNS = 300;
 export const ALL_DEFAULT_TIME_LIMIT = "100s";
+const ALL_DEFAULTS: CommandDefaults = { runs: ALL_DEFAULT_RUNS, timeLimit: ALL_DEFAULT_TIME_LIMIT };
 export const SCENARIO_DIR = "scenarios";
 
 export interface ScenarioReplay {
@@ -83,43 +83,40 @@ export function registerAll(
     .description(
       `replay ${SCENARIO_DIR}/, run the default property campaign and write the report (npm start); exit 0 all passed, 1 a scenario or property failed, 2 bad flags or scenario files, 3 harness crash`,
     );
-  campaignFlags(cmd, { runs: ALL_DEFAULT_RUNS, timeLimit: ALL_DEFAULT_TIME_LIMIT }).action(
-    async (flags: CheckFlags) => {
-      const config = parseCheckFlags(flags, {
-        drawSeed,
-        defaultRuns: ALL_DEFAULT_RUNS,
-        defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
-      });
-      prepareOutputDirs(config);
-      const env = nodeCheckEnv(io);
-      const header = checkHeader("all", config, env.commit);
-      if (config.json) io.err(header);
-      else io.out(header);
-      const replayOut = config.json ? io.err : io.out;
-      const records: ScenarioRecord[] = [];
-      const replay = replayScenarios(
-        SCENARIO_DIR,
-        config.regressionsDir,
-        { out: replayOut, err: io.err, clock: env.clock },
-        (r) => records.push(r),
-      );
-      if (replay === undefined) {
-        setExit(ExitCode.usage);
-        return;
-      }
-      const run = executeCheck(config, env, {
-        command: "all",
-        runIdPrefix: "all",
-        headerPrinted: true,
-        extra: { scenarios: replay },
-      });
-      const scenarioFailed = replay.failed - replay.knownRegressionsFailing > 0;
-      const code = run.exitCode === ExitCode.internal ? run.exitCode : scenarioFailed ? ExitCode.failed : run.exitCode;
-      saveScenarios(dirname(run.summaryPath), run.summary.runId, records);
-      const page = await writeRunReport({ reportDir: config.reportDir, runId: run.summary.runId });
-      if (!page.ok) io.err(`report: ${page.error}`);
-      (config.json ? io.err : io.out)(`Report: ${page.ok ? page.value : run.summaryPath}`);
-      setExit(code);
-    },
-  );
+  campaignFlags(cmd, ALL_DEFAULTS).action(async (flags: CheckFlags) => {
+    const config = parseCheckFlags(flags, {
+      drawSeed,
+      defaultRuns: ALL_DEFAULT_RUNS,
+      defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
+    });
+    prepareOutputDirs(config);
+    const env = nodeCheckEnv(io);
+    const header = checkHeader("all", config, env.commit);
+    if (config.json) io.err(header);
+    else io.out(header);
+    const replayOut = config.json ? io.err : io.out;
+    const records: ScenarioRecord[] = [];
+    const replay = replayScenarios(
+      SCENARIO_DIR,
+      config.regressionsDir,
+      { out: replayOut, err: io.err, clock: env.clock },
+      (r) => records.push(r),
+    );
+    if (replay === undefined) {
+      setExit(ExitCode.usage);
+      return;
+    }
+    const run = await executeCheck(config, env, {
+      command: "all",
+      runIdPrefix: "all",
+      headerPrinted: true,
+      extra: { scenarios: replay },
+      defaults: ALL_DEFAULTS,
+      scenarios: records,
+    });
+    const scenarioFailed = replay.failed - replay.knownRegressionsFailing > 0;
+    const code = run.exitCode === ExitCode.internal ? run.exitCode : scenarioFailed ? ExitCode.failed : run.exitCode;
+    (config.json ? io.err : io.out)(`Report: ${run.pagePath ?? run.summaryPath}`);
+    setExit(code);
+  });
 }

@@ -4,7 +4,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
-import { propertyNamed } from "../../properties/index.js";
+import { PROPERTY_NAMES, propertyNamed } from "../../properties/index.js";
+import { assert } from "../core/assert.js";
+import { parseDuration } from "../core/go/duration.js";
 import {
   type CampaignOptions,
   type CampaignProgress,
@@ -15,8 +17,12 @@ import {
 import { campaignJunit, renderJunit } from "../harness/junit.js";
 import { regressionFile } from "../harness/regression.js";
 import { type CheckSummary, checkSummary } from "../harness/summary.js";
-import type { CheckConfig } from "./check-options.js";
+import type { ReplayFacts } from "../report/replay.js";
+import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
+import { CHECK_DEFAULT_RUNS, type CheckConfig } from "./check-options.js";
 import { headerLine, summaryLines } from "./check-render.js";
+import { latestNote, pointLatest } from "./latest.js";
+import { saveScenarios, writeRunReport } from "./report.js";
 
 /** What the check command needs from the process (injected so tests can run it in-process). */
 export interface CheckEnv {
@@ -31,6 +37,26 @@ export interface CheckEnv {
   readonly isTty: boolean;
   /** Plain progress lines at most this often (ms). */
   readonly progressEveryMs?: number;
+  /** Renders the report page's charts (default: vega). */
+  readonly render?: SvgRenderer;
+}
+
+/** The defaults of a campaign command's flags (they differ between `check` and `all`). */
+export interface CommandDefaults {
+  readonly runs: number;
+  /** A Go duration; absent: no time limit. */
+  readonly timeLimit?: string;
+}
+
+/** summary.json's `replay` section: what the page's replay command needs beyond the options. */
+function replayFacts(d: CommandDefaults, c: CheckConfig): ReplayFacts {
+  let timeLimitMs: number | null = null;
+  if (d.timeLimit !== undefined) {
+    const t = parseDuration(d.timeLimit);
+    assert(t.ok, `default time limit ${d.timeLimit}`);
+    timeLimitMs = t.value;
+  }
+  return { defaults: { runsPerProperty: d.runs, timeLimitMs, properties: PROPERTY_NAMES }, bail: c.bail };
 }
 
 /** `git rev-parse --short HEAD`, or "unknown" outside a git checkout. */
@@ -118,15 +144,19 @@ export interface CheckRun {
   readonly exitCode: number;
   readonly summary: CheckSummary;
   readonly summaryPath: string;
+  /** The run's page, `<report-dir>/<run-id>/index.html`; undefined when it could not be written (said on stderr). */
+  readonly pagePath: string | undefined;
   readonly result: CampaignResult;
 }
 
 /**
  * Runs a validated campaign: prints the header line first, runs the shard with progress, writes the regression
- * scenarios, `<report-dir>/<run-id>/summary.json` and `junit.xml`, updates `<report-dir>/latest` (a text file with
- * the run id), and prints the table (or, with `--json`, one JSON line). `extra` adds sections to summary.json.
+ * scenarios and the run's folder `<report-dir>/<run-id>/` (summary.json, junit.xml, scenarios.json when
+ * `scenarios` are given, and the page index.html), then points `<report-dir>/latest` at the folder (latest.ts), and
+ * prints the table (or, with `--json`, one JSON line). `extra` adds sections to summary.json; `defaults` are the
+ * command's flag defaults (recorded, so the page's replay command can leave them out; `check`'s when absent).
  */
-export function executeCheck(
+export async function executeCheck(
   c: CheckConfig,
   env: CheckEnv,
   o: {
@@ -135,8 +165,11 @@ export function executeCheck(
     /** The caller printed the header line already. */
     readonly headerPrinted?: boolean;
     readonly extra?: Record<string, unknown>;
+    readonly defaults?: CommandDefaults;
+    /** The replayed scenarios (`chainsim all`), saved as scenarios.json and drawn on the page. */
+    readonly scenarios?: readonly ScenarioRecord[];
   } = {},
-): CheckRun {
+): Promise<CheckRun> {
   const command = o.command ?? "check";
   const started = env.now();
   const runId = runIdOf(o.runIdPrefix ?? "check", started, c);
@@ -172,6 +205,7 @@ export function executeCheck(
       commit: env.commit,
       regressionFiles,
     }),
+    replay: replayFacts(o.defaults ?? { runs: CHECK_DEFAULT_RUNS }, c),
     ...(o.extra ?? {}),
   };
   const dir = join(c.reportDir, runId);
@@ -185,18 +219,27 @@ export function executeCheck(
     regressionFiles,
   });
   writeFileSync(join(dir, "junit.xml"), renderJunit([junit]));
-  writeFileSync(join(c.reportDir, "latest"), `${runId}\n`);
+  if (o.scenarios !== undefined) saveScenarios(dir, runId, o.scenarios);
+  const page = await writeRunReport({
+    reportDir: c.reportDir,
+    runId,
+    ...(env.render === undefined ? {} : { render: env.render }),
+  });
+  if (!page.ok) env.err(`report: ${page.error}`);
+  const pagePath = page.ok ? page.value : undefined;
+  const note = latestNote(c.reportDir, pointLatest(c.reportDir, runId));
+  if (note !== undefined) env.err(note);
 
-  if (c.json) env.out(JSON.stringify({ ...summary, summaryPath }));
+  if (c.json) env.out(JSON.stringify({ ...summary, summaryPath, ...(pagePath === undefined ? {} : { pagePath }) }));
   else {
     env.out("");
     for (const l of summaryLines(summary)) env.out(l);
     env.out("");
     env.out(
-      `${summary.verdict.toUpperCase()}: ${result.runs} runs of ${result.properties.length} properties; report ${summaryPath}`,
+      `${summary.verdict.toUpperCase()}: ${result.runs} runs of ${result.properties.length} properties; report ${pagePath ?? summaryPath}`,
     );
   }
-  return { exitCode: summary.exitCode, summary, summaryPath, result };
+  return { exitCode: summary.exitCode, summary, summaryPath, pagePath, result };
 }
 
 export function nodeCheckEnv(io: { out: (s: string) => void; err: (s: string) => void }): CheckEnv {
@@ -210,7 +253,7 @@ export function nodeCheckEnv(io: { out: (s: string) => void; err: (s: string) =>
 }
 
 /** The campaign flags shared by `check` and `all`. */
-export function campaignFlags(cmd: Command, defaults: { runs: number; timeLimit?: string }): Command {
+export function campaignFlags(cmd: Command, defaults: CommandDefaults): Command {
   return cmd
     .option("--runs <n>", `runs per property (default ${defaults.runs})`)
     .option("--seed <n>", "campaign seed (default: drawn at random and printed first)")

@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -115,7 +124,7 @@ describe("chainsim check flags", () => {
 });
 
 describe("executeCheck", () => {
-  it("with a planted fault: exit 1, a regression scenario that fails its replay, summary.json, junit.xml, latest", () => {
+  it("with a planted fault: exit 1, a regression scenario that fails its replay, summary.json, junit.xml, the page, latest", async () => {
     const dir = tmp();
     const regs = join(dir, "regressions");
     const config = parseCheckFlags(
@@ -130,7 +139,7 @@ describe("executeCheck", () => {
       { drawSeed: () => 0 },
     );
     const e = env();
-    const run = executeCheck(config, e);
+    const run = await executeCheck(config, e);
     expect(run.exitCode).toBe(1);
 
     // The first line: seed, commit and every derived option.
@@ -151,7 +160,7 @@ describe("executeCheck", () => {
     expect(e.outLines.some((l) => l.startsWith("  violation: "))).toBe(true);
     expect(e.outLines.some((l) => /^ {2}fast-check seed \d+, path "[\d:]*"$/.test(l))).toBe(true);
 
-    // summary.json, junit.xml and latest.
+    // summary.json, junit.xml, the page and latest.
     const runId = "check-20261122-064500-5";
     expect(run.summaryPath).toBe(join(dir, "reports", runId, "summary.json"));
     const summary = JSON.parse(readFileSync(run.summaryPath, "utf8")) as CheckSummary;
@@ -164,8 +173,17 @@ describe("executeCheck", () => {
     const junit = readFileSync(join(dir, "reports", runId, "junit.xml"), "utf8");
     expect(junit).toContain('<testcase name="model-agreement"');
     expect(junit).toContain(`Replay: npx chainsim run ${path}`);
-    expect(readFileSync(join(dir, "reports", "latest"), "utf8")).toBe(`${runId}\n`);
-  });
+    // Every run that records results has a page; `latest` links to the run's folder, so it opens the page.
+    expect(run.pagePath).toBe(join(dir, "reports", runId, "index.html"));
+    expect(e.outLines.at(-1)).toMatch(/^FAILED: \d+ runs of 2 properties; report \S+index\.html$/);
+    expect(e.outLines.at(-1)?.endsWith(` ${run.pagePath}`)).toBe(true);
+    const html = readFileSync(run.pagePath!, "utf8");
+    expect(html).toContain(`<title>chainsim report ${runId}</title>`);
+    expect(html).toContain('id="cx-model-agreement"');
+    expect(html).toContain("This run replayed no scenarios");
+    expect(readlinkSync(join(dir, "reports", "latest"))).toBe(runId);
+    expect(readFileSync(join(dir, "reports", "latest", "index.html"), "utf8")).toBe(html);
+  }, 60_000);
 
   it("--json prints one JSON line on stdout (the header goes to stderr); exit 0 when every property holds", async () => {
     const dir = tmp();

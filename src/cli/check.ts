@@ -18,10 +18,10 @@ export function registerCheck(
     )
     .option("--property <name>", "check only this property (repeatable)", collect)
     .option("--bail", "stop at the first failing run without shrinking it (a verdict for mutation testing)");
-  campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action((flags: CheckFlags) => {
+  campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action(async (flags: CheckFlags) => {
     const config = parseCheckFlags(flags, { drawSeed });
     prepareOutputDirs(config);
-    setExit(executeCheck(config, nodeCheckEnv(io)).exitCode);
+    setExit((await executeCheck(config, nodeCheckEnv(io))).exitCode);
   });
   registerAll(program, io, setExit);
 }

@@ -2,14 +2,16 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sampleRecord, sampleSummary } from "../../test/kit/report.js";
+import { comparableSummary, sampleRecord, sampleSummary } from "../../test/kit/report.js";
 import { exploreCancelWindow } from "../explore/explore.js";
 import { DEFAULT_CONFIG } from "../explore/model.js";
+import type { CheckSummary } from "../harness/summary.js";
 import { parseScenariosFile } from "../report/load.js";
 import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { replayScenarios } from "./all.js";
+import { latestRunId, pointLatest } from "./latest.js";
 import { main } from "./main.js";
-import { latestRunId, RUN_FILES, saveScenarios, writeRunReport } from "./report.js";
+import { RUN_FILES, saveScenarios, writeRunReport } from "./report.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "chainsim-report-"));
 const RUN = "all-20260101-000000-42";
@@ -36,14 +38,18 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 
 afterEach(() => vi.restoreAllMocks());
 
-/** A report directory with one run (summary.json, and scenarios.json unless `scenarios` is false). */
-function runDir(o: { scenarios?: boolean } = {}): { dir: string; run: string } {
+/**
+ * A report directory with one run (summary.json, and scenarios.json unless `scenarios` is false); `latest` links to
+ * it, or is the text file naming it (`latest: "file"`: where links are refused, and what older versions wrote).
+ */
+function runDir(o: { scenarios?: boolean; latest?: "link" | "file" } = {}): { dir: string; run: string } {
   const dir = tmp();
   const run = join(dir, RUN);
   mkdirSync(run, { recursive: true });
   writeFileSync(join(run, RUN_FILES.summary), JSON.stringify(sampleSummary()));
   if (o.scenarios !== false) saveScenarios(run, RUN, [sampleRecord()]);
-  writeFileSync(join(dir, "latest"), `${RUN}\n`);
+  if (o.latest === "file") writeFileSync(join(dir, "latest"), `${RUN}\n`);
+  else expect(pointLatest(dir, RUN)).toEqual({ kind: "link" });
   return { dir, run };
 }
 
@@ -112,13 +118,41 @@ describe("writeRunReport", () => {
 });
 
 describe("chainsim report", () => {
-  it("rebuilds the latest run by default and prints the page's path", async () => {
+  it.each(["link", "file"] as const)(
+    "rebuilds the newest run by default (latest as a %s) and says which run it rebuilt",
+    async (latest) => {
+      const { dir, run } = runDir({ latest });
+      expect(latestRunId(dir)).toBe(RUN);
+      const r = await cli(["report", "--report-dir", dir]);
+      expect(r).toMatchObject({ code: 0, out: `rebuilt the newest run ${RUN}: ${join(run, RUN_FILES.html)}\n` });
+      const html = readFileSync(join(run, RUN_FILES.html), "utf8");
+      expect((html.match(/<svg\b/g) ?? []).length).toBe(4); // properties, regions, model, one scenario
+      if (latest === "link") expect(readFileSync(join(dir, "latest", RUN_FILES.html), "utf8")).toBe(html);
+    },
+    30_000,
+  );
+
+  it("with --run-id prints only the page's path", async () => {
     const { dir, run } = runDir();
-    expect(latestRunId(dir)).toBe(RUN);
-    const r = await cli(["report", "--report-dir", dir]);
+    const r = await cli(["report", "--report-dir", dir, "--run-id", RUN]);
     expect(r).toMatchObject({ code: 0, out: `${join(run, RUN_FILES.html)}\n` });
-    const html = readFileSync(join(run, RUN_FILES.html), "utf8");
-    expect((html.match(/<svg\b/g) ?? []).length).toBe(4); // properties, regions, model, one scenario
+  }, 30_000);
+
+  it("--merge makes the merged run the newest: latest links to its folder", async () => {
+    const { dir } = runDir();
+    const shard = join(dir, "shard-1");
+    mkdirSync(shard);
+    writeFileSync(join(shard, RUN_FILES.summary), JSON.stringify(sampleSummary()));
+    writeFileSync(
+      join(shard, "junit.xml"),
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="s" tests="0" failures="0"></testsuite></testsuites>\n',
+    );
+    const r = await cli(["report", "--report-dir", dir, "--merge", shard, "--run-id", "merged"]);
+    expect(r, r.err).toMatchObject({ code: 0, out: `${join(dir, "merged", RUN_FILES.html)}\n` });
+    expect(latestRunId(dir)).toBe("merged");
+    expect(readFileSync(join(dir, "latest", RUN_FILES.html), "utf8")).toContain(
+      "<title>chainsim report merged</title>",
+    );
   }, 30_000);
 
   it("exits 2 with a message when there is no run", async () => {
@@ -130,6 +164,35 @@ describe("chainsim report", () => {
     expect(r2.code).toBe(2);
     expect(r2.err).toMatch(/^Error: no run x in /);
   });
+});
+
+describe("the page's replay command", () => {
+  it("reproduces the campaign: run as printed on the page, it gives the same summary", async () => {
+    const dir = tmp();
+    const to = (name: string) => ["--json", "--report-dir", join(dir, name), "--regressions-dir", join(dir, "regs")];
+    const shaped = ["--seed", "11", "--runs", "60", "--time-limit", "10m0s", "--property", "run-once"];
+    const more = [
+      "--property",
+      "model-agreement",
+      "--max-commands",
+      "6",
+      "--faults",
+      "ignore-cancel",
+      "--shard",
+      "2/3",
+    ];
+    const first = await cli(["check", ...shaped, ...more, ...to("first")]);
+    expect(first.code, first.err).toBeLessThan(2);
+    const s1 = JSON.parse(first.out) as CheckSummary & { pagePath: string };
+    const html = readFileSync(s1.pagePath, "utf8");
+    const replay = /Replay the campaign with <code>npx chainsim ([^<]*)<\/code>/.exec(html)?.[1];
+    expect(replay).toBe(`check ${[...shaped, ...more].join(" ")}`);
+
+    const second = await cli([...replay!.split(" "), ...to("second")]);
+    const s2 = JSON.parse(second.out) as CheckSummary;
+    expect(s2.runs).toBeGreaterThan(0);
+    expect(comparableSummary(s2)).toEqual(comparableSummary(s1));
+  }, 120_000);
 });
 
 describe("replayScenarios keeps what the report needs", () => {

@@ -9,6 +9,7 @@ import { mergeJunit, mergeSummaries } from "../report/merge.js";
 import type { ReportInput, ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { ExitCode } from "./exit.js";
 import { renderSvg } from "./explore.js";
+import { LATEST, latestNote, latestRunId, pointLatest } from "./latest.js";
 
 /** The files of a run directory `<report-dir>/<run-id>/` the report reads and writes. */
 export const RUN_FILES = {
@@ -24,14 +25,6 @@ export function saveScenarios(runDir: string, runId: string, records: readonly S
   const path = join(runDir, RUN_FILES.scenarios);
   writeFileSync(path, `${JSON.stringify(scenariosFile(runId, records))}\n`);
   return path;
-}
-
-/** The run id in `<report-dir>/latest` (a text file written by every run), if any. */
-export function latestRunId(reportDir: string): string | undefined {
-  const p = join(reportDir, "latest");
-  if (!existsSync(p)) return undefined;
-  const id = readFileSync(p, "utf8").trim();
-  return id === "" ? undefined : id;
 }
 
 const read = (path: string): Result<string, string> => {
@@ -112,7 +105,8 @@ interface ReportFlags {
 
 /**
  * `--merge <dir>...`: the run directories of a campaign's shards (each with summary.json and junit.xml) merged into
- * one run `<report-dir>/<run-id>/` (src/report/merge.ts), which becomes the latest run. Returns the run id.
+ * one run `<report-dir>/<run-id>/` (src/report/merge.ts); it becomes the latest once its page is written. Returns the
+ * run id.
  */
 function mergeRuns(dirs: readonly string[], reportDir: string, runId: string | undefined): Result<string, string> {
   const summaries = [];
@@ -138,7 +132,6 @@ function mergeRuns(dirs: readonly string[], reportDir: string, runId: string | u
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, RUN_FILES.summary), `${JSON.stringify({ ...merged.value, runId: id }, null, 2)}\n`);
   writeFileSync(join(out, "junit.xml"), junit.value);
-  writeFileSync(join(reportDir, "latest"), `${id}\n`);
   return ok(id);
 }
 
@@ -150,9 +143,9 @@ export function registerReport(
   program
     .command("report")
     .description(
-      "rebuild a run's HTML report (<report-dir>/<run-id>/index.html) from its saved summary.json, scenarios.json and exploration; prints its path (exit 0, 2 no such run or bad files)",
+      "rebuild a run's HTML report (<report-dir>/<run-id>/index.html) from its saved summary.json, scenarios.json and exploration; prints its path, and without --run-id which run it rebuilt (exit 0, 2 no such run or bad files)",
     )
-    .option("--run-id <id>", "the run to rebuild (default: the one in <report-dir>/latest)")
+    .option("--run-id <id>", "the run to rebuild (default: the newest, <report-dir>/latest)")
     .option("--report-dir <dir>", "the reports directory", "reports")
     .option(
       "--exploration <file>",
@@ -175,7 +168,7 @@ export function registerReport(
         runId = merged.value;
       }
       if (runId === undefined) {
-        io.err(`Error: no run in ${f.reportDir} (no ${join(f.reportDir, "latest")}); run npm start first`);
+        io.err(`Error: no run in ${f.reportDir} (no ${join(f.reportDir, LATEST)}); run npm start first`);
         setExit(ExitCode.usage);
         return;
       }
@@ -189,7 +182,19 @@ export function registerReport(
         setExit(ExitCode.usage);
         return;
       }
-      io.out(f.json === true ? JSON.stringify({ run_id: runId, path: r.value }) : r.value);
+      if (f.merge !== undefined) {
+        const note = latestNote(f.reportDir, pointLatest(f.reportDir, runId));
+        if (note !== undefined) io.err(note);
+      }
+      // Without --run-id (and --merge, which names the run it makes), say which run was rebuilt.
+      const named = f.runId !== undefined || f.merge !== undefined;
+      io.out(
+        f.json === true
+          ? JSON.stringify({ run_id: runId, path: r.value })
+          : named
+            ? r.value
+            : `rebuilt the newest run ${runId}: ${r.value}`,
+      );
       setExit(ExitCode.ok);
     });
 }

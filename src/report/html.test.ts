@@ -62,6 +62,20 @@ describe("reportPage", () => {
     expect(html).toContain("expect.height: expected 999999, got 1010");
   });
 
+  it("gives the command that replays the campaign with every option that shaped it", () => {
+    const s = input.summary;
+    const defaults = { runsPerProperty: 100, timeLimitMs: null, properties: ["run-once", "x", "cancel-effective"] };
+    const check = page({ ...input, summary: { ...s, command: "check", replay: { defaults, bail: true } } });
+    expect(check).toContain(
+      "Replay the campaign with <code>npx chainsim check --seed 42 --runs 20 --property run-once --property cancel-effective --bail</code>.",
+    );
+    const cut = page({
+      ...input,
+      summary: { ...s, properties: s.properties.map((p) => ({ ...p, interrupted: true })) },
+    });
+    expect(cut).toContain("(the time limit cut this one short, so a replay may run further).");
+  });
+
   it("shows each counterexample's shrunk steps and the command that replays it, escaped", () => {
     expect(html).toContain('id="cx-cancel-effective"');
     expect(html).toContain("<li>authorityExec(schedule v2 at next+7)</li><li>advance(2 blocks)</li>");

@@ -10,6 +10,7 @@ import type { PropertySummary } from "../harness/summary.js";
 import { failureText } from "../scenario/failure.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { countText, coverageCounts, thousands } from "./model-chart.js";
+import { replayCommand } from "./replay.js";
 import { REPORT_CSS } from "./style.js";
 import { savedTraceEvents } from "./trace-read.js";
 import type { ReportInput, ScenarioRecord } from "./types.js";
@@ -79,7 +80,7 @@ function summarySection(
 ): string {
   const s = input.summary;
   const faults = s.options.faults.join(",");
-  const replay = `npx chainsim ${s.command} --seed ${s.seed} --runs ${s.options.runsPerProperty}${faults === "" ? "" : ` --faults ${faults}`}`;
+  const interrupted = s.properties.some((p) => p.interrupted);
   const sc = views === null ? null : { total: views.length, failed: views.filter((v) => v.failed).length };
   const out: string[] = [
     `<section id="summary"><h2>Summary</h2>`,
@@ -109,8 +110,11 @@ function summarySection(
     [
       `<p class="note">Run <code>${esc(s.runId)}</code> of <code>chainsim ${esc(s.command)}</code>, started ${esc(s.startedAt)}; `,
       `${s.options.runsPerProperty} runs per property, shard ${esc(s.options.shard)}, at most ${s.options.maxCommands} commands per run`,
+      s.options.timeLimitMs === null ? "" : `, time limit ${esc(formatDuration(s.options.timeLimitMs))}`,
       faults === "" ? "" : `, planted faults <code>${esc(faults)}</code>`,
-      `. Replay the campaign with <code>${esc(replay)}</code>.</p>`,
+      `. Replay the campaign with <code>${esc(replayCommand(s))}</code>`,
+      interrupted ? " (the time limit cut this one short, so a replay may run further)" : "",
+      `.</p>`,
     ].join(""),
   ];
   out.push(`<h3>Scenarios</h3>`);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { liveness } from "../../properties/liveness.js";
 import { runOnce } from "../../properties/run-once.js";
+import { comparableSummary } from "../../test/kit/report.js";
 import { type CampaignOptions, runCampaign } from "../harness/campaign.js";
 import { campaignJunit, renderJunit } from "../harness/junit.js";
-import { type CheckSummary, checkSummary } from "../harness/summary.js";
+import { checkSummary } from "../harness/summary.js";
 import { mergeJunit, mergeSummaries, type ShardSummary } from "./merge.js";
 
 /** Two properties of 6 runs in units of 2: 6 units, so each of 3 shards runs 2 (one block each, real chain runs). */
@@ -32,24 +33,6 @@ function run(shard: { index: number; count: number }) {
   };
 }
 
-/** A summary without what measures the machine (wall times, rates) and the run's name. */
-function comparable(s: CheckSummary): unknown {
-  return {
-    ...s,
-    runId: undefined,
-    startedAt: undefined,
-    wallMs: undefined,
-    runsPerS: undefined,
-    simulated: { ...s.simulated, chainMsPerWallMs: undefined },
-    properties: s.properties.map((p) => ({
-      ...p,
-      wallMs: undefined,
-      runsPerS: undefined,
-      units: p.units.map((u) => ({ ...u, wallMs: undefined })),
-    })),
-  };
-}
-
 describe("chainsim report --merge: shards merge into the unsharded campaign", () => {
   const whole = run({ index: 1, count: 1 });
   const shards = [3, 1, 2].map((index) => ({ index, out: run({ index, count: 3 }) }));
@@ -60,7 +43,7 @@ describe("chainsim report --merge: shards merge into the unsharded campaign", ()
     expect(shards.every((s) => s.out.summary.runs === 4)).toBe(true);
     const merged = mergeSummaries(inputs);
     if (!merged.ok) throw new Error(merged.error);
-    expect(comparable(merged.value)).toEqual(comparable(whole.summary));
+    expect(comparableSummary(merged.value)).toEqual(comparableSummary(whole.summary));
     expect(merged.value.runId).toBe(`check-20261124-120000-${CAMPAIGN.seed}-merged`);
     expect(merged.value.startedAt).toBe("2026-11-24T12:00:01.000Z");
     // Shards run side by side: the merged wall time is the slowest shard's.

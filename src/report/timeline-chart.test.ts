@@ -12,7 +12,7 @@ describe("timelineChart", () => {
   it("stacks heights, proposals and lanes over one padded time axis", () => {
     expect(spec.vconcat).toHaveLength(3);
     const json = JSON.stringify(spec);
-    const domains = [...json.matchAll(/"domain":\[(\d+),(\d+)\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    const domains = [...json.matchAll(/"domain":\[(\d{10,}),(\d{10,})\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
     expect(domains.length).toBe(3);
     for (const [lo, hi] of domains) {
       expect(lo).toBeLessThan(t.startMs);
@@ -29,17 +29,36 @@ describe("timelineChart", () => {
   it("has one lane per node and one for the chain, with a legend of the event kinds that occur", () => {
     const lanes = spec.vconcat[2] as View;
     const points = lanes.layer![1] as unknown as {
+      data: { values: { lane: string; kind: string; timeMs: number; row: number }[] };
       encoding: {
         y: { sort: string[] };
         color: { scale: { domain: string[] } };
-        yOffset: { scale: { domain: string[] } };
+        yOffset: { field: string; scale: { domain: number[] } };
       };
     };
     expect(points.encoding.y.sort).toEqual(["val1", "val2", "val3", "val4", "chain"]);
-    expect(points.encoding.color.scale.domain).toEqual(["halt: upgrade-needed", "stop", "start", "swap", "applied"]);
-    // Coinciding markers: each kind used has its own row inside a lane, and the lane is tall enough for them.
-    expect(points.encoding.yOffset.scale.domain).toEqual(points.encoding.color.scale.domain);
-    expect(lanes.height).toBeGreaterThanOrEqual(5 * 11 * 5);
+    // The stall intervals have their legend entry after the markers'.
+    expect(points.encoding.color.scale.domain).toEqual([
+      "halt: upgrade-needed",
+      "stop",
+      "start",
+      "swap",
+      "applied",
+      "stall (no block)",
+    ]);
+    // Coinciding markers: each kind on a node's lane has its own row there (the same in every node's lane); the
+    // chain's one kind is centred in its lane; the lanes are tall enough for the rows.
+    const rows = new Map<string, Set<number>>();
+    for (const m of points.data.values) rows.set(m.kind, (rows.get(m.kind) ?? new Set()).add(m.row));
+    expect(Object.fromEntries([...rows].map(([k, r]) => [k, [...r]]))).toEqual({
+      "halt: upgrade-needed": [0.5],
+      stop: [1.5],
+      start: [2.5],
+      swap: [3.5],
+      applied: [2],
+    });
+    expect(points.encoding.yOffset).toMatchObject({ field: "row", scale: { domain: [0, 4] } });
+    expect(lanes.height).toBeGreaterThanOrEqual(5 * 11 * 4);
     expect(LANE_KINDS.map((k) => k.kind)).toContain("sidecar idle");
   });
 
@@ -83,6 +102,19 @@ describe("timelineChart", () => {
     const domain = JSON.stringify(withReasons.vconcat[2]);
     expect(domain).toContain('"halt: handler-error"');
     expect(domain).toContain('"halt: upgrade-needed"');
+  });
+
+  it("compiles without a vega-lite warning (each one would be printed for every scenario of npm start)", async () => {
+    const vl = await import("vega-lite");
+    const warnings: unknown[] = [];
+    const keep = (...m: unknown[]) => {
+      warnings.push(m);
+      return logger;
+    };
+    const logger = { level: () => logger, error: keep, warn: keep, info: () => logger, debug: () => logger };
+    const withHalts = timelineChart(t, [{ node: "val1", height: 1000, kind: "upgrade-needed", message: "x" }]);
+    vl.compile(withHalts as unknown as Parameters<typeof vl.compile>[0], { logger: logger as never });
+    expect(warnings).toEqual([]);
   });
 
   it("gives every mark a description (the tooltip text)", () => {

@@ -2,7 +2,8 @@
  * The Vega-Lite chart of one scenario's timeline: three views over the same simulated-time axis. Heights: the
  * committed height against time, the plan height as a dashed rule while the plan stands, upgrades applied or skipped
  * as diamonds. Proposals: each proposal's deposit and voting periods as bars, its final status at the end. Lanes:
- * per node (and the chain) the halts, stops, starts, sidecar swaps, stalls and upgrades as points.
+ * per node (and the chain) the halts (coloured by kind), stops, starts, sidecar swaps and upgrades as markers, each
+ * kind on its own row of the lane, and the chain's stalls as shaded intervals.
  */
 import type { VegaLiteSpec } from "../explore/chart.js";
 import { CHAIN_LANE, type LaneEventKind, type ScenarioTimeline } from "./timeline.js";
@@ -35,7 +36,8 @@ export interface HaltReason {
   readonly message: string;
 }
 
-const STALL_COLOR = "#bc4c00";
+/** The stall intervals' fill: light, so the markers on the chain's lane stay visible over it. */
+const STALL_COLOR = "#f2cdb4";
 
 /** Halt kinds, each its own colour in the lanes (all crosses, so a halt reads as a halt whatever its kind). */
 export const HALT_KINDS_SHOWN: readonly { kind: string; color: string }[] = [
@@ -54,6 +56,28 @@ interface LaneMark {
   readonly kind: string;
   readonly timeMs: number;
   readonly text: string;
+}
+
+/**
+ * Each kind's row inside a lane, so markers at the same instant stay apart. Node lanes share one set of rows (a kind
+ * sits at the same height in every node's lane) and the chain lane has its own; the smaller set is centred on the
+ * larger. `rows` is the number of rows every lane needs.
+ */
+export function laneRows(
+  marks: readonly LaneMark[],
+  kinds: readonly string[],
+  chainLane: string,
+): { readonly rows: number; readonly rowOf: (m: LaneMark) => number } {
+  const inGroup = (chain: boolean) =>
+    kinds.filter((k) => marks.some((m) => m.kind === k && (m.lane === chainLane) === chain));
+  const nodeKinds = inGroup(false);
+  const chainKinds = inGroup(true);
+  const rows = Math.max(1, nodeKinds.length, chainKinds.length);
+  const place = (group: readonly string[]) =>
+    new Map(group.map((k, i) => [k, (rows - group.length) / 2 + i + 0.5] as const));
+  const nodeRow = place(nodeKinds);
+  const chainRow = place(chainKinds);
+  return { rows, rowOf: (m) => (m.lane === chainLane ? chainRow : nodeRow).get(m.kind) ?? 0 };
 }
 
 const clock = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
@@ -82,6 +106,9 @@ export function laneMarks(t: ScenarioTimeline, halts: readonly HaltReason[]): La
   }
   return out;
 }
+
+/** The legend entry of the chain's stall intervals. */
+const STALL_KIND = "stall (no block)";
 
 /** Legend entries of the kinds present, in legend order. */
 function markKinds(marks: readonly LaneMark[]): { kind: string; color: string; shape: string }[] {
@@ -257,43 +284,56 @@ export function timelineChart(t: ScenarioTimeline, halts: readonly HaltReason[] 
   }
   const lanes = [...t.nodes, CHAIN_LANE];
   const marksOnLanes = laneMarks(t, halts);
-  const used = markKinds(marksOnLanes);
   const stalls = stallIntervals(t);
+  // The stall intervals get a legend entry too (a square in their colour), after the markers' kinds.
+  const used = [
+    ...markKinds(marksOnLanes),
+    ...(stalls.length === 0 ? [] : [{ kind: STALL_KIND, color: STALL_COLOR, shape: "square" }]),
+  ];
+  const { rows, rowOf } = laneRows(
+    marksOnLanes,
+    used.map((k) => k.kind),
+    CHAIN_LANE,
+  );
+  /** Pixels per lane: room for every row. */
+  const laneStep = Math.max(24, 11 * rows);
   const laneY = { field: "lane", type: "nominal", sort: lanes, scale: { domain: lanes }, title: null };
   views.push({
     width: TIMELINE_WIDTH,
-    // Every kind used gets its own row inside a lane, so markers at the same instant stay apart.
-    height: lanes.length * Math.max(24, 11 * used.length),
+    height: lanes.length * laneStep,
     layer: [
       {
         data: { values: stalls },
-        mark: { type: "rect", color: STALL_COLOR, opacity: 0.22 },
+        mark: { type: "rect", height: Math.round(0.8 * laneStep) },
         encoding: {
-          x: x("fromMs", { scale: true, axis: true }),
+          // (The time scale is declared on the markers: declared on a mark with x2, vega-lite reads its domain twice.)
+          x: x("fromMs"),
           x2: { field: "toMs" },
           y: { datum: CHAIN_LANE, type: "nominal" },
+          color: { datum: STALL_KIND, type: "nominal" },
           description: { field: "text" },
         },
       },
       {
-        data: { values: marksOnLanes },
+        data: { values: marksOnLanes.map((m) => ({ ...m, row: rowOf(m) })) },
         mark: { type: "point", filled: true, size: 80, opacity: 0.9 },
         encoding: {
-          x: x("timeMs"),
+          x: x("timeMs", { scale: true, axis: true }),
           y: laneY,
           color: {
             field: "kind",
             type: "nominal",
             title: "event",
             scale: { domain: used.map((k) => k.kind), range: used.map((k) => k.color) },
-            legend: used.length === 0 ? null : { orient: "right" },
+            legend: used.length === 0 ? null : { orient: "right", symbolOpacity: 1 },
           },
           shape: {
             field: "kind",
             type: "nominal",
             scale: { domain: used.map((k) => k.kind), range: used.map((k) => k.shape) },
           },
-          yOffset: { field: "kind", type: "nominal", scale: { domain: used.map((k) => k.kind), paddingOuter: 0.5 } },
+          // Every kind used in a lane has its own row there (laneRows).
+          yOffset: { field: "row", type: "quantitative", scale: { domain: [0, rows] } },
           description: { field: "text" },
         },
       },
@@ -313,7 +353,7 @@ export function timelineChart(t: ScenarioTimeline, halts: readonly HaltReason[] 
       font: "Helvetica, Arial, sans-serif",
       view: { stroke: "#d0d7de" },
       axis: { labelFontSize: 11, titleFontSize: 11, titleColor: "#57606a", labelColor: "#24292f" },
-      legend: { labelFontSize: 11, titleFontSize: 11 },
+      legend: { labelFontSize: 11, titleFontSize: 11, labelLimit: 260 },
     },
   };
 }

@@ -121,3 +121,23 @@ export function sampleInput(): ReportInput {
     transitions: machineTransitions(),
   };
 }
+
+/** A summary without what measures the machine (wall times, rates), the run's name and where it was written. */
+export function comparableSummary(s: CheckSummary): unknown {
+  return {
+    ...s,
+    runId: undefined,
+    startedAt: undefined,
+    wallMs: undefined,
+    runsPerS: undefined,
+    summaryPath: undefined,
+    pagePath: undefined,
+    simulated: { ...s.simulated, chainMsPerWallMs: undefined },
+    properties: s.properties.map((p) => ({
+      ...p,
+      wallMs: undefined,
+      runsPerS: undefined,
+      units: p.units.map((u) => ({ ...u, wallMs: undefined })),
+    })),
+  };
+}
