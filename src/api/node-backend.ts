@@ -8,7 +8,10 @@ import type { SimTx } from "../chain/types.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { file_chain_auth_v1beta1_auth } from "../gen/chain/auth/v1beta1/auth_pb.js";
+import { file_chain_crypto_secp256k1_keys } from "../gen/chain/crypto/secp256k1/keys_pb.js";
 import { file_chain_gov_v1_tx } from "../gen/chain/gov/v1/tx_pb.js";
+import { file_chain_tx_v1beta1_tx } from "../gen/chain/tx/v1beta1/tx_pb.js";
 import { file_chain_upgrade_v1beta1_tx } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import type { StakingView } from "../gov/types.js";
 import type { MultiStore, StoreError } from "../store/types.js";
@@ -22,10 +25,17 @@ import { storeBackend } from "./store-backend.js";
 
 /**
  * The JSON options of a node's gateway: proposals carry their messages as Any (`/chain.upgrade.v1beta1.MsgSoftwareUpgrade`,
- * `/chain.upgrade.v1beta1.MsgCancelUpgrade`, gov's own messages), which render only when their types are registered.
+ * `/chain.upgrade.v1beta1.MsgCancelUpgrade`, gov's own messages), and the devnet's tx and account answers carry a
+ * Tx, a BaseAccount and a PubKey as Any; they render only when their types are registered.
  */
 export const NODE_JSON: GatewayJsonOptions = Object.freeze({
-  registry: createRegistry(file_chain_upgrade_v1beta1_tx, file_chain_gov_v1_tx),
+  registry: createRegistry(
+    file_chain_upgrade_v1beta1_tx,
+    file_chain_gov_v1_tx,
+    file_chain_tx_v1beta1_tx,
+    file_chain_auth_v1beta1_auth,
+    file_chain_crypto_secp256k1_keys,
+  ),
   nonNullable: DEFAULT_NON_NULLABLE,
 });
 

@@ -3,8 +3,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { create } from "@bufbuild/protobuf";
+import type { Any } from "@bufbuild/protobuf/wkt";
 import { build } from "esbuild";
+import { GOV_AUTHORITY } from "../core/address.js";
+import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
+import { MsgSubmitProposalSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
+import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { initHome } from "./init.js";
+import { packAny } from "./tx.js";
 
 /**
  * Helpers for the devnet's process-level tests. Node processes start from an esbuild bundle of the CLI (a few hundred
@@ -168,4 +175,30 @@ export async function getJson(
   } catch {
     return undefined;
   }
+}
+
+/** A MsgVote from `voter` (yes unless told), Any-packed. */
+export const voteMsg = (voter: string, proposalId = 1n, option = VoteOption.YES): Any =>
+  packAny(MsgVoteSchema, create(MsgVoteSchema, { proposalId, voter, option }));
+
+/** A MsgSubmitProposal carrying MsgSoftwareUpgrade (or MsgCancelUpgrade without a plan), Any-packed. */
+export function upgradeProposalMsg(
+  proposer: string,
+  plan: { readonly name: string; readonly height: bigint } | undefined,
+  deposit = "10000000",
+): Any {
+  const inner =
+    plan === undefined
+      ? packAny(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: GOV_AUTHORITY }))
+      : packAny(MsgSoftwareUpgradeSchema, create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan }));
+  return packAny(
+    MsgSubmitProposalSchema,
+    create(MsgSubmitProposalSchema, {
+      messages: [inner],
+      initialDeposit: [{ denom: "stake", amount: deposit }],
+      proposer,
+      title: "upgrade",
+      summary: "s",
+    }),
+  );
 }
