@@ -4,9 +4,9 @@
 import http from "node:http";
 import type net from "node:net";
 import { NODE_JSON } from "../src/api/node-backend.js";
-import { simulatedNode } from "../src/api/node-fixture.js";
-import { startApiServers } from "../src/api/server.js";
-import { loopbackConfig } from "../src/api/testkit.js";
+import { startApiServers } from "../src/server/server.js";
+import { loopbackConfig } from "../test/kit/api.js";
+import { simulatedNode } from "../test/kit/node-fixture.js";
 
 export const BENCH_REQUESTS: readonly { readonly path: string; readonly height: string }[] = [
   { path: "/chain/upgrade/v1beta1/current_plan", height: "20" },

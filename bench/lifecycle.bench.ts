@@ -1,7 +1,7 @@
 import seedrandom from "seedrandom";
 import type { Step } from "../src/chain/actions.js";
-import { binary, proposeAndPass, testChain } from "../src/chain/testkit.js";
 import { durationMs } from "../src/core/brand.js";
+import { binary, proposeAndPass, testChain } from "../test/kit/chain.js";
 import { type BenchResult, median, result, timeRuns } from "./bench.js";
 
 /**

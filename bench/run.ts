@@ -4,10 +4,12 @@
 // it to BENCHES.
 import * as api from "./api.bench.js";
 import type { BenchModule } from "./bench.js";
+import * as engine from "./engine.bench.js";
+import * as explore from "./explore.bench.js";
 import * as harness from "./harness.bench.js";
 import * as lifecycle from "./lifecycle.bench.js";
 
-const BENCHES: readonly BenchModule[] = [lifecycle, harness, api];
+const BENCHES: readonly BenchModule[] = [lifecycle, engine, harness, explore, api];
 
 const only = process.argv.slice(2);
 for (const b of BENCHES) {

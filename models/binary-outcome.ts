@@ -1,6 +1,6 @@
 /**
- * Predicts what a scenario binary's upgrade handler does, from the RunMigrations rules of upgrade-module.md §7.1
- * and the binary shape of scenarios.md §2. Pure data in, pure data out.
+ * Predicts what a scenario binary's upgrade handler does, from the RunMigrations rules of docs/fidelity.md §2.7
+ * and the binary shape of docs/scenario-format.md §2. Pure data in, pure data out.
  */
 import { compareBytes, utf8 } from "../src/core/bytes.js";
 
@@ -56,7 +56,7 @@ export function migrationOrder(modules: readonly string[]): readonly string[] {
   return sorted.includes("auth") ? [...sorted.filter((m) => m !== "auth"), "auth"] : sorted;
 }
 
-/** RunMigrations(fromVM) of the binary's module manager (upgrade-module.md §7.1). */
+/** RunMigrations(fromVM) of the binary's module manager (docs/fidelity.md §2.7). */
 export function runMigrations(def: BinaryDefinition, fromVM: VersionMap): HandlerOutcome {
   const modules = binaryModules(def);
   const migrations = def.migrations ?? {};
@@ -110,7 +110,7 @@ export function mergeVersionMaps(stored: VersionMap, toVM: VersionMap): VersionM
   return Object.fromEntries([...merged.entries()].sort(([a], [b]) => compareNames(a, b)));
 }
 
-/** True when a store-upgrade spec changes anything (the loader ignores an all-empty one, upgrade-module.md §6). */
+/** True when a store-upgrade spec changes anything (the loader ignores an all-empty one, docs/fidelity.md §2.6). */
 export function storeUpgradesNonEmpty(spec: StoreUpgradesSpec | undefined): spec is StoreUpgradesSpec {
   return (
     spec !== undefined &&

@@ -1,5 +1,5 @@
 /**
- * Block execution across nodes and the consensus rule of scenarios.md §1: every running node runs the PreBlocker of
+ * Block execution across nodes and the consensus rule of docs/scenario-format.md §1: every running node runs the PreBlocker of
  * block h on the committed state at h-1; the nodes that ran without error and reached the same result commit h when
  * they hold more than 2/3 of the total voting power; running nodes with another result halt (app-hash-mismatch);
  * otherwise the chain stalls at h-1.

@@ -23,18 +23,18 @@ describe("executeMessages: ScheduleUpgrade", () => {
     expect(r).toEqual({ ok: true, state: { ...empty, plan: { name: "v2", height: 9, info: "" } } });
   });
 
-  it("checks ValidateBasic first: empty name before height", () => {
+  it("checks ValidateBasic first, wrapped with `plan` as the msg server does: empty name before height", () => {
     expect(executeMessages(empty, 5, [schedule("", 0)])).toEqual({
       ok: false,
-      error: "name cannot be empty: invalid request",
+      error: "plan: name cannot be empty: invalid request",
     });
     expect(executeMessages(empty, 5, [schedule("v2", 0)])).toEqual({
       ok: false,
-      error: "height must be greater than 0: invalid request",
+      error: "plan: height must be greater than 0: invalid request",
     });
     expect(executeMessages(empty, 5, [schedule("v2", -3n)])).toEqual({
       ok: false,
-      error: "height must be greater than 0: invalid request",
+      error: "plan: height must be greater than 0: invalid request",
     });
   });
 

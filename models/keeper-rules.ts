@@ -1,5 +1,5 @@
 /**
- * The upgrade keeper's rules as pure functions of the committed state (upgrade-module.md §2, §4; governance.md §14):
+ * The upgrade keeper's rules as pure functions of the committed state (docs/fidelity.md §2.2, §2.4; §3.10):
  * plan validation, ScheduleUpgrade, CancelUpgrade, the done markers and the all-or-nothing execution of a message list.
  */
 import type { Height } from "../src/core/brand.js";
@@ -72,11 +72,21 @@ export function planOfMsg(msg: Extract<UpgradeMsg, { type: "softwareUpgrade" }>)
   return { name: msg.plan.name, height: normalizeHeight(msg.plan.height), info: msg.plan.info ?? "" };
 }
 
+/**
+ * Msg/SoftwareUpgrade: after the authority check, the plan's ValidateBasic error is wrapped with `plan`, then
+ * ScheduleUpgrade runs.
+ */
+export function softwareUpgrade(state: ChainState, h: number, plan: Plan): ExecResult {
+  const invalid = validatePlanBasic(plan);
+  if (invalid !== null) return { ok: false, error: `plan: ${invalid}` };
+  return scheduleUpgrade(state, h, plan);
+}
+
 /** Runs `msgs` in order at block `h` on a branch: the first failure discards every message's effect. */
 export function executeMessages(state: ChainState, h: number, msgs: readonly UpgradeMsg[]): ExecResult {
   let current = state;
   for (const msg of msgs) {
-    const r = msg.type === "softwareUpgrade" ? scheduleUpgrade(current, h, planOfMsg(msg)) : cancelUpgrade(current);
+    const r = msg.type === "softwareUpgrade" ? softwareUpgrade(current, h, planOfMsg(msg)) : cancelUpgrade(current);
     if (!r.ok) return r;
     current = r.state;
   }

@@ -1,5 +1,5 @@
 /**
- * NODE_STARTED and NODE_STOPPED (scenarios.md §1 "Starting a node"). A start is a stop plus a start: the keeper's
+ * NODE_STARTED and NODE_STOPPED (docs/scenario-format.md §1 "Starting a node"). A start is a stop plus a start: the keeper's
  * downgrade flag is reset, upgrade-info.json persists, and the store upgrades the binary lists for the plan named in
  * upgrade-info.json are loaded iff that height is not a skip height and equals the node's last height + 1.
  */

@@ -1,5 +1,5 @@
 /**
- * One node's upgrade PreBlocker at block `h` (upgrade-module.md §3, §13), as a pure function of the committed state
+ * One node's upgrade PreBlocker at block `h` (docs/fidelity.md §2.3, §2.10), as a pure function of the committed state
  * before the block and the node's binary, skip heights and in-memory downgrade flag.
  */
 import type { Height } from "../src/core/brand.js";

@@ -1,7 +1,7 @@
 /**
  * Data types of the upgrade-lifecycle oracle. Everything here is plain, readonly data so that a snapshot's context
- * can be compared, printed and rehydrated. The oracle is written from the specs (upgrade-module.md §2-§6, §13;
- * scenarios.md §1; governance.md §14), never from the implementation under src/.
+ * can be compared, printed and rehydrated. The oracle is written from the specs (docs/fidelity.md §2.2-§2.6, §2.10;
+ * docs/scenario-format.md §1; docs/fidelity.md §3.10), never from the implementation under src/.
  */
 import type { Height } from "../src/core/brand.js";
 import type { BinaryDefinition, StoreUpgradesSpec, VersionMap } from "./binary-outcome.js";
@@ -31,7 +31,7 @@ export type UpgradeMsg =
     }
   | { readonly type: "cancelUpgrade" };
 
-/** The closed set of halt kinds (scenarios.md §1). The last two are never predicted: no fs or store faults here. */
+/** The closed set of halt kinds (docs/scenario-format.md §1). The last two are never predicted: no fs or store faults here. */
 export type HaltKind =
   | "upgrade-needed"
   | "binary-too-early"
@@ -52,7 +52,7 @@ export type AbstractHandler = "ok" | { readonly error: string };
 /** A binary described only by its handlers (the brief's abstract shape). */
 export interface AbstractBinary {
   readonly handlers: Readonly<Record<string, AbstractHandler>>;
-  /** Store upgrades per plan name, applied at start (scenarios.md §1, upgrade-module.md §6). */
+  /** Store upgrades per plan name, applied at start (docs/scenario-format.md §1, docs/fidelity.md §2.6). */
   readonly storeUpgrades?: Readonly<Record<string, StoreUpgradesSpec>>;
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { failureText } from "../src/scenario/expect.js";
+import { failureText } from "../src/scenario/failure.js";
 import { runScenario } from "../src/scenario/runner.js";
 import { GOLDEN_FILE, loadScenario, scenarioFiles } from "./scenario-suite.js";
 

@@ -4,7 +4,7 @@ import type { ChainError, Result } from "../core/errors.js";
 
 /**
  * The node behind the API servers. Both the REST gateway and the gRPC server read it through this interface only:
- * they resolve the requested height (node-api.md §2.6), ask for the state as of that height, and run a bound query
+ * they resolve the requested height (docs/node-api.md §2.6), ask for the state as of that height, and run a bound query
  * handler on it.
  */
 export interface QueryBackend {

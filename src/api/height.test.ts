@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { standardBackend } from "../../test/kit/api.js";
 import { QueryAuthorityRequestSchema } from "../gen/chain/upgrade/v1beta1/query_pb.js";
 import type { QueryBackend } from "./backend.js";
 import { parseHeightValues, queryState, runQuery } from "./height.js";
-import { standardBackend } from "./testkit.js";
 
 describe("height interceptor", () => {
   it("uses the value only when there is exactly one", () => {

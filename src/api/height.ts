@@ -1,8 +1,8 @@
 import type { Message } from "@bufbuild/protobuf";
 import type { Ctx } from "../core/context.js";
 import { err, grpcMessage, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
+import { parseGoInt, quoteLatin1 } from "../core/go/strconv.js";
 import type { QueryBackend, UnaryHandler } from "./backend.js";
-import { parseGoInt, quoteLatin1 } from "./go/strconv.js";
 import { GrpcCode, INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
 
 /** The request header / gRPC metadata key that selects the state version. */
@@ -13,7 +13,7 @@ export const GRPC_METADATA_HEIGHT_HEADER = "grpc-metadata-x-chain-block-height";
 const sdkStatus = (e: ReturnType<typeof wrap>): Status => ({ code: GrpcCode.Unknown, message: grpcMessage(e) });
 
 /**
- * The height interceptor (node-api.md §2.6; reference baseapp/grpcserver.go): the header is honoured only when it has
+ * The height interceptor (docs/node-api.md §2.6; reference baseapp/grpcserver.go): the header is honoured only when it has
  * exactly one value; it is parsed as a base-10 int64 (values are latin1 strings as node delivers them, so the Go
  * `%q` quoting of the error shows their raw bytes); negative heights fail. 0 means latest.
  */

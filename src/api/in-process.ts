@@ -5,7 +5,7 @@ import { HEIGHT_HEADER } from "./height.js";
 import type { GatewayJsonOptions } from "./json.js";
 import { NODE_JSON } from "./node-backend.js";
 
-/** A REST query run without a socket: what a scenario `query` step sends (scenarios.md §2). */
+/** A REST query run without a socket: what a scenario `query` step sends (docs/scenario-format.md §2). */
 export interface InProcessQuery {
   /** The request target: path and optional query string, sent as written (`/chain/upgrade/v1beta1/current_plan`). */
   readonly path: string;

@@ -11,7 +11,7 @@ import { isReflectMessage, type ReflectMessage, reflect } from "@bufbuild/protob
 import { type Any, anyUnpack } from "@bufbuild/protobuf/wkt";
 
 /**
- * Gateway JSON (node-api.md §2.4): the reference's gogo JSONPb with `EmitDefaults: true, OrigName: true`. Built on
+ * Gateway JSON (docs/node-api.md §2.4): the reference's gogo JSONPb with `EmitDefaults: true, OrigName: true`. Built on
  * `toJson` (proto field names, implicit defaults emitted), then patched per the descriptor:
  * - keys in declaration order; an unset oneof is omitted;
  * - an unset message field is `null`, except gogoproto non-nullable fields (`nonNullable`), which render as their zero

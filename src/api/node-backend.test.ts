@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { loopbackConfig } from "../../test/kit/api.js";
+import { rawRequest } from "../../test/kit/http.js";
+import { simulatedNode } from "../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { PRUNE_EVERYTHING } from "../store/pruning.js";
 import { inProcessQuery } from "./in-process.js";
 import { NODE_JSON, nodeBackend } from "./node-backend.js";
-import { simulatedNode } from "./node-fixture.js";
-import { type ApiServers, startApiServers } from "./server.js";
-import { loopbackConfig } from "./testkit.js";
-import { rawRequest } from "./testkit-http.js";
 
 const node = simulatedNode({ untilHeight: 45 });
 
@@ -77,6 +77,32 @@ describe("nodeBackend: a simulated node's state at every retained height", () =>
     expect(get("/chain/gov/v1/params/voting").body.voting_params).toEqual({ voting_period: "60s" });
     const tally = get("/chain/gov/v1/proposals/1/tally").body.tally as Record<string, string>;
     expect(tally.yes_count).toBe("200");
+  });
+
+  it("paginates the gov list queries as CollectionPaginate does: a total without a request, limit, key, reverse", () => {
+    expect(get("/chain/gov/v1/proposals").body.pagination).toEqual({ next_key: null, total: "1" });
+    expect(get("/chain/gov/v1/proposals/1/deposits", 10).body.pagination).toEqual({ next_key: null, total: "1" });
+    const all = get("/chain/gov/v1/proposals/1/votes", 10).body;
+    expect(all.pagination).toEqual({ next_key: null, total: "2" });
+    const voters = (all.votes as { voter: string }[]).map((v) => v.voter);
+    const first = get("/chain/gov/v1/proposals/1/votes?pagination.limit=1", 10).body;
+    expect((first.votes as { voter: string }[]).map((v) => v.voter)).toEqual([voters[0]]);
+    // next_key is the length-prefixed address of the second voter (sdk.LengthPrefixedAddressKey), base64
+    const nextKey = (first.pagination as { next_key: string }).next_key;
+    expect(Buffer.from(nextKey, "base64")[0]).toBe(20);
+    expect(first.pagination).toEqual({ next_key: nextKey, total: "0" });
+    const second = get(`/chain/gov/v1/proposals/1/votes?pagination.key=${encodeURIComponent(nextKey)}`, 10).body;
+    expect((second.votes as { voter: string }[]).map((v) => v.voter)).toEqual([voters[1]]);
+    const reversed = get("/chain/gov/v1/proposals/1/votes?pagination.reverse=true&pagination.count_total=true", 10);
+    expect((reversed.body.votes as { voter: string }[]).map((v) => v.voter)).toEqual([...voters].reverse());
+    expect(get("/chain/gov/v1/proposals?pagination.offset=1&pagination.count_total=true").body).toEqual({
+      proposals: [],
+      pagination: { next_key: null, total: "1" },
+    });
+    expect(get(`/chain/gov/v1/proposals?pagination.offset=1&pagination.key=AQ%3D%3D`)).toEqual({
+      status: 500,
+      body: { code: 13, message: "invalid request, either offset or key is expected, got both", details: [] },
+    });
   });
 
   it("counts the current votes of a proposal in its voting period with the scenario's validators", () => {

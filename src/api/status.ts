@@ -44,7 +44,7 @@ const HTTP_OF_CODE: readonly number[] = [
   200, 408, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401,
 ];
 
-/** grpc-gateway `HTTPStatusFromCode` (node-api.md §2.8); codes outside 0..16 map to 500. */
+/** grpc-gateway `HTTPStatusFromCode` (docs/node-api.md §2.8); codes outside 0..16 map to 500. */
 export const httpStatusOf = (code: number): number => HTTP_OF_CODE[code] ?? 500;
 
 /** The gateway error body: a compact `google.rpc.Status` `{"code":..,"message":"..","details":[]}`. */

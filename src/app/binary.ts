@@ -1,6 +1,6 @@
 import type { StoreUpgrades } from "../store/types.js";
 
-/** What an upgrade handler of a binary does for one plan name (scenarios.md §2). */
+/** What an upgrade handler of a binary does for one plan name (docs/scenario-format.md §2). */
 export interface UpgradeDef {
   /** `migrate` runs the module manager; `noop` returns the version map unchanged; `fail` returns an error. */
   readonly handler: "migrate" | "noop" | "fail";

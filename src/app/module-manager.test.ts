@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { height, unixMs } from "../core/brand.js";
 import { errorText, ok, plain } from "../core/errors.js";
+import type { AppModule, VersionMap } from "../core/module.js";
 import { MemMultiStore } from "../store/mem-multistore.js";
 import { StoreCtx } from "./context.js";
-import { type AppModule, defaultMigrationsOrder, ModuleManager, type VersionMap } from "./module-manager.js";
+import { defaultMigrationsOrder, ModuleManager } from "./module-manager.js";
 
 const ctx = () =>
   new StoreCtx(new MemMultiStore(["upgrade"]), { chainId: "c", height: height(5), time: unixMs(0), appVersion: 0n });
@@ -16,7 +17,7 @@ const mod = (name: string, consensusVersion?: bigint, extra: Partial<AppModule> 
 });
 const entries = (r: { ok: boolean; value?: VersionMap }) => (r.ok ? [...(r.value ?? new Map())] : []);
 
-describe("migration order (§7.1)", () => {
+describe("migration order (docs/fidelity.md §2.7)", () => {
   it("defaults to byte order with auth moved last", () => {
     expect(defaultMigrationsOrder(["staking", "auth", "bank", "Zeta", "gov"])).toEqual([
       "Zeta",
@@ -53,7 +54,7 @@ describe("migration order (§7.1)", () => {
   });
 });
 
-describe("RegisterMigration (§7.1)", () => {
+describe("RegisterMigration (docs/fidelity.md §2.7)", () => {
   it("rejects version 0 and duplicates with the reference texts", () => {
     const mm = new ModuleManager([mod("bank", 2n)]);
     expect(text(mm.configurator.registerMigration("bank", 0n, () => ok(undefined)))).toBe(
@@ -66,7 +67,7 @@ describe("RegisterMigration (§7.1)", () => {
   });
 });
 
-describe("RunMigrations (§7.1)", () => {
+describe("RunMigrations (docs/fidelity.md §2.7)", () => {
   it("runs each step from the stored version to the consensus version, logging each", () => {
     const c = ctx();
     const ran: string[] = [];
@@ -106,7 +107,7 @@ describe("RunMigrations (§7.1)", () => {
       "no migrations found for module bank: not found",
     );
   });
-  it("a downgrade (stored version above the consensus version) is a no-op, with or without migrations (spec §7.1)", () => {
+  it("a downgrade (stored version above the consensus version) is a no-op, with or without migrations (docs/fidelity.md §2.7)", () => {
     const mm = new ModuleManager([mod("bank", 2n)]);
     expect(entries(mm.runMigrations(ctx(), new Map([["bank", 3n]])))).toEqual([["bank", 2n]]);
     mm.configurator.registerMigration("bank", 1n, () => ok(undefined));
@@ -163,7 +164,7 @@ describe("RunMigrations (§7.1)", () => {
   });
 });
 
-describe("GetVersionMap (§7.1)", () => {
+describe("GetVersionMap (docs/fidelity.md §2.7)", () => {
   it("maps every module to its consensus version, 0 without one", () => {
     const mm = new ModuleManager([mod("bank", 2n), mod("params")]);
     expect([...mm.getVersionMap()]).toEqual([

@@ -1,28 +1,12 @@
 import { compareBytes, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, plain, type Result, SdkErrors, wrap } from "../core/errors.js";
+import type { AppModule, MigrationHandler, MigrationRegistry, VersionMap } from "../core/module.js";
 
 /**
  * The module manager's migration machinery (reference types/module: Manager.RunMigrations, configurator,
  * DefaultMigrationsOrder). A version map assigns each module its consensus version (uint64).
  */
-
-/** Module name → consensus version. Iteration order carries no meaning (Go maps are unordered). */
-export type VersionMap = ReadonlyMap<string, bigint>;
-
-/** An in-place store migration from version v to v+1. */
-export type MigrationHandler = (ctx: Ctx) => Result<void, ChainError>;
-
-/** What the manager needs of a module. */
-export interface AppModule {
-  readonly name: string;
-  /** ConsensusVersion; a module without one counts as version 0. */
-  readonly consensusVersion?: bigint;
-  /** InitGenesis with the module's DefaultGenesis (reference HasGenesis); run for modules new to the version map. */
-  initGenesis?(ctx: Ctx): Result<void, ChainError>;
-  /** ABCI-style InitGenesis returning validator updates (reference HasABCIGenesis). */
-  initGenesisWithValidatorUpdates?(ctx: Ctx): Result<readonly unknown[], ChainError>;
-}
 
 /** The logger module of `ctx.Logger()` in the reference block contexts (BaseApp's logger). */
 export const MIGRATION_LOG_MODULE = "baseapp";
@@ -38,7 +22,7 @@ export function defaultMigrationsOrder(moduleNames: readonly string[]): string[]
 }
 
 /** Registry of in-place migrations: module → fromVersion → handler. */
-export class Configurator {
+export class Configurator implements MigrationRegistry {
   readonly #migrations = new Map<string, Map<bigint, MigrationHandler>>();
 
   /** Registers the migration from `fromVersion` to `fromVersion + 1`. */
@@ -67,9 +51,9 @@ export class Configurator {
    * versions are equal or `fromVersion > toVersion`; then a module without any registered migration fails; then each
    * step from..to-1 must exist.
    *
-   * Spec over reference: upgrade-module.md §7.1 lists `from > to` among the no-ops ("no error"). The reference code
-   * checks for registered migrations before comparing, so a downgrade of a module without migrations fails there
-   * with `no migrations found`. The spec is this project's contract, so a downgrade is always a no-op here.
+   * Known deviation (docs/fidelity.md §2.7, §6): this project's contract lists `from > to` among the no-ops ("no
+   * error"). The reference code checks for registered migrations before comparing, so a downgrade of a module
+   * without migrations fails there with `no migrations found`. Here a downgrade is always a no-op.
    */
   runModuleMigrations(ctx: Ctx, moduleName: string, fromVersion: bigint, toVersion: bigint): Result<void, ChainError> {
     if (toVersion <= 1n || fromVersion === toVersion || fromVersion > toVersion) return ok(undefined);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import type { Step } from "../chain/actions.js";
-import { binary, testChain } from "../chain/testkit.js";
 import type { NodeConfig, NodeProcess, SimTx } from "../chain/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { defaultParams } from "../gov/params.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import { binary, testChain } from "../chain/testkit.js";
 import type { NodeConfig } from "../chain/types.js";
 
-/** Block execution on a node (scenarios.md §1): upgrade handlers, and the idle horizon the fast path relies on. */
+/** Block execution on a node (docs/scenario-format.md §1): upgrade handlers, and the idle horizon the fast path relies on. */
 const PLAN = 20;
 const GENESIS = Date.UTC(2026, 0, 1);
 const CFG = { name: "probe", upgradeInfoWritable: true } as NodeConfig;

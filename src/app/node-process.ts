@@ -7,6 +7,7 @@ import { toHex } from "../core/bytes.js";
 import type { Ctx, Event } from "../core/context.js";
 import { type ChainError, err, errorText, ok, plain, type Result } from "../core/errors.js";
 import type { FileSystem, MemoryFs } from "../core/fs.js";
+import type { AppModule } from "../core/module.js";
 import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgCancelUpgradeResponseSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { GovKeeper } from "../gov/keeper.js";
@@ -29,7 +30,7 @@ import { deliverTx } from "./deliver.js";
 import { type FaultSet, NO_FAULTS } from "./faults.js";
 import { FaultyUpgradeKeeper } from "./faulty-keeper.js";
 import { genesisMarkerKey, markerValue, migrationMarkerKey } from "./markers.js";
-import { type AppModule, ModuleManager } from "./module-manager.js";
+import { ModuleManager } from "./module-manager.js";
 
 /** Chain-wide facts every node shares (genesis). */
 export interface ChainGenesis {

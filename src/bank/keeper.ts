@@ -2,8 +2,8 @@ import { addressOfName, decodeAddress } from "../core/address.js";
 import { concat, fromUtf8, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
+import type { KVStore } from "../core/kv.js";
 import { prefixIterator } from "../store/prefix.js";
-import type { KVStore } from "../store/types.js";
 import { addCoins, type Coin, type Coins, coinString, formatCoins, isValidCoins } from "./coins.js";
 
 /**

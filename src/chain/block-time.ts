@@ -1,7 +1,7 @@
 import type { DurationMs } from "../core/brand.js";
 import { type RandomStream, restoreStream, type StreamState, streamFor } from "../core/random.js";
 
-/** How long a block takes: the `chain.blockTime` models of scenarios.md. All values are whole milliseconds. */
+/** How long a block takes: the `chain.blockTime` models of docs/scenario-format.md. All values are whole milliseconds. */
 export type BlockTimeModel =
   | { readonly kind: "fixed"; readonly intervalMs: DurationMs }
   | { readonly kind: "uniform"; readonly minMs: DurationMs; readonly maxMs: DurationMs }
@@ -11,7 +11,7 @@ export type BlockTimeModel =
       readonly stddevMs: DurationMs;
       /** Clip bounds; `minMs` defaults to 1 ms. */
       readonly minMs: DurationMs;
-      readonly maxMs?: DurationMs;
+      readonly maxMs?: DurationMs | undefined;
     };
 
 /**

@@ -4,7 +4,7 @@ import { decideCommit, type NodeExecution } from "./consensus.js";
 const ok = (node: string, power: number, appHash: string): NodeExecution => ({ node, power, ok: true, appHash });
 const failed = (node: string, power: number): NodeExecution => ({ node, power, ok: false });
 
-describe("decideCommit (scenarios.md §1 consensus rule)", () => {
+describe("decideCommit (docs/scenario-format.md §1 consensus rule)", () => {
   it("does not commit with exactly 2/3 of the total power", () => {
     const d = decideCommit([ok("a", 100, "h"), ok("b", 100, "h"), failed("c", 100)], 300);
     expect(d).toEqual({ commit: false });

@@ -15,7 +15,7 @@ export type CommitDecision =
   | { readonly commit: false };
 
 /**
- * The consensus rule of scenarios.md §1 (`unanimous` exists only as the planted bug of the liveness property): block h commits when the running nodes that executed it without error
+ * The consensus rule of docs/scenario-format.md §1 (`unanimous` exists only as the planted bug of the liveness property): block h commits when the running nodes that executed it without error
  * and reached the same app hash hold MORE than 2/3 of the total voting power (all validators, whatever their
  * state). Otherwise nothing commits and the chain stalls. Pure.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { binary, proposeAndPass, testChain } from "../../test/kit/chain.js";
 import { durationMs } from "../core/brand.js";
 import type { Step } from "./actions.js";
-import { binary, proposeAndPass, testChain } from "./testkit.js";
 
 const PLAN = 300;
 const NODES = ["val1", "val2", "val3", "val4"];

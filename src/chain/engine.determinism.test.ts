@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step } from "./actions.js";
 import type { BlockTimeModel } from "./block-time.js";
-import { binary, testChain } from "./testkit.js";
 
 const NODES = ["val1", "val2", "val3", "val4"];
 const UNIFORM: BlockTimeModel = { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) };

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { durationMs } from "../core/brand.js";
-import type { EngineOptions } from "./engine.js";
 import {
   ALL_SIDECARS_10M,
   at,
@@ -13,7 +11,9 @@ import {
   UPGRADE_BASE,
   upgradeTo,
   yesVotes,
-} from "./testkit.js";
+} from "../../test/kit/chain.js";
+import { durationMs } from "../core/brand.js";
+import type { EngineOptions } from "./engine.js";
 
 /**
  * The idle fast path must be invisible: every scenario gives exactly the same trace hash and final state with and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, UpgradeMsgSpec } from "./actions.js";
-import { binary, testChain } from "./testkit.js";
 import type { VoteOptionName } from "./types.js";
 
 /** Deposit and voting periods of 1 h with 6 s blocks: a proposal submitted at block h ends near block h + 600. */
@@ -163,7 +163,7 @@ describe("governance carrying upgrade messages", () => {
       .map((l) => JSON.parse(l).height as number);
     expect(fallback).toEqual([302]);
     expect(e.blocks.timeMs(302)! - mid.votingStartTimeMs!).toBe(HOUR_MS / 2);
-    // The reference tally deleted the expedited votes (governance.md §10): nobody voted in the regular period.
+    // The reference tally deleted the expedited votes (docs/fidelity.md §3.6): nobody voted in the regular period.
     e.run({ untilHeight: 1000 });
     expect(e.proposalByLabel("up")?.status).toBe("rejected");
     expect(e.committed()?.plan).toBeNull();

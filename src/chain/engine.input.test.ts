@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import type { Action } from "./actions.js";
-import { binary, testChain } from "./testkit.js";
 
 const chain = () => testChain({ binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })] });
 const coins = [{ denom: "stake", amount: 10_000_000n }];
@@ -92,7 +92,7 @@ describe("bad input through the library API gives failed step results, never a t
     e.run({ untilHeight: 2 });
     const r = e.stepResults()[0]!;
     expect(r.ok).toBe(false);
-    expect(r.error).toBe("name cannot be empty: invalid request");
+    expect(r.error).toBe("plan: name cannot be empty: invalid request");
   });
 
   it("swapping to an unknown binary is a failed step that leaves the node as it was", () => {

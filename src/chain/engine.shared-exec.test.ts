@@ -1,7 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SimNodeProcess } from "../app/node-process.js";
-import { durationMs } from "../core/brand.js";
-import type { EngineOptions } from "./engine.js";
 import {
   ALL_SIDECARS_10M,
   at,
@@ -14,7 +11,10 @@ import {
   UPGRADE_BASE,
   upgradeTo,
   yesVotes,
-} from "./testkit.js";
+} from "../../test/kit/chain.js";
+import { SimNodeProcess } from "../app/node-process.js";
+import { durationMs } from "../core/brand.js";
+import type { EngineOptions } from "./engine.js";
 
 /**
  * Execution sharing (running nodes with the same execution key execute a block once; the others adopt the result)

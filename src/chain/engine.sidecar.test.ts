@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { binary, testChain } from "../../test/kit/chain.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
-import { binary, testChain } from "./testkit.js";
 import type { SidecarConfig } from "./types.js";
 
 const PLAN = 20;

@@ -1,8 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { TraceWriter } from "./trace.js";
+import type { TraceEvent } from "./trace-events.js";
+
+const genesis: TraceEvent = {
+  kind: "genesis",
+  chainId: "c",
+  seed: 1,
+  timeMs: 0,
+  appHash: "aa",
+  blockTime: { kind: "fixed", intervalMs: 1000 as never },
+  nodes: [],
+};
+const halt: TraceEvent = {
+  kind: "halt",
+  node: "val1",
+  height: 6,
+  haltKind: "upgrade-needed",
+  message: "m",
+  timeMs: 6000,
+};
 
 const write = (w: TraceWriter, observe: boolean) => {
-  w.emit({ t: "genesis" });
+  w.emit(genesis);
   for (let h = 1; h <= 5; h++) {
     w.plainBlock(h, h * 1000, "aa");
     if (observe) {
@@ -10,7 +29,7 @@ const write = (w: TraceWriter, observe: boolean) => {
       w.lines();
     }
   }
-  w.emit({ t: "halt", height: 6 });
+  w.emit(halt);
   w.plainBlock(6, 6000, "aa");
   w.plainBlock(7, 7000, "bb");
 };
@@ -19,14 +38,21 @@ describe("TraceWriter", () => {
   it("merges consecutive plain blocks with the same app hash into one range line", () => {
     const w = new TraceWriter(true);
     write(w, false);
-    expect(w.lines().map((l) => JSON.parse(l))).toEqual([
-      { t: "genesis" },
-      { t: "blocks", from: 1, to: 5, timeFromMs: 1000, timeToMs: 5000, appHash: "aa" },
-      { t: "halt", height: 6 },
-      { t: "blocks", from: 6, to: 6, timeFromMs: 6000, timeToMs: 6000, appHash: "aa" },
-      { t: "blocks", from: 7, to: 7, timeFromMs: 7000, timeToMs: 7000, appHash: "bb" },
+    expect(w.lines().map((l) => JSON.parse(l).t)).toEqual(["genesis", "blocks", "halt", "blocks", "blocks"]);
+    expect(w.events().filter((e) => e.kind === "blocks")).toEqual([
+      { kind: "blocks", from: 1, to: 5, timeFromMs: 1000, timeToMs: 5000, appHash: "aa" },
+      { kind: "blocks", from: 6, to: 6, timeFromMs: 6000, timeToMs: 6000, appHash: "aa" },
+      { kind: "blocks", from: 7, to: 7, timeFromMs: 7000, timeToMs: 7000, appHash: "bb" },
     ]);
     expect(w.lineCount).toBe(5);
+  });
+
+  it("renders the wire names: `t` for the kind, RFC 3339 `time`, a halt's kind as `kind`", () => {
+    const w = new TraceWriter(true);
+    w.emit(halt);
+    expect(w.lines()).toEqual([
+      '{"height":6,"kind":"upgrade-needed","message":"m","node":"val1","t":"halt","time":"1970-01-01T00:00:06Z"}',
+    ]);
   });
 
   it("reading the hash or the lines mid-way never changes the trace", () => {
@@ -36,6 +62,19 @@ describe("TraceWriter", () => {
     write(plain, false);
     expect(observed.lines()).toEqual(plain.lines());
     expect(observed.hash()).toBe(plain.hash());
+  });
+
+  it("a writer that keeps no events hashes exactly what a keeping writer hashes, however long the trace", () => {
+    const kept = new TraceWriter(true);
+    const dropped = new TraceWriter(false);
+    for (const w of [kept, dropped]) {
+      w.emit(genesis);
+      for (let i = 0; i < 1000; i++) w.emit({ kind: "stall", height: i, timeMs: i });
+      w.plainBlock(1, 1000, "aa");
+    }
+    expect(dropped.hash()).toBe(kept.hash());
+    expect(dropped.events()).toEqual([]);
+    expect(kept.events()).toHaveLength(1002);
   });
 
   it("the hash covers the pending range and changes with any event", () => {
@@ -50,13 +89,17 @@ describe("TraceWriter", () => {
     expect(a.hash()).not.toBe(b.hash());
   });
 
-  it("a clone continues independently", () => {
+  it("a writer restored from a snapshot continues independently and identically", () => {
     const a = new TraceWriter(true);
     a.plainBlock(1, 1000, "aa");
-    const c = a.clone();
+    const snap = a.snapshot();
+    const c = new TraceWriter(true, snap);
+    const d = new TraceWriter(true, snap);
     c.plainBlock(2, 2000, "aa");
-    expect(a.lines()).toHaveLength(1);
-    expect(JSON.parse(a.lines()[0]!).to).toBe(1);
-    expect(JSON.parse(c.lines()[0]!).to).toBe(2);
+    d.plainBlock(2, 2000, "aa");
+    expect(a.events()).toEqual([{ kind: "blocks", from: 1, to: 1, timeFromMs: 1000, timeToMs: 1000, appHash: "aa" }]);
+    expect(c.events()[0]).toMatchObject({ to: 2 });
+    expect(d.hash()).toBe(c.hash());
+    expect(a.hash()).not.toBe(c.hash());
   });
 });

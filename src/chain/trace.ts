@@ -1,27 +1,48 @@
 import { toHex } from "../core/bytes.js";
-import { sha256Hasher } from "../core/sha256.js";
-import { canonicalJson } from "./canonical-json.js";
+import { type Sha256, sha256Hasher } from "../core/sha256.js";
+import { renderTraceEvent, type TraceEvent, type TraceEventOf } from "./trace-events.js";
 
-/** One trace event. `t` names the kind; the rest is kind-specific and canonicalised. */
-export type TraceEvent = { readonly t: string } & Readonly<Record<string, unknown>>;
+export type { TraceEvent };
+
+/** Events the writer holds unhashed, at most, when it does not keep them: past this it hashes them. */
+const UNHASHED_MAX = 256;
+
+type Range = { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string };
+
+/** The writer's state as plain data (plus the hash midstate, an opaque copy): what a snapshot holds. */
+export interface TraceSnapshot {
+  readonly keep: boolean;
+  readonly events: readonly TraceEvent[];
+  readonly hashed: number;
+  readonly hash: Sha256;
+  readonly pending: Readonly<Range> | undefined;
+  readonly count: number;
+}
 
 /**
- * The canonical trace: JSON lines and their SHA-256. When lines are kept, hashing is deferred to `hash()` (which
- * hashes only the lines added since its last call), so runs that never ask for the hash never pay for it; otherwise
- * each line is hashed as it is written. Consecutive plain blocks (no transactions,
- * no events, no app-hash change, no halt) are merged into one `blocks` range line, by content alone, so the trace
- * is the same whether the engine executed those blocks one by one or fast-forwarded them.
+ * The trace: typed events, rendered to canonical JSON lines only when the hash or the lines are asked for.
+ * Consecutive plain blocks (no transactions, no events, no app-hash change, no halt) are merged into one `blocks`
+ * range, by content alone, so the trace is the same whether the engine executed those blocks one by one or
+ * fast-forwarded them. With `keep`, every event stays readable (`events()`, `lines()`); without it, events are
+ * dropped once hashed, and at most `UNHASHED_MAX` wait for the hash.
  */
 export class TraceWriter {
-  #hash = sha256Hasher();
-  readonly #lines: string[] | undefined;
-  #pending: { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string } | undefined;
-  #count = 0;
-  /** With kept lines: how many of them `#hash` has absorbed. */
-  #hashed = 0;
+  #hash: Sha256;
+  readonly #keep: boolean;
+  /** With `keep`: every event. Without: the events not hashed yet. */
+  #events: TraceEvent[];
+  /** How many of `#events` the hash has absorbed. */
+  #hashed: number;
+  #pending: Range | undefined;
+  #count: number;
 
-  constructor(keepLines: boolean) {
-    this.#lines = keepLines ? [] : undefined;
+  constructor(keep: boolean, from?: TraceSnapshot) {
+    this.#keep = from?.keep ?? keep;
+    this.#hash = from === undefined ? sha256Hasher() : from.hash.copy();
+    this.#events = from === undefined ? [] : [...from.events];
+    this.#hashed = from?.hashed ?? 0;
+    this.#pending = from?.pending === undefined ? undefined : { ...from.pending };
+    this.#count = from?.count ?? 0;
   }
 
   /** Records a plain block; merges it into the pending range when it continues it. */
@@ -38,20 +59,30 @@ export class TraceWriter {
 
   emit(event: TraceEvent): void {
     this.#flush();
-    this.#write(canonicalJson(event));
+    this.#push(event);
   }
 
   #flush(): void {
     const p = this.#pending;
     if (p === undefined) return;
     this.#pending = undefined;
-    this.#write(rangeLine(p));
+    this.#push(rangeEvent(p));
   }
 
-  #write(line: string): void {
+  #push(e: TraceEvent): void {
     this.#count++;
-    if (this.#lines === undefined) this.#hash.update(`${line}\n`);
-    else this.#lines.push(line);
+    this.#events.push(e);
+    if (!this.#keep && this.#events.length - this.#hashed > UNHASHED_MAX) this.#absorb();
+  }
+
+  /** Hashes the events not hashed yet; without `keep`, drops them. */
+  #absorb(): void {
+    for (; this.#hashed < this.#events.length; this.#hashed++)
+      this.#hash.update(`${renderTraceEvent(this.#events[this.#hashed]!)}\n`);
+    if (!this.#keep) {
+      this.#events = [];
+      this.#hashed = 0;
+    }
   }
 
   /**
@@ -59,34 +90,50 @@ export class TraceWriter {
    * the trace: a pending range stays open, so observing a run mid-way does not split its ranges.
    */
   hash(): string {
-    if (this.#lines !== undefined) {
-      for (; this.#hashed < this.#lines.length; this.#hashed++) this.#hash.update(`${this.#lines[this.#hashed]}\n`);
-    }
+    this.#absorb();
     const h = this.#hash.copy();
-    if (this.#pending !== undefined) h.update(`${rangeLine(this.#pending)}\n`);
+    if (this.#pending !== undefined) h.update(`${renderTraceEvent(rangeEvent(this.#pending))}\n`);
     return toHex(h.digest());
   }
 
-  /** The kept lines, the pending range included (empty when lines are not kept). Does not change the trace. */
+  /** The kept events, the pending range included (empty when events are not kept). Does not change the trace. */
+  events(): readonly TraceEvent[] {
+    if (!this.#keep) return [];
+    return this.#pending === undefined ? [...this.#events] : [...this.#events, rangeEvent(this.#pending)];
+  }
+
+  /** Kept events from index `from` on (the pending range included), for readers that follow the trace. */
+  eventsFrom(from: number): readonly TraceEvent[] {
+    if (!this.#keep) return [];
+    const tail = this.#events.slice(from);
+    if (this.#pending !== undefined && from <= this.#events.length) tail.push(rangeEvent(this.#pending));
+    return tail;
+  }
+
+  /** The kept events as canonical JSON lines (empty when events are not kept). Does not change the trace. */
   lines(): readonly string[] {
-    if (this.#lines === undefined) return [];
-    return this.#pending === undefined ? [...this.#lines] : [...this.#lines, rangeLine(this.#pending)];
+    return this.events().map(renderTraceEvent);
   }
 
   get lineCount(): number {
     return this.#count + (this.#pending ? 1 : 0);
   }
 
+  /** The state as data; a writer built from it continues exactly as this one would. */
+  snapshot(): TraceSnapshot {
+    return {
+      keep: this.#keep,
+      events: [...this.#events],
+      hashed: this.#hashed,
+      hash: this.#hash.copy(),
+      pending: this.#pending === undefined ? undefined : { ...this.#pending },
+      count: this.#count,
+    };
+  }
+
   clone(): TraceWriter {
-    const c = new TraceWriter(this.#lines !== undefined);
-    c.#hash = this.#hash.copy();
-    if (this.#lines) c.#lines!.push(...this.#lines);
-    c.#pending = this.#pending ? { ...this.#pending } : undefined;
-    c.#count = this.#count;
-    c.#hashed = this.#hashed;
-    return c;
+    return new TraceWriter(this.#keep, this.snapshot());
   }
 }
 
-const rangeLine = (p: { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string }): string =>
-  canonicalJson({ t: "blocks", ...p });
+const rangeEvent = (p: Range): TraceEventOf<"blocks"> => ({ kind: "blocks", ...p });

@@ -47,9 +47,9 @@ export type SimTx =
 
 export interface TxResult {
   readonly ok: boolean;
-  readonly error?: string;
+  readonly error?: string | undefined;
   /** e.g. the new proposal id of a submission. */
-  readonly proposalId?: bigint;
+  readonly proposalId?: bigint | undefined;
 }
 
 export interface Halt {

@@ -1,7 +1,7 @@
 import { dirname, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import type { ScenarioRecord } from "../report/types.js";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { runScenario } from "../scenario/runner.js";
 import { type CheckFlags, parseCheckFlags } from "./check-options.js";
 import { campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";

@@ -1,7 +1,7 @@
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { parseDuration } from "../core/go/duration.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
 import { PROPERTY_NAMES, type PropertyName } from "../harness/properties.js";
-import { parseDuration } from "../scenario/duration.js";
 import { UserError } from "./exit.js";
 import { parseSeed } from "./run.js";
 

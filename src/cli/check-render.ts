@@ -1,3 +1,4 @@
+import { formatDuration } from "../core/go/duration.js";
 import { PROPERTY_NAMES } from "../harness/properties.js";
 import type { CheckSummary } from "../harness/summary.js";
 import {
@@ -8,11 +9,10 @@ import {
   VALIDATORS,
   VOTING_PERIOD_MS,
 } from "../harness/world.js";
-import { formatDuration } from "../scenario/duration.js";
 import type { CheckConfig } from "./check-options.js";
 
 /**
- * The first line of a campaign (simulation-testing.md features 1-2): the seed, the commit and every option the
+ * The first line of a campaign: the seed, the commit and every option the
  * campaign derives from them, so that the line alone reproduces the run.
  */
 export function headerLine(command: string, c: CheckConfig, commit: string, unitsTotal: number): string {

@@ -1,7 +1,7 @@
-import { parseGoBool, parseGoInt, quote } from "../api/go/strconv.js";
+import { parseGoBool, parseGoInt, quote } from "../core/go/strconv.js";
 
 /**
- * A pflag/cobra-compatible flag parser for the node-style commands (node-api.md §6.1): interspersed flags,
+ * A pflag/cobra-compatible flag parser for the node-style commands (docs/node-api.md §6.1): interspersed flags,
  * `--name value`, `--name=value`, `-x value`, `-xvalue`, `-x=value`, `--` ends flags. Error texts are pflag's.
  */
 export interface FlagSpec {

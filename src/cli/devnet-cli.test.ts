@@ -27,7 +27,7 @@ async function run(c: DevnetCommand, argv: string[]) {
 }
 const errorOf = async (c: DevnetCommand, argv: string[]) => (await run(c, argv)).err;
 
-describe("cobra-style parsing (node-api.md §6.1)", () => {
+describe("cobra-style parsing (docs/node-api.md §6.1)", () => {
   const spec = {
     args: { exact: 1 },
     flags: [
@@ -74,7 +74,7 @@ describe("cobra-style parsing (node-api.md §6.1)", () => {
   });
 });
 
-describe("tx commands fail before broadcasting, in the reference order (§6.3)", () => {
+describe("tx commands fail before broadcasting, in the reference order (docs/node-api.md §6.3)", () => {
   it("software-upgrade: deposit, then upgrade-info validation, then authority", async () => {
     const base = ["v2", "--title", "t", "--upgrade-height", "50", "--from", "val1"];
     expect(await errorOf(softwareUpgradeCommand, [...base, "--deposit", "abc"])).toBe(
@@ -155,7 +155,7 @@ describe("init", () => {
 describe("query gov", () => {
   it("checks its argument and reports an unreachable node", async () => {
     const { govQueryMain } = await import("./devnet-query.js");
-    const { freePort } = await import("../devnet/testkit.js");
+    const { freePort } = await import("../../test/kit/devnet.js");
     const port = await freePort();
     const lines: string[] = [];
     const io = { out: (s: string) => lines.push(s), err: (s: string) => lines.push(s) };

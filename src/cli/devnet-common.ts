@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { parseApiAddress, parseAppToml } from "../api/config.js";
+import { parseApiAddress, parseAppToml } from "../server/config.js";
 import { type CommandSpec, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
 
 /**

@@ -1,8 +1,8 @@
-import { parseGoBool, parseGoInt } from "../api/go/strconv.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { parseGoBool, parseGoInt } from "../core/go/strconv.js";
 
 /**
- * Flag and argument parsing with cobra/pflag semantics and messages (node-api.md §6.1), for the devnet commands.
+ * Flag and argument parsing with cobra/pflag semantics and messages (docs/node-api.md §6.1), for the devnet commands.
  * Order of checks: flag parsing → argument count → required flags; the first failure is returned as its exact text.
  * - `--name value` and `--name=value`; a bool flag takes no separate value (`--no-validate`, `--no-validate=false`);
  *   `--` ends the flags; a lone `-` is an argument.

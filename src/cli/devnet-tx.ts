@@ -140,7 +140,7 @@ function depositOf(p: Parsed): Coins {
   return d.value;
 }
 
-/** The authority checks of §6.3 (`sdk.AccAddressFromBech32`); undefined when valid. */
+/** The authority checks of docs/node-api.md §6.3 (`sdk.AccAddressFromBech32`); undefined when valid. */
 export function bech32AuthorityError(a: string): string | undefined {
   if (a.trim() === "") return "empty address string is not allowed";
   let prefix: string;

@@ -91,7 +91,27 @@ describe("chainsim explore cancel-window: flags", () => {
     const r = parseCancelWindowFlags({});
     expect(r).toEqual({
       ok: true,
-      value: { config: DEFAULT_CONFIG, sweep: undefined, format: "text", chart: undefined, out: DEFAULT_OUT },
+      value: {
+        config: DEFAULT_CONFIG,
+        sweep: undefined,
+        format: "text",
+        chart: undefined,
+        out: DEFAULT_OUT,
+        workers: 1,
+      },
+    });
+  });
+
+  it("runs on one worker per core unless --workers says otherwise, and names the flag when it is wrong", () => {
+    expect(parseCancelWindowFlags({}, 8)).toMatchObject({ ok: true, value: { workers: 8 } });
+    expect(parseCancelWindowFlags({ workers: "3" }, 8)).toMatchObject({ ok: true, value: { workers: 3 } });
+    expect(parseCancelWindowFlags({ workers: "0" })).toEqual({
+      ok: false,
+      error: '--workers: expected an integer in 1..64, got "0"',
+    });
+    expect(parseCancelWindowFlags({ workers: "two" })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^--workers: /),
     });
   });
 

@@ -1,18 +1,20 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { durationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { parseDuration } from "../core/go/duration.js";
 import { explorationChart, sweepChart, type VegaLiteSpec } from "../explore/chart.js";
 import {
   applySweepValue,
   type Exploration,
-  exploreCancelWindow,
+  exploringCancelWindow,
   type SweepExploration,
   searchRange,
-  sweepCancelWindow,
+  sweepingCancelWindow,
 } from "../explore/explore.js";
 import {
   type CancelWindowConfig,
@@ -24,8 +26,8 @@ import {
   type SweepAxis,
   type SweepSpec,
 } from "../explore/model.js";
+import { runOnWorkers, WORKERS_MAX } from "../explore/pool.js";
 import { explorationCsv, explorationText, sweepCsv, sweepText } from "../explore/render.js";
-import { parseDuration } from "../scenario/duration.js";
 import { ExitCode } from "./exit.js";
 
 /** The flags of `chainsim explore cancel-window`, as commander hands them over (strings, one boolean). */
@@ -56,6 +58,7 @@ export interface CancelWindowFlags {
   readonly format?: string;
   readonly chart?: string;
   readonly out?: string;
+  readonly workers?: string;
 }
 
 export type OutputFormat = "text" | "csv" | "json";
@@ -70,6 +73,8 @@ export interface ExploreRequest {
   readonly format: OutputFormat;
   readonly chart: string | undefined;
   readonly out: string;
+  /** Worker threads running the engine runs (1: this thread only). */
+  readonly workers: number;
 }
 
 type Parsed<T> = Result<T, string>;
@@ -170,8 +175,11 @@ const SWEEPS: Readonly<Record<string, SweepAxis>> = {
   "offset,deposit-delay": "deposit-delay",
 };
 
-/** Validates every flag; the first problem is returned as one line naming the flag. Pure (no I/O). */
-export function parseCancelWindowFlags(f: CancelWindowFlags): Parsed<ExploreRequest> {
+/**
+ * Validates every flag; the first problem is returned as one line naming the flag. Pure (no I/O): the default
+ * worker count (one per core) is handed in.
+ */
+export function parseCancelWindowFlags(f: CancelWindowFlags, defaultWorkers = 1): Parsed<ExploreRequest> {
   const D = DEFAULT_CONFIG;
   const depositPeriodMs = duration("deposit-period", f.depositPeriod, D.depositPeriodMs, "positive");
   if (!depositPeriodMs.ok) return depositPeriodMs;
@@ -215,6 +223,11 @@ export function parseCancelWindowFlags(f: CancelWindowFlags): Parsed<ExploreRequ
   if (!format.ok) return format;
   if (f.chart !== undefined && f.chart.trim() === "") return flagErr("chart", "expected a file name");
   if (f.out !== undefined && f.out.trim() === "") return flagErr("out", "expected a file name");
+  const workers =
+    f.workers === undefined
+      ? ok(Math.min(WORKERS_MAX, Math.max(1, defaultWorkers)))
+      : integer("workers", f.workers, 1, WORKERS_MAX);
+  if (!workers.ok) return workers;
 
   let sweepAxis: SweepAxis | undefined;
   if (f.sweep !== undefined) {
@@ -278,7 +291,14 @@ export function parseCancelWindowFlags(f: CancelWindowFlags): Parsed<ExploreRequ
       ...(step?.ok ? { offsetStep: step.value } : {}),
     };
   }
-  return ok({ config, sweep, format: format.value, chart: f.chart, out: f.out ?? DEFAULT_OUT });
+  return ok({
+    config,
+    sweep,
+    format: format.value,
+    chart: f.chart,
+    out: f.out ?? DEFAULT_OUT,
+    workers: workers.value,
+  });
 }
 
 /** Spreads 0, 1/12, 1/6, 1/3, 1/2 of the mean block time; deposit delays 0, D/4, D/2, 3D/4, D. */
@@ -314,6 +334,8 @@ export interface ExploreIo {
   readonly isTty: boolean;
   readonly writeFile: (path: string, text: string) => void;
   readonly nowMs: () => number;
+  /** Worker threads by default (`--workers`): the cores of the machine. */
+  readonly cores: number;
 }
 
 /** Renders a Vega-Lite spec to SVG with vega (headless, no canvas). */
@@ -326,7 +348,7 @@ export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
 
 /** Runs the command; returns the exit code. */
 export async function cancelWindowCommand(f: CancelWindowFlags, io: ExploreIo): Promise<number> {
-  const req = parseCancelWindowFlags(f);
+  const req = parseCancelWindowFlags(f, io.cores);
   if (!req.ok) {
     io.err(`Error: ${req.error}`);
     return ExitCode.usage;
@@ -348,10 +370,11 @@ export async function cancelWindowCommand(f: CancelWindowFlags, io: ExploreIo): 
     bar.update(done);
   };
   const t0 = io.nowMs();
+  const workers = req.value.workers;
   const result: Result<Exploration | SweepExploration, string> =
     sweep === undefined
-      ? exploreCancelWindow(config, { onProgress })
-      : sweepCancelWindow(config, sweep, { onProgress });
+      ? await runOnWorkers(exploringCancelWindow(config), workers, { onProgress })
+      : await runOnWorkers(sweepingCancelWindow(config, sweep), workers, { onProgress });
   if (started) bar?.stop();
   if (!result.ok) {
     io.err(`Error: ${result.error}`);
@@ -406,7 +429,7 @@ export function registerExplore(
   explore
     .command("cancel-window")
     .description(
-      "how far ahead must an upgrade be scheduled so that a cancel can still pass? (governance.md §15, measured on the engine)",
+      "how far ahead must an upgrade be scheduled so that a cancel can still pass? (docs/fidelity.md §3.11, measured on the engine)",
     )
     .showHelpAfterError(false)
     .option("--deposit-period <dur>", "gov max_deposit_period D (Go duration)", "48h")
@@ -444,6 +467,10 @@ export function registerExplore(
     .option("--format <f>", "text | csv | json", "text")
     .option("--chart <file.svg>", "write a chart (SVG, rendered with vega-lite)")
     .option("--out <file>", "write the exploration as JSON", DEFAULT_OUT)
+    .option(
+      "--workers <n>",
+      `worker threads running the engine runs (default: one per core; 1 runs in this thread; results are the same for any count; max ${WORKERS_MAX})`,
+    )
     .action(async (opts: CancelWindowFlags) => {
       setExit(
         await cancelWindowCommand(opts, {
@@ -451,6 +478,7 @@ export function registerExplore(
           isTty: process.stderr.isTTY === true,
           writeFile: nodeWriteFile,
           nowMs: () => performance.now(),
+          cores: availableParallelism(),
         }),
       );
     });

@@ -1,9 +1,9 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loopbackConfig } from "../../test/kit/api.js";
+import { simulatedNode } from "../../test/kit/node-fixture.js";
 import { NODE_JSON } from "../api/node-backend.js";
-import { simulatedNode } from "../api/node-fixture.js";
-import { type ApiServers, startApiServers } from "../api/server.js";
-import { loopbackConfig } from "../api/testkit.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { callErrorText, goErrorText, jsonToYaml, queryMain } from "./query.js";
 
 const node = simulatedNode({ untilHeight: 45 });
@@ -36,7 +36,7 @@ const TRANSPORTS = ["REST", "gRPC"] as const;
 const transportFlags = (name: (typeof TRANSPORTS)[number]): string[] =>
   name === "REST" ? ["--node", rest] : ["--grpc-addr", grpc];
 
-describe("chainsim query upgrade (node-api.md §6.2)", () => {
+describe("chainsim query upgrade (docs/node-api.md §6.2)", () => {
   for (const name of TRANSPORTS) {
     describe(`over ${name}`, () => {
       let flags: string[] = [];

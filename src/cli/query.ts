@@ -23,7 +23,7 @@ import { govQueryMain } from "./devnet-query.js";
 import { type CallError, grpcTransport, type QueryTransport, restTransport } from "./query-client.js";
 
 /**
- * `chainsim query upgrade plan | applied <name> | module_versions [module] | authority` (node-api.md §6): the
+ * `chainsim query upgrade plan | applied <name> | module_versions [module] | authority` (docs/node-api.md §6): the
  * node CLI's query commands against a running node (`chainsim serve`), over REST (`--node`, default
  * http://localhost:1317) or gRPC (`--grpc-addr host:port`). Failures print `Error: <message>` on stderr and exit 1
  * (cobra), flag and arity errors included.

@@ -2,10 +2,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sampleRecord, sampleSummary } from "../../test/kit/report.js";
 import { exploreCancelWindow } from "../explore/explore.js";
 import { DEFAULT_CONFIG } from "../explore/model.js";
 import { parseScenariosFile } from "../report/load.js";
-import { sampleRecord, sampleSummary } from "../report/testkit.js";
 import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { replayScenarios } from "./all.js";
 import { main } from "./main.js";

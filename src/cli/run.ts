@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
@@ -47,7 +47,7 @@ export function parseSeed(v: string | undefined): number | undefined {
   return Number(v);
 }
 
-/** Simulated time, wall time and their ratio (simulation-testing.md feature 23). */
+/** Simulated time, wall time and their ratio. */
 function simulatedText(simMs: number, wallMs: number): string {
   const ratio = wallMs > 0 ? Math.round(simMs / wallMs) : 0;
   return `${formatDuration(simMs)} simulated in ${wallMs.toFixed(1)} ms (${ratio.toLocaleString("en-US")}x real time)`;
@@ -88,7 +88,7 @@ export function runCommand(
     }
     const labels = new Map(sim.proposals.filter((p) => p.label !== null).map((p) => [String(p.id), p.label!]));
     out(`== ${s.name} (${s.file}) seed ${report.seed}`);
-    for (const l of renderTimeline(sim.traceLines(), labels)) out(l);
+    for (const l of renderTimeline(sim.traceEvents(), labels)) out(l);
     for (const f of report.failures) out(`   FAIL ${failureText(f)}`);
     out(
       `${report.passed ? "PASS" : "FAIL"} ${s.name}: height ${report.final.height}, ${report.halts.length} halt(s), trace ${report.traceHash.slice(0, 16)}, ${simulatedText(sim.nowMs - s.chain.genesisTime, report.wallMs)}`,
@@ -108,7 +108,7 @@ export function registerRun(
     .command("run")
     .description("replay scenario files (or directories of them) and check their expectations")
     .argument("<paths...>", "scenario files or directories")
-    .option("--json", "print one JSON object per scenario (the public contract of scenarios.md §3)")
+    .option("--json", "print one JSON object per scenario (the public contract of docs/scenario-format.md §3)")
     .option("--trace <file>", "write the canonical JSON-lines trace (a directory when several scenarios run)")
     .option("--seed <n>", "override every scenario's seed")
     .action((paths: string[], opts: RunCliOptions) => setExit(runCommand(paths, opts, io.out, io.err)));

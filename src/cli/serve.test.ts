@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { UPGRADE_SCENARIO } from "../api/node-fixture.js";
+import { UPGRADE_SCENARIO } from "../../test/kit/node-fixture.js";
 
 // End to end through the real entry point: `chainsim serve` in a child process on free loopback ports.
 const dir = mkdtempSync(join(tmpdir(), "chainsim-serve-"));

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { type AppConfig, parseAppToml, validateAppConfig } from "../api/config.js";
 import { NODE_JSON, nodeBackend } from "../api/node-backend.js";
-import { type ApiServers, startApiServers } from "../api/server.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
+import { type AppConfig, parseAppToml, validateAppConfig } from "../server/config.js";
+import { type ApiServers, startApiServers } from "../server/server.js";
 import { ExitCode } from "./exit.js";
 import { loadScenarios } from "./run.js";
 
@@ -41,7 +41,7 @@ function readConfig(path: string): { ok: true; value: AppConfig } | { ok: false;
   }
   const cfg = parseAppToml(text);
   if (!cfg.ok) return { ok: false, error: cfg.error.message };
-  // Read-only serving takes no transactions, so minimum gas prices are not required (node-api.md §1.3).
+  // Read-only serving takes no transactions, so minimum gas prices are not required (docs/node-api.md §1.3).
   const valid = validateAppConfig(cfg.value, { takesTransactions: false });
   if (!valid.ok) return { ok: false, error: valid.error.message };
   return cfg;

@@ -1,5 +1,5 @@
-import type { KVStore } from "../store/types.js";
 import type { Height, UnixMs } from "./brand.js";
+import type { KVStore } from "./kv.js";
 
 /** An ABCI-style event: a type and ordered string attributes. */
 export interface Event {

@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
 import { inProcessQuery } from "../api/in-process.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { initHome } from "./init.js";
 import { loadKey } from "./keyring.js";
-import { upgradeProposalMsg, voteMsg } from "./testkit.js";
 import { signTx } from "./tx.js";
 
 const dirs: string[] = [];

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { bundleCli, exited, getJson, initTestHome, spawnCli, voteMsg, waitFor } from "../../test/kit/devnet.js";
 import { inProcessQuery } from "../api/in-process.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { loadKey } from "./keyring.js";
-import { bundleCli, exited, getJson, initTestHome, spawnCli, voteMsg, waitFor } from "./testkit.js";
 import { signTx } from "./tx.js";
 
 const dirs: string[] = [];

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { bundleCli, exited, freePort, getJson, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
 import { toHex, utf8 } from "../core/bytes.js";
-import { bundleCli, exited, freePort, getJson, runCli, spawnCli, waitFor } from "./testkit.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -54,7 +54,7 @@ describe("devnet end to end (real processes)", () => {
         "the node's first blocks",
       );
 
-      // The upgrade info names a binary by file URL with its checksum, validated by the CLI (§6.3).
+      // The upgrade info names a binary by file URL with its checksum, validated by the CLI (docs/node-api.md §6.3).
       const bin = join(home, "chainsimd-v2");
       writeFileSync(bin, "binary v2");
       const info = JSON.stringify({

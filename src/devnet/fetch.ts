@@ -6,7 +6,7 @@ import { err, ok, type Result } from "../core/errors.js";
 import { checksumParam, type Resolver } from "./plan-info.js";
 
 /**
- * The live node CLI's resolver (node-api.md §6.3): `file://` from the host file system and `http(s)://` over the
+ * The live node CLI's resolver (docs/node-api.md §6.3): `file://` from the host file system and `http(s)://` over the
  * network with a timeout; any other scheme is a download error. A `checksum=<type>:<hex>` query parameter (sha256,
  * sha512, sha1, md5; a bare hex digest is typed by its length, as go-getter does) is removed from the URL before the
  * request and verified on the content; a mismatch is a download error. Failure reasons follow Go's texts where the

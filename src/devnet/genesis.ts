@@ -12,7 +12,7 @@ import { type KeyRecord, pubkeyAddress } from "./keyring.js";
  * A devnet's chain definition, as two files under `<home>/config/`:
  *
  * - `genesis.json`: `{"chain": <scenario chain section>, "accounts": [{"name","address","pubkey"}]}`. `chain` is
- *   exactly the `chain` section of a scenario file (scenarios.md §2: chainId, validators, accounts with balances,
+ *   exactly the `chain` section of a scenario file (docs/scenario-format.md §2: chainId, validators, accounts with balances,
  *   gov params with Go durations), where validators and balances name their accounts; `accounts` binds each name to
  *   its public key (base64, 33 bytes) and so to its address, bech32(ripemd160(sha256(pubkey))) (keyring.ts). Every
  *   validator and every funded name must be listed. An account's number is its position in `accounts` (0, 1, ...),
@@ -80,9 +80,8 @@ export function genesisDocument(o: GenesisOptions): {
   chain: Record<string, unknown>;
   accounts: GenesisAccount[];
 } {
-  const keys = [...o.validators.map((v) => v.key), ...o.accounts.map((a) => a.key)].filter(
-    (k, i, all) => all.findIndex((x) => x.name === k.name) === i,
-  );
+  // A validator usually also has a balance: each key is registered once, in first-seen order.
+  const keys = [...new Map([...o.validators, ...o.accounts].map((x) => [x.key.name, x.key])).values()];
   return {
     chain: {
       chainId: o.chainId,

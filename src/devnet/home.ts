@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type AppConfig, parseAppToml } from "../api/config.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { type AppConfig, parseAppToml } from "../server/config.js";
 import { UPGRADE_INFO_FILENAME } from "../upgrade/upgrade-info.js";
 import { type DevnetConfig, loadDevnetConfig } from "./genesis.js";
 

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import { defaultAppToml } from "../api/config.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatDuration, parseDuration } from "../scenario/index.js";
+import { defaultAppToml } from "../server/config.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";
 import { homePaths } from "./home.js";
 import { type KeyRecord, keyFromSeed, newKey, saveKey } from "./keyring.js";

@@ -1,10 +1,10 @@
-import { parseApiAddress, validateAppConfig } from "../api/config.js";
 import { Gateway as GatewayClass } from "../api/gateway/gateway.js";
-import { listenRest } from "../api/gateway/rest-server.js";
 import { DEFAULT_NON_NULLABLE } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
-import { startApiServers } from "../api/server.js";
 import { HostFs } from "../node/host-fs.js";
+import { parseApiAddress, validateAppConfig } from "../server/config.js";
+import { listenRest } from "../server/rest.js";
+import { startApiServers } from "../server/server.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { devnetRest } from "./rest.js";

@@ -1,10 +1,10 @@
 import { utf8 } from "../core/bytes.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { type GoJsonNode, goFoldName, goKindName, parseGoJson } from "../upgrade/go-json.js";
+import { type GoJsonNode, goFoldName, goKindName, parseGoJson } from "../core/go/json.js";
 import { archiveEntries, isArchiveUrl } from "./archive.js";
 
 /**
- * Upgrade-info validation of `tx upgrade software-upgrade` (node-api.md §6.3; reference x/upgrade/plan ParseInfo,
+ * Upgrade-info validation of `tx upgrade software-upgrade` (docs/node-api.md §6.3; reference x/upgrade/plan ParseInfo,
  * ValidateFull), over an injectable resolver so that tests and simulations choose what a URL returns. Every message
  * is the reference's text; entries are checked in ascending key order (the reference iterates a Go map).
  */
@@ -128,7 +128,7 @@ export async function validatePlanInfo(info: string, o: PlanInfoOptions): Promis
     const got = await o.resolver.fetch(url);
     if (!got.ok) return err(`error downloading binary for os/arch ${key}: ${got.error}`);
     if (isArchiveUrl(url)) {
-      const names = archiveEntries(url, got.value);
+      const names = await archiveEntries(url, got.value);
       if (!names.ok) return err(`error downloading binary for os/arch ${key}: ${names.error}`);
       const d = o.daemonName;
       const wanted = [`bin/${d}`, d, `bin/${d}.exe`, `${d}.exe`];

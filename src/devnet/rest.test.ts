@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { voteMsg } from "../../test/kit/devnet.js";
 import { Gateway } from "../api/gateway/gateway.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { HostFs } from "../node/host-fs.js";
@@ -10,7 +11,6 @@ import { readHome } from "./home.js";
 import { initHome } from "./init.js";
 import { loadKey } from "./keyring.js";
 import { devnetRest } from "./rest.js";
-import { voteMsg } from "./testkit.js";
 import { signTx } from "./tx.js";
 
 const dirs: string[] = [];

@@ -1,10 +1,10 @@
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
-import { parseRequestTarget } from "../api/go/url.js";
 import { gatewayJson, goHtmlEscape } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { GrpcCode } from "../api/status.js";
 import { grpcMessage } from "../core/errors.js";
+import { parseRequestTarget } from "../core/go/url.js";
 import {
   BroadcastMode,
   BroadcastTxRequestSchema,

@@ -8,7 +8,7 @@ import { binariesWithHandler } from "./genesis.js";
 import { readHome } from "./home.js";
 
 /**
- * `chainsim visor`: a supervisor modelled on cosmovisor v1.x (sidecar.md §3.2, §5, §6, §8), for devnet nodes whose
+ * `chainsim visor`: a supervisor modelled on cosmovisor v1.x (docs/fidelity.md §4.2, §4.3, §4.4), for devnet nodes whose
  * "binaries" are the definitions of the home's binaries file.
  *
  * - Runs `chainsim start <args>` with the current binary (`--binary` replaced), passes stdio through, forwards
@@ -27,7 +27,7 @@ import { readHome } from "./home.js";
  *   relaunch with the same args if DAEMON_RESTART_AFTER_UPGRADE, else exit 0.
  * - Pre-upgrade: the binaries are definitions, not executables, so `<new binary> pre-upgrade` is the command in
  *   DAEMON_PREUPGRADE_COMMAND (run by `sh -c`, with `<name> <height>` appended); unset means exit code 1. Exit codes
- *   per §6: 0 ok; 1 "does not exist", continue; 30 fail; 31 retry up to DAEMON_PREUPGRADE_MAX_RETRIES; other: ok.
+ *   per docs/fidelity.md §4.3: 0 ok; 1 "does not exist", continue; 30 fail; 31 retry up to DAEMON_PREUPGRADE_MAX_RETRIES; other: ok.
  */
 export interface VisorConfig {
   readonly pollIntervalMs: number;
@@ -64,7 +64,7 @@ function envDuration(env: Env, name: string, dflt: number, positive: boolean, er
   return d.value;
 }
 
-/** The knobs of sidecar.md §8 from the environment; errors are joined, as the reference does. */
+/** The knobs of docs/fidelity.md §4.4 from the environment; errors are joined, as the reference does. */
 export function visorConfig(home: string, env: Env): { ok: true; value: VisorConfig } | { ok: false; error: string } {
   const errors: string[] = [];
   const retriesText = (env.DAEMON_PREUPGRADE_MAX_RETRIES ?? "").trim();
@@ -351,7 +351,7 @@ function runShell(command: string, args: readonly string[], cwd: string): Promis
   });
 }
 
-/** §6: the pre-upgrade call with its exit-code meanings; undefined = continue, else the failure text. */
+/** docs/fidelity.md §4.3: the pre-upgrade call with its exit-code meanings; undefined = continue, else the failure text. */
 async function preUpgrade(
   cfg: VisorConfig,
   up: { name: string; height: number },

@@ -6,7 +6,7 @@
  */
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { formatDuration } from "../scenario/duration.js";
+import { formatDuration } from "../core/go/duration.js";
 import { formatScenarioError, type Scenario } from "../scenario/index.js";
 import { scenarioFromData } from "../scenario/load.js";
 import { buildSimulation, genesisErrors, type Simulation } from "../scenario/simulate.js";
@@ -18,7 +18,7 @@ export const CANCEL_PROPOSER = "val2";
 /** The plan name; no binary registers a handler for it. */
 export const PLAN_NAME = "v2";
 
-/** The scenario file form (scenarios.md §2) of a block-time model. */
+/** The scenario file form (docs/scenario-format.md §2) of a block-time model. */
 export function blockTimeDocument(m: BlockTimeModel): unknown {
   switch (m.kind) {
     case "fixed":

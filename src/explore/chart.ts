@@ -4,7 +4,7 @@
  * time, the safe offset and the confidence line. A sweep: a heat map of P over offset × swept value, and one curve
  * per value.
  */
-import { formatDuration } from "../scenario/duration.js";
+import { formatDuration } from "../core/go/duration.js";
 import type { Exploration, SweepExploration } from "./explore.js";
 import { blockTimeText } from "./render.js";
 import { landedAt, sortedLandings } from "./search.js";

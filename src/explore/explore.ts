@@ -21,8 +21,82 @@ import { landingOffset, runTrial, type TrialInput, type TrialOutcome, type Trial
 import { type Proportion, trialsNeededForLowerBound, wilson } from "./wilson.js";
 
 export interface ExploreOptions {
-  /** Called after every engine run with (runs done, runs planned). */
+  /** Called as engine runs complete with (runs done, runs planned). */
   readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** One engine run of a batch: the trial `input` on the chain of `configs[config]`. */
+export interface TrialJob {
+  readonly config: number;
+  readonly input: TrialInput;
+}
+
+/**
+ * Engine runs an exploration needs at once. Every job is independent of the others (its own engine, built from
+ * its configuration and input alone), so a runner may run them in any order and on any thread; it returns the
+ * results in job order, which is what makes an exploration identical for any number of workers.
+ */
+export interface TrialBatch {
+  readonly configs: readonly CancelWindowConfig[];
+  readonly jobs: readonly TrialJob[];
+  /** Most engine runs the exploration may still ask for after this batch (for progress totals). */
+  readonly plannedAfter: number;
+}
+
+/**
+ * An exploration as a computation over batches: it yields each batch of engine runs it needs and resumes with
+ * their results, in job order. `runBatches` drives it in this thread; a worker pool drives the same generator.
+ */
+export type Exploring<T> = Generator<TrialBatch, Result<T, string>, readonly TrialResult[]>;
+
+/**
+ * Trial chains by configuration (its JSON): a worker receives its configurations as copies with every task, and a
+ * chain resolved once keeps its app host (genesis built once) for every later task. A memo of a pure function,
+ * bounded: cleared when it holds `CHAINS_MAX` chains.
+ */
+const chains = new Map<string, Scenario>();
+const CHAINS_MAX = 64;
+
+function chainOf(cfg: CancelWindowConfig): Scenario {
+  const key = JSON.stringify(cfg);
+  let chain = chains.get(key);
+  if (chain === undefined) {
+    const s = trialScenario(cfg);
+    // The exploration resolved every configuration before yielding a batch.
+    if (!s.ok) throw new Error(`cancel-window trial chain: ${s.error}`);
+    if (chains.size >= CHAINS_MAX) chains.clear();
+    chain = s.value;
+    chains.set(key, chain);
+  }
+  return chain;
+}
+
+/** Runs one batch in this thread, one engine per job; `onRun` is called after each. */
+export function runBatch(batch: TrialBatch, onRun?: () => void): TrialResult[] {
+  const resolved = batch.configs.map(chainOf);
+  return batch.jobs.map((j) => {
+    const r = runTrial(resolved[j.config]!, batch.configs[j.config]!, j.input);
+    onRun?.();
+    return r;
+  });
+}
+
+/** Drives an exploration in this thread. */
+export function runBatches<T>(x: Exploring<T>, o: ExploreOptions = {}): Result<T, string> {
+  let done = 0;
+  let total = 0;
+  let next = x.next();
+  while (!next.done) {
+    const batch = next.value;
+    total = done + batch.jobs.length + batch.plannedAfter;
+    next = x.next(
+      runBatch(batch, () => {
+        done++;
+        o.onProgress?.(done, total);
+      }),
+    );
+  }
+  return next.value;
 }
 
 export interface OffsetPoint extends Proportion {
@@ -133,20 +207,6 @@ interface Measurement {
   readonly anomalies: string[];
 }
 
-class Runner {
-  done = 0;
-  constructor(
-    readonly total: number,
-    readonly progress: ExploreOptions["onProgress"],
-  ) {}
-  run(chain: Scenario, cfg: CancelWindowConfig, input: TrialInput): TrialResult {
-    const r = runTrial(chain, cfg, input);
-    this.done++;
-    this.progress?.(this.done, this.total);
-    return r;
-  }
-}
-
 function trialInputs(cfg: CancelWindowConfig, offset: number): TrialInput[] {
   return trialSeeds(cfg.seed, cfg.runs).map((seed) => ({
     seed,
@@ -155,11 +215,11 @@ function trialInputs(cfg: CancelWindowConfig, offset: number): TrialInput[] {
   }));
 }
 
-function measure(chain: Scenario, cfg: CancelWindowConfig, inputs: readonly TrialInput[], r: Runner): Measurement {
+function measure(cfg: CancelWindowConfig, inputs: readonly TrialInput[], results: readonly TrialResult[]): Measurement {
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<TrialOutcome, number>;
   const anomalies: string[] = [];
   const landings = inputs.map((input, i) => {
-    const res = r.run(chain, cfg, input);
+    const res = results[i]!;
     outcomes[res.outcome]++;
     if (!EXPECTED.has(res.outcome) && anomalies.length < 3)
       anomalies.push(`trial ${i} (seed ${input.seed}): ${res.outcome}: ${res.detail}`);
@@ -168,32 +228,46 @@ function measure(chain: Scenario, cfg: CancelWindowConfig, inputs: readonly Tria
   return { landings, outcomes, anomalies };
 }
 
-function verify(
-  chain: Scenario,
-  cfg: CancelWindowConfig,
+/**
+ * The boundary check of a recommended offset: the trial with the largest landing offset not above it (the one
+ * that sets the boundary) re-run at the offset (must land) and, when it lands exactly there, one block earlier
+ * (must not). `inputs` are the runs to make; `verdict` reads their results.
+ */
+interface VerificationPlan {
+  readonly inputs: readonly TrialInput[];
+  readonly verdict: (results: readonly TrialResult[]) => Verification;
+}
+
+function planVerification(
   inputs: readonly TrialInput[],
   landings: readonly number[],
   offset: number,
-  r: Runner,
-): Verification | null {
-  // The trial with the largest landing offset not above the recommended one: the one that sets the boundary.
+): VerificationPlan | null {
   let best = -1;
   landings.forEach((l, i) => {
     if (l <= offset && (best < 0 || l > landings[best]!)) best = i;
   });
   if (best < 0) return null;
   const input = inputs[best]!;
-  const at = r.run(chain, cfg, { ...input, offset }).outcome;
-  const before =
-    landings[best] === offset && offset > 1
-      ? { offset: offset - 1, outcome: r.run(chain, cfg, { ...input, offset: offset - 1 }).outcome }
-      : null;
+  const checkBefore = landings[best] === offset && offset > 1;
   return {
-    trial: best,
-    seed: input.seed,
-    at: { offset, outcome: at },
-    before,
-    ok: at === "landed" && (before === null || before.outcome !== "landed"),
+    inputs: checkBefore
+      ? [
+          { ...input, offset },
+          { ...input, offset: offset - 1 },
+        ]
+      : [{ ...input, offset }],
+    verdict: (results) => {
+      const at = results[0]!.outcome;
+      const before = checkBefore ? { offset: offset - 1, outcome: results[1]!.outcome } : null;
+      return {
+        trial: best,
+        seed: input.seed,
+        at: { offset, outcome: at },
+        before,
+        ok: at === "landed" && (before === null || before.outcome !== "landed"),
+      };
+    },
   };
 }
 
@@ -216,7 +290,6 @@ function summarize(
   range: { min: number; max: number },
   m: Measurement,
   grid: readonly number[] | undefined,
-  verification: (offset: number) => Verification | null,
 ): Exploration {
   const n = cfg.runs;
   const sorted = sortedLandings(m.landings);
@@ -252,7 +325,6 @@ function summarize(
   const finite = sorted;
   const avg = finite.reduce((s, v) => s + v, 0) / Math.max(1, finite.length);
   const variance = finite.reduce((s, v) => s + (v - avg) ** 2, 0) / Math.max(1, finite.length - 1);
-  const verified = recommended === null ? null : verification(recommended.offset);
   return {
     kind: "cancel-window",
     config: cfg,
@@ -283,22 +355,62 @@ function summarize(
             basis: byLowerBound === null ? "point-estimate" : "lower-bound",
             gaps: ruleGaps(ruleMs, cfg.blockTime, recommended.offset),
           },
-    verification: verified,
+    verification: null,
     points,
     anomalies: m.anomalies,
-    engineRuns: m.landings.length + (verified === null ? 0 : verified.before === null ? 1 : 2),
+    engineRuns: m.landings.length,
   };
 }
 
+/** A measured series, the runs that verify its recommended offset, and how to read them back. */
+interface Measured {
+  readonly x: Exploration;
+  readonly plan: VerificationPlan | null;
+}
+
+function measured(
+  cfg: CancelWindowConfig,
+  range: { min: number; max: number },
+  inputs: readonly TrialInput[],
+  m: Measurement,
+  grid: readonly number[] | undefined,
+): Measured {
+  const x = summarize(cfg, range, m, grid);
+  const offset = x.recommendation?.offset;
+  return { x, plan: offset === undefined ? null : planVerification(inputs, m.landings, offset) };
+}
+
+/** Runs the verifications of every series in one batch and completes them. */
+function* verifyAll(
+  configs: readonly CancelWindowConfig[],
+  series: readonly Measured[],
+): Generator<TrialBatch, Exploration[], readonly TrialResult[]> {
+  const jobs = series.flatMap((s, config) => (s.plan?.inputs ?? []).map((input) => ({ config, input })));
+  const results = jobs.length === 0 ? [] : yield { configs, jobs, plannedAfter: 0 };
+  let next = 0;
+  return series.map((s) => {
+    if (s.plan === null) return s.x;
+    const own = results.slice(next, (next += s.plan.inputs.length));
+    return { ...s.x, verification: s.plan.verdict(own), engineRuns: s.x.engineRuns + own.length };
+  });
+}
+
 /** Explores one configuration. Fails (one line) only when the trial chain is invalid (e.g. gov params). */
-export function exploreCancelWindow(cfg: CancelWindowConfig, o: ExploreOptions = {}): Result<Exploration, string> {
+export function* exploringCancelWindow(cfg: CancelWindowConfig): Exploring<Exploration> {
   const chain = trialScenario(cfg);
   if (!chain.ok) return chain;
   const range = searchRange(cfg);
   const inputs = trialInputs(cfg, range.max);
-  const r = new Runner(cfg.runs + 2, o.onProgress);
-  const m = measure(chain.value, cfg, inputs, r);
-  return ok(summarize(cfg, range, m, undefined, (offset) => verify(chain.value, cfg, inputs, m.landings, offset, r)));
+  const configs = [cfg];
+  const results = yield { configs, jobs: inputs.map((input) => ({ config: 0, input })), plannedAfter: 2 };
+  const m = measure(cfg, inputs, results);
+  const [x] = yield* verifyAll(configs, [measured(cfg, range, inputs, m, undefined)]);
+  return ok(x!);
+}
+
+/** `exploringCancelWindow` run in this thread. */
+export function exploreCancelWindow(cfg: CancelWindowConfig, o: ExploreOptions = {}): Result<Exploration, string> {
+  return runBatches(exploringCancelWindow(cfg), o);
 }
 
 /** The configuration at one value of a sweep axis; fails (one line) for a value the axis cannot take. */
@@ -330,29 +442,28 @@ export function applySweepValue(
  * A grid: the offset against a spread of block times or a deposit delay. Every value reuses the same trial seeds.
  * The offset grid spans the transitions of all values, `points` offsets or every `offsetStep` blocks.
  */
-export function sweepCancelWindow(
-  cfg: CancelWindowConfig,
-  sweep: SweepSpec,
-  o: ExploreOptions = {},
-): Result<SweepExploration, string> {
+export function* sweepingCancelWindow(cfg: CancelWindowConfig, sweep: SweepSpec): Exploring<SweepExploration> {
   const configs: CancelWindowConfig[] = [];
   for (const v of sweep.valuesMs) {
     const c = applySweepValue(cfg, sweep.axis, v);
     if (!c.ok) return c;
     configs.push(c.value);
   }
-  const chains: Scenario[] = [];
   for (const c of configs) {
     const s = trialScenario(c);
     if (!s.ok) return s;
-    chains.push(s.value);
   }
-  const r = new Runner(configs.length * (cfg.runs + 2), o.onProgress);
-  const prepared = configs.map((c, i) => {
+  const planned = configs.map((c) => {
     const range = searchRange(c);
-    const inputs = trialInputs(c, range.max);
-    return { c, chain: chains[i]!, range, inputs, m: measure(chains[i]!, c, inputs, r) };
+    return { c, range, inputs: trialInputs(c, range.max) };
   });
+  const jobs = planned.flatMap((p, config) => p.inputs.map((input) => ({ config, input })));
+  const results = yield { configs, jobs, plannedAfter: 2 * configs.length };
+  let next = 0;
+  const prepared = planned.map((p) => ({
+    ...p,
+    m: measure(p.c, p.inputs, results.slice(next, (next += p.inputs.length))),
+  }));
   const all = sortedLandings(prepared.flatMap((p) => p.m.landings));
   const range = {
     min: Math.min(...prepared.map((p) => p.range.min)),
@@ -367,8 +478,9 @@ export function sweepCancelWindow(
       ? evenly(lo, hi, sweep.points)
       : Array.from({ length: Math.floor((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
   if (offsets[offsets.length - 1]! < hi) offsets.push(hi);
-  const series = prepared.map((p) =>
-    summarize(p.c, p.range, p.m, offsets, (offset) => verify(p.chain, p.c, p.inputs, p.m.landings, offset, r)),
+  const series = yield* verifyAll(
+    configs,
+    prepared.map((p) => measured(p.c, p.range, p.inputs, p.m, offsets)),
   );
   return ok({
     kind: "cancel-window-sweep",
@@ -377,6 +489,15 @@ export function sweepCancelWindow(
     valuesMs: sweep.valuesMs,
     offsets,
     series,
-    engineRuns: r.done,
+    engineRuns: jobs.length + series.reduce((n, x) => n + x.engineRuns - x.landingOffsets.length, 0),
   });
+}
+
+/** `sweepingCancelWindow` run in this thread. */
+export function sweepCancelWindow(
+  cfg: CancelWindowConfig,
+  sweep: SweepSpec,
+  o: ExploreOptions = {},
+): Result<SweepExploration, string> {
+  return runBatches(sweepingCancelWindow(cfg, sweep), o);
 }

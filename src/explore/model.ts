@@ -1,11 +1,11 @@
 /**
- * The cancel-window question (governance.md §15): "how far ahead must the upgrade be scheduled so that a cancel
+ * The cancel-window question (docs/fidelity.md §3.11): "how far ahead must the upgrade be scheduled so that a cancel
  * can still pass?", as data. Durations are milliseconds (`…Ms`), heights and offsets are block counts.
  */
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { durationMs } from "../core/brand.js";
 
-/** When the cancel proposal is submitted (governance.md §15: after the upgrade passed, or while it still votes). */
+/** When the cancel proposal is submitted (docs/fidelity.md §3.11: after the upgrade passed, or while it still votes). */
 export type Strategy = "after-pass" | "during-voting";
 export const STRATEGIES: readonly Strategy[] = ["after-pass", "during-voting"];
 
@@ -63,7 +63,7 @@ export interface SweepSpec {
 
 const HOUR_MS = 3_600_000;
 
-/** Reference gov periods (governance.md §12), S = 24h, blocks 6s ± 1s uniform, after-pass, 200 runs, seed 1. */
+/** Reference gov periods (docs/fidelity.md §3.8), S = 24h, blocks 6s ± 1s uniform, after-pass, 200 runs, seed 1. */
 export const DEFAULT_CONFIG: CancelWindowConfig = {
   depositPeriodMs: 48 * HOUR_MS,
   votingPeriodMs: 48 * HOUR_MS,

@@ -4,7 +4,7 @@
  * short/over)".
  */
 import type { BlockTimeModel } from "../chain/block-time.js";
-import { formatDuration } from "../scenario/duration.js";
+import { formatDuration } from "../core/go/duration.js";
 import type { Exploration, OffsetPoint, SweepExploration } from "./explore.js";
 import type { CancelWindowConfig, DelaySpec } from "./model.js";
 import { meanBlockTime, minBlockTime, type RuleGap, ruleOfThumbMs } from "./rule.js";
@@ -133,7 +133,7 @@ function findings(x: Exploration): string[] {
     const first = x.outcomes["cancel-before-upgrade"];
     if (first > 0)
       out.push(
-        `  in ${first} of ${n} runs the cancel's voting ended before the upgrade's: it executed first as a no-op and the upgrade stood, whatever the plan height (governance.md §15)`,
+        `  in ${first} of ${n} runs the cancel's voting ended before the upgrade's: it executed first as a no-op and the upgrade stood, whatever the plan height (docs/fidelity.md §3.11)`,
       );
     out.push(
       `=> no offset in ${x.range.min}..${x.range.max} lets the cancel land with P >= ${conf}; the rule of thumb gives ${x.ruleOfThumb.mean.blocks} blocks (mean block time) or ${x.ruleOfThumb.min.blocks} (minimum)`,

@@ -8,7 +8,7 @@ const HOUR = 3_600_000;
 describe("rule of thumb", () => {
   it("is 2(D + V) + S: 216h with reference periods and S = 24h", () => {
     expect(ruleOfThumbMs(DEFAULT_CONFIG)).toBe(216 * HOUR);
-    // governance.md §15 example: D = V = 2 days, S = 2 days, t_min = 5s → 864,000 s → 172,800 blocks.
+    // docs/fidelity.md §3.11 example: D = V = 2 days, S = 2 days, t_min = 5s → 864,000 s → 172,800 blocks.
     expect(
       blocksFor(
         ruleOfThumbMs({ depositPeriodMs: 48 * HOUR, votingPeriodMs: 48 * HOUR, safetyDeltaMs: 48 * HOUR }),

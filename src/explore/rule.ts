@@ -1,13 +1,13 @@
 /**
- * The rule of thumb of governance.md §15 (x/upgrade README): schedule the plan at least
+ * The rule of thumb of docs/fidelity.md §3.11 (x/upgrade README): schedule the plan at least
  * 2 × (VotingPeriod + DepositPeriod) + SafetyDelta after the upgrade proposal's submission, a time span that an
  * operator must turn into a height. The two usual conversions divide by the mean block time or by the shortest
- * plausible one (the simulator's §15 choice); both are compared with the measured safe offset.
+ * plausible one (the simulator's docs/fidelity.md §3.11 choice); both are compared with the measured safe offset.
  */
 import { type BlockTimeModel, meanInterval } from "../chain/block-time.js";
 import type { CancelWindowConfig } from "./model.js";
 
-/** 2(D + V) + S in ms. The same for every strategy, and for expedited cancels (§15: they do not shorten it safely). */
+/** 2(D + V) + S in ms. The same for every strategy, and for expedited cancels (docs/fidelity.md §3.11: they do not shorten it safely). */
 export const ruleOfThumbMs = (c: Pick<CancelWindowConfig, "depositPeriodMs" | "votingPeriodMs" | "safetyDeltaMs">) =>
   2 * (c.votingPeriodMs + c.depositPeriodMs) + c.safetyDeltaMs;
 
@@ -40,7 +40,7 @@ export function minBlockTime(m: BlockTimeModel): IntervalBasis {
   }
 }
 
-/** Whole blocks covering `spanMs` at `intervalMs` per block (§15: ceil). */
+/** Whole blocks covering `spanMs` at `intervalMs` per block (docs/fidelity.md §3.11: ceil). */
 export const blocksFor = (spanMs: number, intervalMs: number): number => Math.ceil(spanMs / intervalMs);
 
 export interface RuleGap {

@@ -78,7 +78,7 @@ describe("cancel-window trial, fixed 6s blocks (boundaries computed by hand)", (
     const delay = { cancelDepositDelayMs: 30 * MIN - 6000 };
     const r = trial(cfg, { offset: 10_000, ...delay });
     expect(r).toMatchObject({ outcome: "landed", upgradeHeight: 1202, cancelHeight: 1202 });
-    // Plan at 1202 = the execution height: stored and cleared in one EndBlocker (governance.md §14: equal allowed).
+    // Plan at 1202 = the execution height: stored and cleared in one EndBlocker (docs/fidelity.md §3.10: equal allowed).
     expect(landingOffset(r, 2)).toBe(1200);
     expect(trial(cfg, { offset: 1200, ...delay }).outcome).toBe("landed");
     expect(trial(cfg, { offset: 1199, ...delay }).outcome).toBe("plan-in-past");

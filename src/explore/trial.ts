@@ -1,5 +1,5 @@
 /**
- * One cancel-window trial, run on the chain engine (governance.md §4, §6, §14, §15):
+ * One cancel-window trial, run on the chain engine (docs/fidelity.md §3.3, §3.5, §3.10, §3.11):
  *
  * 1. the upgrade proposal (plan height h0 + offset) lands in block h0 with a tenth of `min_deposit`; the rest is
  *    deposited `depositDelayMs` after its submission, and every validator votes yes in that same block;
@@ -35,7 +35,7 @@ export type TrialOutcome =
   | "landed"
   /** The plan became due first: every node halted at the trigger height. */
   | "too-late"
-  /** during-voting: the cancel executed first (a no-op), then the upgrade stored its plan (§15 table, row 2). */
+  /** during-voting: the cancel executed first (a no-op), then the upgrade stored its plan (docs/fidelity.md §3.11 table, row 2). */
   | "cancel-before-upgrade"
   /** The upgrade executed after its plan height: FAILED with "upgrade cannot be scheduled in the past". */
   | "plan-in-past"

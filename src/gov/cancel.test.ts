@@ -1,12 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
+import { alice, attrs, bob, carol, DAY, TestChain, val1 } from "../../test/kit/gov.js";
 import { addressOfName } from "../core/address.js";
 import { type ChainError, errorText, type Result } from "../core/errors.js";
 import { ParamsSchema, ProposalStatus, VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgCancelProposalSchema, MsgDepositSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { defaultParams } from "./params.js";
-import { alice, attrs, bob, carol, DAY, TestChain, val1 } from "./testing.js";
 
 const GOV = addressOfName("gov");
 const text = (r: Result<unknown, ChainError>): string => (r.ok ? "ok" : errorText(r.error));

@@ -1,13 +1,13 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
+import { alice, attrs, bob, DAY, TestChain } from "../../test/kit/gov.js";
 import { coinsToProto } from "../bank/coins.js";
 import { addressOfName } from "../core/address.js";
 import { type ChainError, errorText, type Result } from "../core/errors.js";
 import { ParamsSchema, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgDepositSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { defaultParams } from "./params.js";
-import { alice, attrs, bob, DAY, TestChain } from "./testing.js";
 
 const GOV = addressOfName("gov");
 

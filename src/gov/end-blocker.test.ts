@@ -1,10 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { addressOfName } from "../core/address.js";
-import { ParamsSchema, ProposalStatus, VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
-import { MsgDepositSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
-import { defaultParams } from "./params.js";
 import {
   alice,
   attrs,
@@ -18,7 +14,11 @@ import {
   val1,
   val2,
   val3,
-} from "./testing.js";
+} from "../../test/kit/gov.js";
+import { addressOfName } from "../core/address.js";
+import { ParamsSchema, ProposalStatus, VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
+import { MsgDepositSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
+import { defaultParams } from "./params.js";
 
 const GOV = addressOfName("gov");
 

@@ -1,12 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { alice, bob, DAY, TestChain, val1, val2 } from "../../test/kit/gov.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText } from "../core/errors.js";
 import { ParamsSchema, ProposalStatus, VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgUpdateParamsSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { decodeProposalMetadata } from "./metadata.js";
 import { defaultParams } from "./params.js";
-import { alice, bob, DAY, TestChain, val1, val2 } from "./testing.js";
 
 const vote = (c: TestChain, id: bigint, voter: string, option: VoteOption) =>
   c.tx((ctx) => c.gov.vote(ctx, create(MsgVoteSchema, { proposalId: id, voter, option })));

@@ -1,6 +1,10 @@
 import { create } from "@bufbuild/protobuf";
+import { decodeAddress } from "../core/address.js";
+import { be64, concat, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type Result } from "../core/errors.js";
+import type { PageRequest } from "../gen/chain/base/query/v1beta1/pagination_pb.js";
+import { PageResponseSchema } from "../gen/chain/base/query/v1beta1/pagination_pb.js";
 import {
   DepositParamsSchema,
   ProposalStatus,
@@ -25,6 +29,7 @@ import {
   type QueryVotesResponse,
   QueryVotesResponseSchema,
 } from "../gen/chain/gov/v1/query_pb.js";
+import { type CollectionEntry, collectionPaginate, type Page } from "../store/collection-paginate.js";
 import { readParams } from "./params.js";
 import { allProposals, depositsOf, getDeposit, getProposal, getStoredParams, getVote, votesOf } from "./store.js";
 import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
@@ -41,6 +46,30 @@ const notFound = (message: string) => err<QueryError>({ code: "NotFound", messag
 
 const ZERO_ID = "proposal id can not be 0";
 
+/** The Proposals collection key: `collections.Uint64Key` (8 bytes big-endian). */
+const proposalKey = (id: bigint): Uint8Array => be64(id);
+/**
+ * The address part of the Votes and Deposits keys (`sdk.LengthPrefixedAddressKey`): length byte, then the address
+ * bytes. This is what `next_key` carries; the proposal id prefix is stripped.
+ */
+function addressKey(address: string): Uint8Array {
+  const bytes = decodeAddress(address) ?? utf8(address);
+  return concat(Uint8Array.of(bytes.length), bytes);
+}
+
+/** CollectionPaginate's result as the response fields, or its request error as codes.Internal (grpc_query.go). */
+function paginated<V>(
+  entries: readonly CollectionEntry<V>[],
+  request: PageRequest | undefined,
+  include?: (v: V) => boolean,
+): Result<{ readonly results: V[]; readonly pagination: ReturnType<typeof pageResponse> }, QueryError> {
+  const r = collectionPaginate(entries, request, include);
+  if (!r.ok) return err({ code: "Internal", message: r.error });
+  return ok({ results: r.value.results, pagination: pageResponse(r.value) });
+}
+
+const pageResponse = (p: Page<unknown>) => create(PageResponseSchema, { nextKey: p.page.nextKey, total: p.page.total });
+
 export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
   const proposal = getProposal(ctx, id);
@@ -48,12 +77,19 @@ export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalRespons
   return ok(create(QueryProposalResponseSchema, { proposal }));
 }
 
-/** All proposals in id order, optionally only those with a status, a vote by `voter`, a deposit by `depositor`. */
+/**
+ * Proposals in id order, optionally only those with a status, a vote by `voter`, a deposit by `depositor` (the
+ * predicate of CollectionFilteredPaginate), one page of them.
+ */
 export function queryProposals(
   ctx: Ctx,
   filter: { readonly status?: ProposalStatus; readonly voter?: string; readonly depositor?: string } = {},
+  pagination?: PageRequest,
 ): Result<QueryProposalsResponse, QueryError> {
-  const proposals = allProposals(ctx).filter(
+  const entries = allProposals(ctx).map((p) => ({ key: proposalKey(p.id), value: p }));
+  const page = paginated(
+    entries,
+    pagination,
     (p) =>
       (filter.status === undefined || filter.status === ProposalStatus.UNSPECIFIED || p.status === filter.status) &&
       (filter.voter === undefined || filter.voter === "" || getVote(ctx, p.id, filter.voter) !== undefined) &&
@@ -61,7 +97,8 @@ export function queryProposals(
         filter.depositor === "" ||
         getDeposit(ctx, p.id, filter.depositor) !== undefined),
   );
-  return ok(create(QueryProposalsResponseSchema, { proposals }));
+  if (!page.ok) return page;
+  return ok(create(QueryProposalsResponseSchema, { proposals: page.value.results, pagination: page.value.pagination }));
 }
 
 export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVoteResponse, QueryError> {
@@ -72,9 +109,14 @@ export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVote
   return ok(create(QueryVoteResponseSchema, { vote }));
 }
 
-export function queryVotes(ctx: Ctx, id: bigint): Result<QueryVotesResponse, QueryError> {
+export function queryVotes(ctx: Ctx, id: bigint, pagination?: PageRequest): Result<QueryVotesResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
-  return ok(create(QueryVotesResponseSchema, { votes: votesOf(ctx, id) }));
+  const page = paginated(
+    votesOf(ctx, id).map((v) => ({ key: addressKey(v.voter), value: v })),
+    pagination,
+  );
+  if (!page.ok) return page;
+  return ok(create(QueryVotesResponseSchema, { votes: page.value.results, pagination: page.value.pagination }));
 }
 
 /**
@@ -121,9 +163,18 @@ export function queryDeposit(ctx: Ctx, id: bigint, depositor: string): Result<Qu
   return ok(create(QueryDepositResponseSchema, { deposit }));
 }
 
-export function queryDeposits(ctx: Ctx, id: bigint): Result<QueryDepositsResponse, QueryError> {
+export function queryDeposits(
+  ctx: Ctx,
+  id: bigint,
+  pagination?: PageRequest,
+): Result<QueryDepositsResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
-  return ok(create(QueryDepositsResponseSchema, { deposits: depositsOf(ctx, id) }));
+  const page = paginated(
+    depositsOf(ctx, id).map((d) => ({ key: addressKey(d.depositor), value: d })),
+    pagination,
+  );
+  if (!page.ok) return page;
+  return ok(create(QueryDepositsResponseSchema, { deposits: page.value.results, pagination: page.value.pagination }));
 }
 
 /**

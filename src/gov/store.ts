@@ -4,6 +4,7 @@ import { decodeAddress } from "../core/address.js";
 import { type UnixMs, unixMs } from "../core/brand.js";
 import { be64, concat, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
+import type { KVStore } from "../core/kv.js";
 import {
   type Deposit,
   DepositSchema,
@@ -15,7 +16,6 @@ import {
   VoteSchema,
 } from "../gen/chain/gov/v1/gov_pb.js";
 import { prefixIterator } from "../store/prefix.js";
-import type { KVStore } from "../store/types.js";
 
 /**
  * The gov store (`gov`), laid out with the reference's prefixes:

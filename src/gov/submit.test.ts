@@ -1,11 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
+import { alice, attrs, DAY, setMsg, TestChain, testMsg } from "../../test/kit/gov.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { errorText } from "../core/errors.js";
 import { ParamsSchema, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
 import { defaultParams } from "./params.js";
-import { alice, attrs, DAY, setMsg, TestChain, testMsg } from "./testing.js";
 
 const errorOf = (r: { result: { ok: boolean; error?: unknown } }): string => {
   if (r.result.ok) return "ok";

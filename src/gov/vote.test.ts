@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { alice, attrs, bob, TestChain, val1 } from "../../test/kit/gov.js";
 import { type ChainError, errorText, type Result } from "../core/errors.js";
 import { VoteOption, WeightedVoteOptionSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgVoteSchema, MsgVoteWeightedSchema } from "../gen/chain/gov/v1/tx_pb.js";
-import { alice, attrs, bob, TestChain, val1 } from "./testing.js";
 
 const text = (r: Result<unknown, ChainError>): string => (r.ok ? "ok" : errorText(r.error));
 

@@ -1,4 +1,3 @@
-import { parseRfc3339 } from "../scenario/time.js";
 import type { Session } from "./session.js";
 
 /**
@@ -36,17 +35,13 @@ export function sessionRegions(s: Session): ReadonlySet<RegionName> {
       break;
     }
   }
-  if (s.sim.traceLines().some((l) => l.includes('"t":"stall"'))) out.add("stall");
+  if (s.tracePosition.stalls > 0) out.add("stall");
   return out;
 }
 
 /** Simulated progress of one session: committed height and chain time since genesis (feature 23). */
 export function sessionSimulated(s: Session): { readonly heights: number; readonly chainMs: number } {
-  const first = s.sim.traceLines()[0];
-  const time = first === undefined ? undefined : (JSON.parse(first) as { time?: unknown }).time;
-  const genesis = typeof time === "string" ? parseRfc3339(time) : undefined;
-  const chainMs = genesis?.ok ? s.sim.nowMs - genesis.value : 0;
-  return { heights: s.sim.height, chainMs };
+  return { heights: s.sim.height, chainMs: s.sim.nowMs - s.tracePosition.genesisTimeMs };
 }
 
 /** Region counters of a campaign (or one property): how many observed runs reached each region. */

@@ -1,6 +1,13 @@
 import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { Action as EngineAction, StepResult, UpgradeMsgSpec } from "../chain/actions.js";
+import {
+  advanceTrace,
+  isGenesisStart,
+  TRACE_START,
+  type TraceEvent,
+  type TracePosition,
+} from "../chain/trace-events.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { formatRfc3339 } from "../core/time.js";
 import { scenarioFromData } from "../scenario/load.js";
@@ -61,9 +68,6 @@ function initialOracle(input: OracleInput): Oracle {
   return o;
 }
 
-/** One trace line, parsed. */
-type TraceEv = { readonly t: string } & Readonly<Record<string, unknown>>;
-
 /** What the session recorded about an upgrade message's execution on the chain (from the trace). */
 export interface ExecRecord {
   readonly height: number;
@@ -110,9 +114,10 @@ export class Session {
   readonly binaries = new Map<string, string>();
   /** Oracle events sent so far (for reports). */
   eventsSent = 0;
+  /** Trace events fully applied so far. */
   #cursor = 0;
+  #position: TracePosition = TRACE_START;
   #lastBlockSent = 0;
-  #seenBlock = false;
   #committedPlan: BlockRecord["planBefore"] = null;
   /** (height, plan after that block) at every block where the committed plan changed. */
   readonly #planChanges: (readonly [number, BlockRecord["planBefore"]])[] = [];
@@ -248,13 +253,15 @@ export class Session {
     return same[same.length - 1] === e;
   }
 
-  /** Feeds the oracle with what the chain did since the last sync, read from the canonical trace. */
+  /** Feeds the oracle with what the chain did since the last sync, read from the trace events. */
   sync(): void {
-    const lines = this.sim.traceLines();
-    for (let i = this.#cursor; i < lines.length; i++) {
-      const ev = JSON.parse(lines[i]!) as TraceEv;
-      const complete = this.#apply(ev, i === lines.length - 1);
-      if (complete) this.#cursor = i + 1;
+    const events = this.sim.traceEventsFrom(this.#cursor);
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i]!;
+      const before = this.#position;
+      this.#position = advanceTrace(before, ev);
+      const complete = this.#apply(ev, before, i === events.length - 1);
+      if (complete) this.#cursor++;
     }
   }
 
@@ -273,24 +280,20 @@ export class Session {
   }
 
   /** Applies one trace event; false when it may still grow (an open range of idle blocks at the end). */
-  #apply(ev: TraceEv, last: boolean): boolean {
-    if (ev.t !== "start" && ev.t !== "genesis") this.#seenBlock = true;
-    switch (ev.t) {
+  #apply(ev: TraceEvent, before: TracePosition, last: boolean): boolean {
+    switch (ev.kind) {
       case "start": {
-        const node = ev.node as string;
-        this.binaries.set(node, ev.binary as string);
-        if (!this.#seenBlock) return true; // genesis starts (before anything else): the oracle starts them running
-        this.#send({ type: "NODE_STARTED", node, binary: ev.binary as string, skipHeights: ev.skip as number[] });
-        this.#send({ type: "NODE_CAUGHT_UP", node });
+        this.binaries.set(ev.node, ev.binary);
+        if (isGenesisStart(before, ev)) return true; // the oracle starts the genesis nodes running
+        this.#send({ type: "NODE_STARTED", node: ev.node, binary: ev.binary, skipHeights: [...ev.skip] });
+        this.#send({ type: "NODE_CAUGHT_UP", node: ev.node });
         return true;
       }
       case "stop":
-        if (this.#seenBlock) this.#send({ type: "NODE_STOPPED", node: ev.node as string });
+        if (before.live) this.#send({ type: "NODE_STOPPED", node: ev.node });
         return true;
       case "blocks": {
-        this.#seenBlock = true;
-        const to = ev.to as number;
-        for (let h = Math.max(ev.from as number, this.#lastBlockSent + 1); h <= to; h++) {
+        for (let h = Math.max(ev.from, this.#lastBlockSent + 1); h <= ev.to; h++) {
           this.#send({ type: "BLOCK", height: h });
           this.blocks.push({
             height: h,
@@ -301,59 +304,62 @@ export class Session {
             committerBinaries: [],
           });
         }
-        this.#lastBlockSent = Math.max(this.#lastBlockSent, to);
+        this.#lastBlockSent = Math.max(this.#lastBlockSent, ev.to);
         return !last;
       }
       case "stall":
-        this.#seenBlock = true;
-        this.#block(ev.height as number);
+        this.#block(ev.height);
         return true;
       case "block": {
-        this.#seenBlock = true;
-        const height = ev.height as number;
+        const height = ev.height;
         this.#block(height);
         this.#lastBlockSent = height;
         this.blocks.push({
           height,
-          committers: ev.committers as string[],
-          applied: (ev.applied as string | undefined) ?? null,
-          skipped: (ev.skipped as string | undefined) ?? null,
+          committers: ev.committers,
+          applied: ev.applied ?? null,
+          skipped: ev.skipped ?? null,
           planBefore: this.#committedPlan,
-          committerBinaries: (ev.committers as string[]).map((n) => [n, this.binaries.get(n) ?? ""] as const),
+          committerBinaries: ev.committers.map((n) => [n, this.binaries.get(n) ?? ""] as const),
         });
-        const txs = ev.txs as {
-          tx: { kind: string; signer?: string; messages?: unknown[] };
-          result: { ok: boolean; error?: string };
-        }[];
-        for (const { tx, result } of txs) {
+        for (const { tx, result } of ev.txs) {
           if (tx.kind !== "upgrade" || tx.signer !== GOV_AUTHORITY) continue;
-          const msgs = (tx.messages as { type: string; plan?: { name: string; height: string; info: string } }[]).map(
+          const msgs = tx.messages.map(
             (m): HarnessMsg =>
               m.type === "softwareUpgrade"
-                ? { type: "softwareUpgrade", name: m.plan!.name, height: Number(m.plan!.height), info: m.plan!.info }
+                ? { type: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { type: "cancelUpgrade" },
           );
           this.#send({ type: "AUTHORITY_EXEC", height, msgs: msgs.map(toOracleMsg) });
           this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
         }
-        for (const g of ev.gov as { type: string; id: string; reason?: string }[]) {
+        for (const g of ev.gov) {
           if (g.type !== "passed" && g.type !== "failed") continue;
-          const label = this.sim.proposals.find((p) => String(p.id) === g.id)?.label ?? undefined;
+          const label = this.sim.proposals.find((p) => p.id === g.id)?.label ?? undefined;
           const msgs = label === undefined ? undefined : this.proposals.get(label);
           if (msgs === undefined) continue;
           this.#send({ type: "PROPOSAL_EXECUTED", height, msgs: msgs.map(toOracleMsg) });
-          this.execs.push({ height, source: "proposal", msgs, ok: g.type === "passed", error: g.reason ?? null });
+          this.execs.push({
+            height,
+            source: "proposal",
+            msgs,
+            ok: g.type === "passed",
+            error: g.type === "failed" ? g.reason : null,
+          });
         }
         return true;
       }
-      case "plan": {
-        const p = ev.plan as BlockRecord["planBefore"];
-        this.#committedPlan = p;
-        this.#planChanges.push([ev.height as number, p]);
+      case "plan":
+        this.#committedPlan = ev.plan;
+        this.#planChanges.push([ev.height, ev.plan]);
         return true;
-      }
       default:
         return true;
     }
+  }
+
+  /** Where the trace stands: its height, time and genesis time as of the last sync. */
+  get tracePosition(): TracePosition {
+    return this.#position;
   }
 }

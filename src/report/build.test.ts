@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { sampleInput } from "../../test/kit/report.js";
 import { renderSvg } from "../cli/explore.js";
 import { exploreCancelWindow } from "../explore/explore.js";
 import { DEFAULT_CONFIG } from "../explore/model.js";
 import { buildReport, reportCharts } from "./build.js";
 import { scenarioViews } from "./html.js";
-import { sampleInput } from "./testkit.js";
 import type { ReportInput } from "./types.js";
 
 const svgCount = (html: string) => (html.match(/<svg\b/g) ?? []).length;

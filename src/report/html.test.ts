@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { sampleInput, sampleRecord } from "../../test/kit/report.js";
 import { chainTime, esc, reportPage, SECTION_IDS, scenarioAnchors, scenarioViews } from "./html.js";
-import { sampleInput, sampleRecord } from "./testkit.js";
 import type { ReportInput } from "./types.js";
 
 const page = (input: ReportInput) =>

@@ -3,13 +3,15 @@
  * scripts, no external resources). Every section is always present (with a note when it has nothing to show), so a
  * reader and the browser test can rely on its anchors: #summary, #model, #scenarios, #counterexamples, #exploration.
  */
+
+import { formatDuration } from "../core/go/duration.js";
 import { explorationText, sweepText } from "../explore/render.js";
 import type { PropertySummary } from "../harness/summary.js";
-import { formatDuration } from "../scenario/duration.js";
-import { failureText } from "../scenario/expect.js";
+import { failureText } from "../scenario/failure.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { countText, coverageCounts, thousands } from "./model-chart.js";
 import { REPORT_CSS } from "./style.js";
+import { savedTraceEvents } from "./trace-read.js";
 import type { ReportInput, ScenarioRecord } from "./types.js";
 
 export const SECTION_IDS = ["summary", "model", "scenarios", "counterexamples", "exploration"] as const;
@@ -205,7 +207,7 @@ function scenarioArticle(v: ScenarioView, svg: string | undefined): string {
       : `<ul class="failures">${r.failures.map((f) => `<li>${esc(failureText(f))}</li>`).join("")}</ul>`,
     chart(svg),
     `<details><summary>text timeline (<code>npx chainsim run ${esc(r.file)}</code>)</summary><pre>${esc(
-      renderTimeline(v.record.trace, labels).join("\n"),
+      renderTimeline(savedTraceEvents(v.record.trace), labels).join("\n"),
     )}</pre></details>`,
     `</article>`,
   ].join("\n");

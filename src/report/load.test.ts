@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { sampleRecord, sampleSummary } from "../../test/kit/report.js";
 import { parseExploration, parseScenariosFile, parseSummary, scenariosFile } from "./load.js";
-import { sampleRecord, sampleSummary } from "./testkit.js";
 
 describe("parsing the saved files", () => {
   it("reads back what chainsim writes", () => {
@@ -25,6 +25,11 @@ describe("parsing the saved files", () => {
     expect(parseScenariosFile("c.json", '{"format":"chainsim-scenarios/1","scenarios":[{"report":{}}]}')).toEqual({
       ok: false,
       error: "c.json: scenarios[0] needs a report with a name and trace lines",
+    });
+    const badTrace = { ...sampleRecord(), trace: [...sampleRecord().trace.slice(0, 2), '{"t":"stop","node":"val1"}'] };
+    expect(parseScenariosFile("c.json", JSON.stringify(scenariosFile("r1", [badTrace])))).toEqual({
+      ok: false,
+      error: "c.json: scenarios[0].trace line 3 at time: Invalid input: expected string, received undefined",
     });
     expect(parseExploration("x.json", "[]")).toMatchObject({ ok: false, error: expect.stringContaining("x.json") });
   });

@@ -4,6 +4,7 @@
  */
 import { err, ok, type Result } from "../core/errors.js";
 import type { CheckSummary } from "../harness/summary.js";
+import { readTraceLines } from "./trace-read.js";
 import type { ExplorationData, ScenarioRecord, ScenariosFile } from "./types.js";
 
 type Parsed<T> = Result<T, string>;
@@ -38,6 +39,9 @@ export function parseScenariosFile(name: string, text: string): Parsed<Scenarios
   for (const [i, r] of (f.scenarios as unknown[]).entries()) {
     if (!isObject(r) || !isObject(r.report) || !Array.isArray(r.trace) || typeof r.report.name !== "string")
       return err(`${name}: scenarios[${i}] needs a report with a name and trace lines`);
+    if (!r.trace.every((l) => typeof l === "string")) return err(`${name}: scenarios[${i}].trace holds only lines`);
+    const t = readTraceLines(r.trace as string[]);
+    if (!t.ok) return err(`${name}: scenarios[${i}].${t.error}`);
   }
   return ok(f as unknown as ScenariosFile);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { sampleRecord } from "../../test/kit/report.js";
+import { renderTraceEvent, type TraceEvent, type TraceEventOf } from "../chain/trace-events.js";
+import type { DurationMs } from "../core/brand.js";
 import type { RunReport } from "../scenario/runner.js";
-import { sampleRecord } from "./testkit.js";
 import { CHAIN_LANE, proposalName, scenarioTimeline } from "./timeline.js";
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -72,22 +74,41 @@ describe("scenarioTimeline of a hand-written trace", () => {
       proposals: [],
       ...over,
     }) as unknown as RunReport;
-  const trace = [
-    { t: "genesis", time: iso(0), nodes: [{ name: "a" }, { name: "b" }] },
-    { t: "start", node: "a", binary: "v1", skip: [], time: iso(0) },
-    { t: "blocks", from: 1, to: 1, timeFromMs: at(6), timeToMs: at(6) },
+  const node = (name: string) => ({ name, power: 1, binary: "v1", skip: [] });
+  const block = (height: number, seconds: number, over: Partial<TraceEventOf<"block">>): TraceEvent => ({
+    kind: "block",
+    height,
+    timeMs: at(seconds),
+    appHash: "aa",
+    txs: [],
+    gov: [],
+    applied: undefined,
+    skipped: undefined,
+    committers: ["a", "b"],
+    ...over,
+  });
+  const events: TraceEvent[] = [
     {
-      t: "block",
-      height: 2,
-      time: iso(12),
-      gov: [
-        { type: "submitted", id: "1" },
-        { type: "voting-started", id: "1" },
-      ],
+      kind: "genesis",
+      chainId: "c",
+      seed: 1,
+      timeMs: at(0),
+      appHash: "aa",
+      blockTime: { kind: "fixed", intervalMs: 6000 as DurationMs },
+      nodes: [node("a"), node("b")],
     },
-    { t: "block", height: 3, time: iso(18), gov: [{ type: "cancelled", id: "1" }], skipped: "v2" },
-    { t: "sidecar", node: "b", action: "none", reason: "no upgrade-info.json" },
-  ].map((e) => JSON.stringify(e));
+    { kind: "start", node: "a", binary: "v1", skip: [], timeMs: at(0) },
+    { kind: "blocks", from: 1, to: 1, timeFromMs: at(6), timeToMs: at(6), appHash: "aa" },
+    block(2, 12, {
+      gov: [
+        { type: "submitted", id: 1n },
+        { type: "voting-started", id: 1n },
+      ],
+    }),
+    block(3, 18, { gov: [{ type: "cancelled", id: 1n }], skipped: "v2" }),
+    { kind: "sidecar", node: "b", action: "none", reason: "no upgrade-info.json" },
+  ];
+  const trace = events.map(renderTraceEvent);
 
   it("ends a cancelled proposal's voting bar where it was cancelled, and marks skipped upgrades", () => {
     const t = scenarioTimeline({

@@ -1,4 +1,7 @@
+import { foldTrace, isGenesisStart } from "../chain/trace-events.js";
+import type { GovBlockEvent } from "../chain/types.js";
 import { parseRfc3339 } from "../scenario/time.js";
+import { savedTraceEvents } from "./trace-read.js";
 import type { ScenarioRecord } from "./types.js";
 
 /** One point of the height curve: the committed height at a simulated instant. */
@@ -64,24 +67,22 @@ export interface ScenarioTimeline {
 /** The lane of chain-wide events (stalls, upgrades applied or skipped). */
 export const CHAIN_LANE = "chain";
 
-type Ev = { readonly t: string } & Readonly<Record<string, unknown>>;
-
-const timeOf = (v: unknown): number | undefined => {
-  if (typeof v !== "string") return undefined;
+const timeOf = (v: string | null): number | undefined => {
+  if (v === null) return undefined;
   const r = parseRfc3339(v);
   return r.ok ? r.value : undefined;
 };
-const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v));
-const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
 
 /** The name a proposal goes by in the charts: `#<id> <label>`. */
 export const proposalName = (id: number | string, label: string | null): string =>
   label === null ? `#${id}` : `#${id} ${label}`;
 
+const ENDED: ReadonlySet<GovBlockEvent["type"]> = new Set(["passed", "rejected", "failed", "dropped", "cancelled"]);
+
 /**
- * The timeline of one scenario run, read from its canonical trace (engine.ts events) and its run report. Times are
- * simulated Unix ms. The height curve has a point at every event that carries a time, so stalls show as flat
- * stretches; the first `start` events (before any block or step) are the genesis starts, not restarts. Pure.
+ * The timeline of one scenario run, read from its trace and its run report. Times are simulated Unix ms. The height
+ * curve has a point at every event that carries a time, so stalls show as flat stretches; genesis starts are no
+ * restarts (`isGenesisStart`). Pure.
  */
 export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
   const heights: HeightPoint[] = [];
@@ -94,60 +95,51 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
   let startMs: number | undefined;
   let nowMs = 0;
   let height = 0;
-  let genesisStarts = true;
   const at = (timeMs: number | undefined) => {
     if (timeMs === undefined) return;
     nowMs = Math.max(nowMs, timeMs);
     heights.push({ timeMs: nowMs, height });
   };
-  for (const line of r.trace) {
-    const e = JSON.parse(line) as Ev;
-    switch (e.t) {
+  foldTrace(savedTraceEvents(r.trace), undefined, (_, e, before) => {
+    switch (e.kind) {
       case "genesis":
-        nodes = (e.nodes as readonly { name: string }[]).map((n) => n.name);
-        startMs = timeOf(e.time);
+        nodes = e.nodes.map((n) => n.name);
+        startMs = e.timeMs;
         at(startMs);
         break;
       case "start":
-        at(timeOf(e.time));
-        if (!genesisStarts)
-          lanes.push({ lane: text(e.node), kind: "start", timeMs: nowMs, text: `start ${text(e.binary)}` });
+        at(e.timeMs);
+        if (!isGenesisStart(before, e))
+          lanes.push({ lane: e.node, kind: "start", timeMs: nowMs, text: `start ${e.binary}` });
         break;
       case "stop":
-        at(timeOf(e.time));
-        lanes.push({ lane: text(e.node), kind: "stop", timeMs: nowMs, text: "stop" });
+        at(e.timeMs);
+        lanes.push({ lane: e.node, kind: "stop", timeMs: nowMs, text: "stop" });
         break;
       case "step":
-        genesisStarts = false;
-        at(timeOf(e.time));
+        at(e.timeMs);
         break;
       case "blocks": {
-        genesisStarts = false;
-        const from = num(e.from);
-        const to = num(e.to);
-        nowMs = Math.max(nowMs, num(e.timeFromMs));
-        height = from;
+        nowMs = Math.max(nowMs, e.timeFromMs);
+        height = e.from;
         heights.push({ timeMs: nowMs, height });
-        blockTimes.set(from, nowMs);
-        height = to;
-        nowMs = Math.max(nowMs, num(e.timeToMs));
+        blockTimes.set(e.from, nowMs);
+        height = e.to;
+        nowMs = Math.max(nowMs, e.timeToMs);
         heights.push({ timeMs: nowMs, height });
-        blockTimes.set(to, nowMs);
+        blockTimes.set(e.to, nowMs);
         break;
       }
       case "block": {
-        genesisStarts = false;
-        height = num(e.height);
-        at(timeOf(e.time));
+        height = e.height;
+        at(e.timeMs);
         blockTimes.set(height, nowMs);
-        for (const g of e.gov as readonly { type: string; id: string }[])
-          if (["passed", "rejected", "failed", "dropped", "cancelled"].includes(g.type)) endedAt.set(g.id, nowMs);
-        for (const [key, applied] of [
-          ["applied", true],
-          ["skipped", false],
+        for (const g of e.gov) if (ENDED.has(g.type)) endedAt.set(String(g.id), nowMs);
+        for (const [name, applied] of [
+          [e.applied, true],
+          [e.skipped, false],
         ] as const) {
-          if (typeof e[key] !== "string") continue;
-          const name = e[key];
+          if (name === undefined) continue;
           upgrades.push({ name, height, timeMs: nowMs, applied });
           lanes.push({
             lane: CHAIN_LANE,
@@ -158,31 +150,29 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
         }
         break;
       }
-      case "plan": {
-        const p = e.plan as { name: string; height: number } | null;
-        planChanges.push({ timeMs: nowMs, plan: p === null ? null : { name: p.name, height: p.height } });
+      case "plan":
+        planChanges.push({
+          timeMs: nowMs,
+          plan: e.plan === null ? null : { name: e.plan.name, height: e.plan.height },
+        });
         break;
-      }
       case "halt":
-        at(timeOf(e.time));
-        lanes.push({ lane: text(e.node), kind: "halt", timeMs: nowMs, text: `halt (${text(e.kind)})` });
+        at(e.timeMs);
+        lanes.push({ lane: e.node, kind: "halt", timeMs: nowMs, text: `halt (${e.haltKind})` });
         break;
       case "stall":
-        at(timeOf(e.time));
-        lanes.push({ lane: CHAIN_LANE, kind: "stall", timeMs: nowMs, text: `stall at ${text(e.height)}` });
+        at(e.timeMs);
+        lanes.push({ lane: CHAIN_LANE, kind: "stall", timeMs: nowMs, text: `stall at ${e.height}` });
         break;
       case "sidecar":
-        at(timeOf(e.time));
-        lanes.push(
-          e.action === "swap"
-            ? { lane: text(e.node), kind: "swap", timeMs: nowMs, text: `sidecar swap to ${text(e.binary)}` }
-            : { lane: text(e.node), kind: "sidecar idle", timeMs: nowMs, text: `sidecar: ${text(e.reason)}` },
-        );
-        break;
-      default:
+        if (e.action === "swap") {
+          at(e.timeMs);
+          lanes.push({ lane: e.node, kind: "swap", timeMs: nowMs, text: `sidecar swap to ${e.binary}` });
+        } else lanes.push({ lane: e.node, kind: "sidecar idle", timeMs: nowMs, text: `sidecar: ${e.reason}` });
         break;
     }
-  }
+    return undefined;
+  });
   const final = timeOf(r.report.final.time);
   if (final !== undefined && final > nowMs) {
     nowMs = final;

@@ -6,10 +6,14 @@
  * a name set whose source is malformed is treated as unknown, so no reference is reported against it.
  */
 
+import { SETTLE_MARGIN_BLOCKS } from "../chain/records.js";
+import { formatDuration, parseDuration } from "../core/go/duration.js";
+import { formatRfc3339, TIME_MAX_MS } from "../core/time.js";
 import { BASE_MODULES, SCENARIO_DEFAULTS } from "./defaults.js";
 import type { DocPath, PathIssue } from "./errors.js";
 import { QUERY_ACTIONS_AVAILABLE, QUERY_UNAVAILABLE_MESSAGE } from "./features.js";
 import { ANY_NODE, DEFAULT_NODE_KEY } from "./schema.js";
+import { parseRfc3339, parseTimeSpec, resolveTimeSpec } from "./time.js";
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -144,7 +148,62 @@ export function checkReferences(data: unknown): PathIssue[] {
     checkExpect(step.expect, at("expect"));
   });
   checkExpect(data.expect, ["expect"]);
+  checkTimeRange(data, steps, add);
   return issues;
+}
+
+/** Milliseconds of a duration text; undefined when malformed (the shape pass reports it). */
+const durationOf = (v: unknown): number | undefined => {
+  const d = typeof v === "string" ? parseDuration(v) : undefined;
+  return d?.ok === true ? d.value : undefined;
+};
+
+/** The longest interval a block-time model draws; undefined when malformed. A normal model without `max`: 10σ. */
+function longestInterval(blockTime: unknown): number | undefined {
+  if (!isRecord(blockTime)) return durationOf(blockTime);
+  const max = durationOf(blockTime.max);
+  if (max !== undefined) return max;
+  const mean = durationOf(blockTime.mean);
+  const stddev = durationOf(blockTime.stddev);
+  return mean === undefined || stddev === undefined ? undefined : mean + 10 * stddev;
+}
+
+/**
+ * Every time the run can reach stays inside the representable range (TIME_MAX_MS, year 9999): the genesis time,
+ * each step's `at.time`, and the block clock up to the last step's height plus the settle margin at the longest
+ * block interval. The error names the key to change and the height at which the clock would overflow.
+ */
+function checkTimeRange(data: Rec, steps: readonly unknown[], add: (p: DocPath, m: string) => void): void {
+  const chain = isRecord(data.chain) ? data.chain : {};
+  const last = formatRfc3339(TIME_MAX_MS);
+  const g = parseRfc3339(typeof chain.genesisTime === "string" ? chain.genesisTime : SCENARIO_DEFAULTS.genesisTime);
+  if (!g.ok) return;
+  const genesisMs = g.value;
+  if (genesisMs > TIME_MAX_MS) {
+    add(["chain", "genesisTime"], `after ${last}, the latest time a chain can represent`);
+    return;
+  }
+  let heightMax = 0;
+  steps.forEach((step, i) => {
+    if (!isRecord(step)) return;
+    if (typeof step.at === "number" && Number.isSafeInteger(step.at)) heightMax = Math.max(heightMax, step.at);
+    if (isRecord(step.at) && typeof step.at.time === "string") {
+      const spec = parseTimeSpec(step.at.time);
+      if (spec.ok && resolveTimeSpec(spec.value, genesisMs) > TIME_MAX_MS)
+        add(["steps", i, "at", "time"], `after ${last}, the latest time a chain can represent`);
+    }
+  });
+  const interval = longestInterval(chain.blockTime ?? SCENARIO_DEFAULTS.blockTime);
+  if (interval === undefined || interval <= 0) return;
+  const heightEnd = heightMax + SETTLE_MARGIN_BLOCKS + 1;
+  const firstOver = Math.floor((TIME_MAX_MS - genesisMs) / interval) + 1;
+  if (firstOver <= heightEnd) {
+    add(
+      ["chain", "blockTime"],
+      `blocks of ${formatDuration(interval)} would pass ${last}, the latest time a chain can represent, at height ` +
+        `${firstOver} (this run reaches height ${heightEnd})`,
+    );
+  }
 }
 
 /** `__proto__` as a key would be dropped or change an object's prototype on some paths; never allow it. */

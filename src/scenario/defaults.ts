@@ -1,6 +1,6 @@
 /**
- * Defaults of the scenario format (scenarios.md §2), written in the file's own syntax so that they go through the
- * same parsers as user input. Gov defaults are the reference's (governance.md §12, `x/gov/types/v1/params.go`).
+ * Defaults of the scenario format (docs/scenario-format.md §2), written in the file's own syntax so that they go through the
+ * same parsers as user input. Gov defaults are the reference's (docs/fidelity.md §3.8, `x/gov/types/v1/params.go`).
  */
 
 export const SCENARIO_DEFAULTS = {

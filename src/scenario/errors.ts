@@ -40,7 +40,11 @@ export const formatScenarioError = (e: ScenarioError): string =>
  * parsed; a key that is absent (a missing required key) sorts after the parent's existing entries. A parent sorts
  * before its children.
  */
-export function documentOrderKey(root: unknown, path: DocPath): readonly number[] {
+export function documentOrderKey(
+  root: unknown,
+  path: DocPath,
+  keyIndex: (node: object) => ReadonlyMap<string, number> = keyIndexOf,
+): readonly number[] {
   const key: number[] = [];
   let node: unknown = root;
   for (const seg of path) {
@@ -48,16 +52,31 @@ export function documentOrderKey(root: unknown, path: DocPath): readonly number[
       key.push(seg);
       node = node[seg];
     } else if (node !== null && typeof node === "object" && !Array.isArray(node)) {
-      const keys = Object.keys(node);
-      const i = keys.indexOf(String(seg));
-      key.push(i < 0 ? keys.length : i);
-      node = i < 0 ? undefined : (node as Record<string, unknown>)[String(seg)];
+      const keys = keyIndex(node);
+      const i = keys.get(String(seg));
+      key.push(i === undefined ? keys.size : i);
+      node = i === undefined ? undefined : (node as Record<string, unknown>)[String(seg)];
     } else {
       key.push(Number.MAX_SAFE_INTEGER);
       node = undefined;
     }
   }
   return key;
+}
+
+const keyIndexOf = (node: object): ReadonlyMap<string, number> => new Map(Object.keys(node).map((k, i) => [k, i]));
+
+/** `keyIndexOf`, computed once per map: ordering n sibling errors costs O(n), not O(n²). */
+function memoKeyIndex(): (node: object) => ReadonlyMap<string, number> {
+  const memo = new WeakMap<object, ReadonlyMap<string, number>>();
+  return (node) => {
+    let m = memo.get(node);
+    if (m === undefined) {
+      m = keyIndexOf(node);
+      memo.set(node, m);
+    }
+    return m;
+  };
 }
 
 export function compareOrderKeys(a: readonly number[], b: readonly number[]): number {
@@ -75,8 +94,12 @@ export interface PathIssue {
   readonly message: string;
 }
 
+/** Errors listed per file; the rest are counted in one last line. */
+export const REPORTED_ERRORS_MAX = 100;
+
 /**
- * Sorts issues into document order (stable for equal paths), drops exact duplicates and binds them to the file.
+ * Sorts issues into document order (stable for equal paths), drops exact duplicates and binds them to the file;
+ * beyond `REPORTED_ERRORS_MAX` errors, one last error `N more errors not shown` (path "") stands for the rest.
  * `position` maps a path to its source line and column when the source has positions.
  */
 export function bindIssues(
@@ -85,19 +108,26 @@ export function bindIssues(
   issues: readonly PathIssue[],
   position?: (path: DocPath) => { readonly line: number; readonly column: number } | undefined,
 ): ScenarioError[] {
-  const keyed = issues.map((issue, i) => ({ issue, i, key: documentOrderKey(root, issue.path) }));
+  const keyIndex = memoKeyIndex();
+  const keyed = issues.map((issue, i) => ({ issue, i, key: documentOrderKey(root, issue.path, keyIndex) }));
   keyed.sort((a, b) => compareOrderKeys(a.key, b.key) || a.i - b.i);
   const seen = new Set<string>();
   const out: ScenarioError[] = [];
+  let hidden = 0;
   for (const { issue } of keyed) {
     const path = renderPath(issue.path);
     const id = `${path}\u0000${issue.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
+    if (out.length === REPORTED_ERRORS_MAX) {
+      hidden++;
+      continue;
+    }
     const pos = position?.(issue.path);
     out.push(
       pos === undefined ? { file, path, message: issue.message } : { file, path, message: issue.message, ...pos },
     );
   }
+  if (hidden > 0) out.push({ file, path: "", message: `${hidden} more error${hidden === 1 ? "" : "s"} not shown` });
   return out;
 }

@@ -1,14 +1,8 @@
+import { expectationJson, type Failure } from "./failure.js";
 import type { Expectations, PlanExpectation } from "./model.js";
 import type { Simulation } from "./simulate.js";
 
-/** One failed expectation: where it is in the file, what it wanted and what the chain had. */
-export interface Failure {
-  readonly at: string;
-  readonly expected: unknown;
-  readonly actual: unknown;
-}
-
-const json = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? Number(x) : x));
+const json = expectationJson;
 const same = (a: unknown, b: unknown): boolean => json(a) === json(b);
 const sortedObj = <V>(m: ReadonlyMap<string, V>): Record<string, V> =>
   Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -131,5 +125,3 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
   }
   return out;
 }
-
-export const failureText = (f: Failure): string => `${f.at}: expected ${json(f.expected)}, got ${json(f.actual)}`;

@@ -3,7 +3,7 @@
  */
 
 /**
- * `query` steps run REST queries against a node (node-api.md) through the gateway's request pipeline in-process.
+ * `query` steps run REST queries against a node (docs/node-api.md) through the gateway's request pipeline in-process.
  * While false the loader rejects them with `QUERY_UNAVAILABLE_MESSAGE`.
  */
 export const QUERY_ACTIONS_AVAILABLE = true;

@@ -1,7 +1,8 @@
-/** Scenario files (scenarios.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
+/** Scenario files (docs/scenario-format.md §2): parse, validate, resolve, describe (JSON Schema) and write. */
+
+export { formatDuration, formatDurationNs, parseDuration, parseDurationNs } from "../core/go/duration.js";
 export { type Coin, type Coins, formatCoins, parseCoin, parseCoins } from "./coins.js";
 export { BASE_MODULES, GOV_DEFAULTS, SCENARIO_DEFAULTS } from "./defaults.js";
-export { formatDuration, formatDurationNs, parseDuration, parseDurationNs } from "./duration.js";
 export { formatScenarioError, renderPath, type ScenarioError } from "./errors.js";
 export { QUERY_ACTIONS_AVAILABLE } from "./features.js";
 export { scenarioJsonSchema, scenarioJsonSchemaText } from "./json-schema.js";

@@ -3,7 +3,8 @@
  *
  * Contract: every error of the shape and reference passes is returned at once, in document order, each as
  * `{file, path, message}` (one line when rendered with `formatScenarioError`). A syntax error stops before the
- * shape pass. Nothing throws for bad input.
+ * shape pass. Nothing throws for bad input: data nested deeper than `NESTING_DEPTH_MAX` is one error before any pass
+ * walks it, and at most `REPORTED_ERRORS_MAX` (errors.ts) errors are listed, the last line counting the rest.
  */
 import { err, ok, type Result } from "../core/errors.js";
 import { checkReferences } from "./checks.js";
@@ -12,7 +13,7 @@ import { flattenIssues, scenarioErrorMap } from "./issues.js";
 import type { Scenario } from "./model.js";
 import { resolveScenario } from "./resolve.js";
 import { ScenarioSchema } from "./schema.js";
-import { type ParsedSource, parseSource } from "./source.js";
+import { NESTING_DEPTH_MAX, nestedDeeperThan, type ParsedSource, parseSource, TOO_DEEP_MESSAGE } from "./source.js";
 
 /** Parses and validates a scenario file's text; `fileName`'s extension selects YAML or JSON. */
 export function parseScenario(fileName: string, text: string): Result<Scenario, ScenarioError[]> {
@@ -30,6 +31,7 @@ export function scenarioFromData(
   data: unknown,
   position?: ParsedSource["position"],
 ): Result<Scenario, ScenarioError[]> {
+  if (nestedDeeperThan(data, NESTING_DEPTH_MAX)) return err([{ file: fileName, path: "", message: TOO_DEEP_MESSAGE }]);
   const shape = ScenarioSchema.safeParse(data, { reportInput: true, error: scenarioErrorMap });
   const issues = [...(shape.success ? [] : flattenIssues(shape.error.issues)), ...checkReferences(data)];
   if (!shape.success || issues.length > 0) return err(bindIssues(fileName, data, issues, position));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failureText } from "./expect.js";
+import { failureText } from "./failure.js";
 import { parseScenario } from "./load.js";
 import { jsonEqual } from "./query-step.js";
 import { runScenario } from "./runner.js";

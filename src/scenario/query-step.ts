@@ -1,8 +1,9 @@
 import { inProcessQuery } from "../api/in-process.js";
 import { nodeBackend } from "../api/node-backend.js";
-import type { Failure } from "./expect.js";
+import type { NodeState } from "../app/node-process.js";
+import type { ChainEngine } from "../chain/engine.js";
+import type { Failure } from "./failure.js";
 import type { Action, ValidatorModel } from "./model.js";
-import type { Simulation } from "./simulate.js";
 
 export type QueryAction = Extract<Action, { kind: "query" }>;
 
@@ -31,12 +32,12 @@ function bodyValue(text: string): unknown {
 }
 
 /**
- * Runs a `query` step (scenarios.md §2) against the node's state at this point of the simulation, through the same
+ * Runs a `query` step (docs/scenario-format.md §2) against the node's state at this point of the simulation, through the same
  * gateway pipeline `chainsim serve` uses over HTTP (`height` becomes the `x-chain-block-height` header). The
  * failure, if any, is at `at` and compares `{status, body}` (body only when the step gives one; JSON deep-equal).
  */
 export function queryFailure(
-  sim: Simulation,
+  sim: ChainEngine<NodeState>,
   a: QueryAction,
   at: string,
   validators: readonly ValidatorModel[],

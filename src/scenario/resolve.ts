@@ -7,11 +7,11 @@
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { type DurationMs, type Height, height, type UnixMs } from "../core/brand.js";
 import type { Result } from "../core/errors.js";
+import { parseDuration } from "../core/go/duration.js";
 import { PRUNE_DEFAULT, type PruningOptions, pruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
 import { type Coins, parseCoins } from "./coins.js";
 import { BASE_MODULES, GOV_DEFAULTS, SCENARIO_DEFAULTS } from "./defaults.js";
-import { parseDuration } from "./duration.js";
 import type {
   Action,
   BinaryModel,

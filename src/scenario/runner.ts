@@ -1,9 +1,10 @@
 import { formatRfc3339 } from "../core/time.js";
-import { checkExpectations, type Failure } from "./expect.js";
+import { checkExpectations } from "./expect.js";
+import type { Failure } from "./failure.js";
 import type { Scenario } from "./model.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "./simulate.js";
 
-/** The `chainsim run --json` object of one scenario (scenarios.md §3); key order as the spec lists it. */
+/** The `chainsim run --json` object of one scenario (docs/scenario-format.md §3); key order as the spec lists it. */
 export interface RunReport {
   readonly name: string;
   readonly file: string;

@@ -1,5 +1,5 @@
 /**
- * The scenario file format (scenarios.md §2) as zod 4 schemas of the INPUT document: what a user writes.
+ * The scenario file format (docs/scenario-format.md §2) as zod 4 schemas of the INPUT document: what a user writes.
  *
  * Contract:
  * - Every object is strict: an unknown key is an error. Nothing here transforms or fills defaults; `resolve.ts`
@@ -12,9 +12,9 @@
  */
 import { z } from "zod";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { parseDurationNs } from "../core/go/duration.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
-import { parseDurationNs } from "./duration.js";
 import { parseRfc3339, parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -53,7 +53,7 @@ export type FallbackVotes = (typeof FALLBACK_VOTES)[number];
 
 /** Trigger keys of a step; exactly one per step. */
 export const TRIGGER_KEYS = ["at", "on"] as const;
-/** Action keys of a step; exactly one per step, in the order of the §2 table. */
+/** Action keys of a step; exactly one per step, in the order of the docs/scenario-format.md §2 table. */
 export const ACTION_KEYS = [
   "submitProposal",
   "deposit",
@@ -470,7 +470,7 @@ const GovParamsSchema = z
 
 export const PRUNING_STRATEGIES = ["default", "nothing", "everything", "custom"] as const;
 
-/** The nodes' pruning options (node-api.md §1.3): keepRecent and interval only with `custom`, validated like app.toml. */
+/** The nodes' pruning options (docs/node-api.md §1.3): keepRecent and interval only with `custom`, validated like app.toml. */
 const PruningSchema = z
   .strictObject({
     strategy: z.enum(PRUNING_STRATEGIES),
@@ -577,7 +577,7 @@ export const ScenarioSchema = z
         expeditedFallbackVotes: z.optional(
           z
             .enum(FALLBACK_VOTES)
-            .meta({ description: "Votes after expedited fallback (governance.md §10); default delete" }),
+            .meta({ description: "Votes after expedited fallback (docs/fidelity.md §3.6); default delete" }),
         ),
         faults: z.optional(
           z.array(z.enum(FAULT_NAMES as [Fault, ...Fault[]])).meta({
@@ -597,7 +597,7 @@ export const ScenarioSchema = z
     ),
     expect: z.optional(ExpectationsSchema),
   })
-  .meta({ title: "chainsim scenario", description: "A chainsim scenario file (scenarios.md §2)" });
+  .meta({ title: "chainsim scenario", description: "A chainsim scenario file (docs/scenario-format.md §2)" });
 
 /** The document as written (and as `scenarioToYaml` writes it). */
 export type ScenarioDocument = z.input<typeof ScenarioSchema>;

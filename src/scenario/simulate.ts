@@ -19,7 +19,7 @@ import { protoDuration } from "../gov/duration.js";
 import { parseParams } from "../gov/params.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { ScenarioError } from "./errors.js";
-import { type Failure, failureText } from "./expect.js";
+import { type Failure, failureText } from "./failure.js";
 import type { Action, Expectations, GovParams, Scenario, Step, UpgradeMessage, ValidatorModel } from "./model.js";
 import { queryFailure } from "./query-step.js";
 

@@ -7,7 +7,7 @@
  */
 import { type DurationMs, type UnixMs, unixMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { parseDuration } from "./duration.js";
+import { parseDuration } from "../core/go/duration.js";
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 

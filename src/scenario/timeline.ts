@@ -1,98 +1,88 @@
+import { foldTrace, isGenesisStart, type TraceEvent } from "../chain/trace-events.js";
+import type { GovBlockEvent } from "../chain/types.js";
 import { formatRfc3339 } from "../core/time.js";
 
-type Ev = { t: string } & Record<string, unknown>;
-
-const str = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v));
+const GOV_TEXT: { readonly [K in GovBlockEvent["type"]]: (g: Extract<GovBlockEvent, { type: K }>) => string } = {
+  submitted: () => "submitted",
+  "voting-started": () => "entered voting",
+  passed: () => "PASSED",
+  rejected: () => "rejected",
+  failed: (g) => `FAILED: ${g.reason}`,
+  "expedited-fallback": () => "expedited vote failed; converted to a regular proposal",
+  dropped: () => "dropped (minimum deposit not reached)",
+  cancelled: () => "cancelled by its proposer",
+};
+const govText = (g: GovBlockEvent): string => (GOV_TEXT[g.type] as (g: GovBlockEvent) => string)(g);
 
 /**
- * A readable timeline rendered from the canonical trace: heights and times, proposals entering voting and their
- * outcome, the plan scheduled or cleared, halts with their messages, swaps and restarts, the upgrade applied.
- * `labels` maps proposal ids to their labels in the file. Pure.
+ * A readable timeline rendered from the trace: heights and times, proposals entering voting and their outcome, the
+ * plan scheduled or cleared, halts with their messages, swaps and restarts, the upgrade applied. `labels` maps
+ * proposal ids to their labels in the file. Pure.
  */
-export function renderTimeline(traceLines: readonly string[], labels: ReadonlyMap<string, string>): string[] {
+export function renderTimeline(events: readonly TraceEvent[], labels: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
-  const row = (height: string | number, time: string, text: string) =>
-    out.push(`${String(height).padStart(8)}  ${time.padEnd(24)}  ${text}`);
-  const proposal = (id: unknown) => {
+  const row = (height: string | number, timeMs: number | undefined, text: string) =>
+    out.push(
+      `${String(height).padStart(8)}  ${(timeMs === undefined ? "" : formatRfc3339(timeMs)).padEnd(24)}  ${text}`,
+    );
+  const proposal = (id: bigint) => {
     const l = labels.get(String(id));
-    return l === undefined ? `proposal ${str(id)}` : `proposal ${str(id)} "${l}"`;
+    return l === undefined ? `proposal ${id}` : `proposal ${id} "${l}"`;
   };
-  let height = 0;
-  let genesisStarts = true;
-  for (const line of traceLines) {
-    const e = JSON.parse(line) as Ev;
-    const time = typeof e.time === "string" ? e.time : "";
-    switch (e.t) {
+  foldTrace(events, undefined, (_, e, before, { height }) => {
+    switch (e.kind) {
       case "genesis": {
-        const nodes = (e.nodes as { name: string; power: number; binary: string }[])
+        const nodes = e.nodes
           .map((n) => `${n.name}${n.power > 0 ? ` (${n.power})` : " (full node)"} on ${n.binary}`)
           .join(", ");
-        row(0, time, `genesis ${str(e.chainId)}, seed ${str(e.seed)}: ${nodes}`);
+        row(0, e.timeMs, `genesis ${e.chainId}, seed ${e.seed}: ${nodes}`);
         break;
       }
       case "start":
-        if (genesisStarts) break;
+        if (isGenesisStart(before, e)) break;
         row(
           height,
-          time,
-          `${str(e.node)} started with binary ${str(e.binary)}${(e.skip as number[]).length > 0 ? `, skip heights ${(e.skip as number[]).join(",")}` : ""}`,
+          e.timeMs,
+          `${e.node} started with binary ${e.binary}${e.skip.length > 0 ? `, skip heights ${e.skip.join(",")}` : ""}`,
         );
         break;
       case "stop":
-        row(height, time, `${str(e.node)} stopped`);
+        row(height, e.timeMs, `${e.node} stopped`);
         break;
       case "blocks": {
-        genesisStarts = false;
-        const from = e.from as number;
-        const to = e.to as number;
-        height = to;
-        const n = to - from + 1;
+        const n = e.to - e.from + 1;
         row(
-          from === to ? String(from) : `${from}-${to}`,
-          formatRfc3339(e.timeToMs as number),
-          n === 1 ? "1 block" : `${n} blocks (no transactions) until ${formatRfc3339(e.timeToMs as number)}`,
+          e.from === e.to ? String(e.from) : `${e.from}-${e.to}`,
+          e.timeToMs,
+          n === 1 ? "1 block" : `${n} blocks (no transactions) until ${formatRfc3339(e.timeToMs)}`,
         );
         break;
       }
       case "step":
-        genesisStarts = false;
-        row(height, time, `step ${str(e.index)}${e.label === null ? "" : ` "${str(e.label)}"`}: ${str(e.action)}`);
+        row(height, e.timeMs, `step ${e.index}${e.label === null ? "" : ` "${e.label}"`}: ${e.action}`);
         break;
       case "block": {
-        genesisStarts = false;
-        height = e.height as number;
-        const txs = e.txs as { tx: { kind: string }; result: { ok: boolean; error?: string } }[];
         const parts: string[] = [];
-        if (txs.length > 0)
-          parts.push(`${txs.length} tx${txs.length === 1 ? "" : "s"} (${txs.filter((t) => t.result.ok).length} ok)`);
-        if (e.applied !== undefined) parts.push(`UPGRADE "${str(e.applied)}" APPLIED (handler ran)`);
-        if (e.skipped !== undefined) parts.push(`upgrade "${str(e.skipped)}" skipped at a skip height`);
+        if (e.txs.length > 0)
+          parts.push(
+            `${e.txs.length} tx${e.txs.length === 1 ? "" : "s"} (${e.txs.filter((t) => t.result.ok).length} ok)`,
+          );
+        if (e.applied !== undefined) parts.push(`UPGRADE "${e.applied}" APPLIED (handler ran)`);
+        if (e.skipped !== undefined) parts.push(`upgrade "${e.skipped}" skipped at a skip height`);
         row(
           height,
-          time,
-          `block committed by ${(e.committers as string[]).join(",")}${parts.length > 0 ? `: ${parts.join("; ")}` : ""}`,
+          e.timeMs,
+          `block committed by ${e.committers.join(",")}${parts.length > 0 ? `: ${parts.join("; ")}` : ""}`,
         );
-        for (const t of txs) if (!t.result.ok) row("", "", `  ${t.tx.kind} failed: ${t.result.error ?? ""}`);
-        for (const g of e.gov as { type: string; id: string; reason?: string }[]) {
-          const what: Record<string, string> = {
-            submitted: "submitted",
-            "voting-started": "entered voting",
-            passed: "PASSED",
-            rejected: "rejected",
-            failed: `FAILED: ${g.reason ?? ""}`,
-            "expedited-fallback": "expedited vote failed; converted to a regular proposal",
-            dropped: "dropped (minimum deposit not reached)",
-            cancelled: "cancelled by its proposer",
-          };
-          row("", "", `  ${proposal(g.id)} ${what[g.type] ?? g.type}`);
-        }
+        for (const t of e.txs) if (!t.result.ok) row("", undefined, `  ${t.tx.kind} failed: ${t.result.error ?? ""}`);
+        for (const g of e.gov) row("", undefined, `  ${proposal(g.id)} ${govText(g)}`);
         break;
       }
       case "plan": {
-        const p = e.plan as { name: string; height: number; info: string } | null;
+        const p = e.plan;
         row(
           "",
-          "",
+          undefined,
           p === null
             ? "  plan cleared: no upgrade scheduled"
             : `  plan scheduled: "${p.name}" at height ${p.height}${p.info === "" ? "" : ` (info ${JSON.stringify(p.info)})`}`,
@@ -100,23 +90,18 @@ export function renderTimeline(traceLines: readonly string[], labels: ReadonlyMa
         break;
       }
       case "halt":
-        row(e.height as number, time, `HALT ${str(e.node)} (${str(e.kind)}): ${str(e.message)}`);
+        row(e.height, e.timeMs, `HALT ${e.node} (${e.haltKind}): ${e.message}`);
         break;
       case "stall":
-        row(e.height as number, time, `chain stalled: no 2/3 of the voting power can commit block ${str(e.height)}`);
+        row(e.height, e.timeMs, `chain stalled: no 2/3 of the voting power can commit block ${e.height}`);
         break;
       case "sidecar":
-        row(
-          height,
-          time,
-          e.action === "swap"
-            ? `sidecar of ${str(e.node)}: swapping to binary ${str(e.binary)} for plan "${str(e.plan)}"`
-            : `sidecar of ${str(e.node)}: no action (${str(e.reason)})`,
-        );
+        if (e.action === "swap")
+          row(height, e.timeMs, `sidecar of ${e.node}: swapping to binary ${e.binary} for plan "${e.plan}"`);
+        else row(height, undefined, `sidecar of ${e.node}: no action (${e.reason})`);
         break;
-      default:
-        row(height, time, line);
     }
-  }
+    return undefined;
+  });
   return out;
 }

@@ -1,6 +1,6 @@
 import { compareBytes } from "../core/bytes.js";
+import type { KVStore } from "../core/kv.js";
 import { bytesToLatin1 } from "./mem-backend.js";
-import type { KVStore } from "./types.js";
 
 type Entry = readonly [Uint8Array, Uint8Array];
 /** A buffered write: the value, or undefined for a delete. */

@@ -1,5 +1,5 @@
 import { toHex } from "../core/bytes.js";
-import type { KVStore } from "./types.js";
+import type { KVStore } from "../core/kv.js";
 
 /**
  * A plain in-memory KVStore (no versions). Keys are indexed by lowercase hex, whose string order equals the byte

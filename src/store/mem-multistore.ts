@@ -1,6 +1,7 @@
+import type { KVStore } from "../core/kv.js";
 import { CacheKVStore } from "./cache-kv.js";
 import { MemKVStore } from "./mem-kv.js";
-import type { CacheMultiStore, KVStore, MultiStore } from "./types.js";
+import type { CacheMultiStore, MultiStore } from "./types.js";
 
 /** A branch over any MultiStore: one CacheKVStore per module store, created on first use. */
 export class CacheMulti implements CacheMultiStore {

@@ -1,5 +1,5 @@
 import { prefixEnd } from "../core/bytes.js";
-import type { KVStore } from "./types.js";
+import type { KVStore } from "../core/kv.js";
 
 /** Iterates every entry whose key starts with `prefix`, in byte order. */
 export const prefixIterator = (store: KVStore, prefix: Uint8Array) => store.iterator(prefix, prefixEnd(prefix));

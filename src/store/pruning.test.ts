@@ -58,7 +58,7 @@ describe("pruningOptions", () => {
   });
 });
 
-describe("earliestRetained (node-api.md §1.3 table)", () => {
+describe("earliestRetained (docs/node-api.md §1.3 table)", () => {
   it.each([
     [9, 1],
     [10, 8],

@@ -1,24 +1,5 @@
 import type { PlainError, Result } from "../core/errors.js";
-
-/**
- * Store interfaces. A KVStore is one module's byte-keyed map with keys in lexicographic byte order. Iterators
- * yield [key, value] pairs over [start, end) (end exclusive; undefined means unbounded), forward or reverse.
- * Writes during iteration are not allowed (as in the reference, where they are undefined behaviour).
- */
-export interface KVStore {
-  get(key: Uint8Array): Uint8Array | undefined;
-  has(key: Uint8Array): boolean;
-  set(key: Uint8Array, value: Uint8Array): void;
-  delete(key: Uint8Array): void;
-  iterator(
-    start: Uint8Array | undefined,
-    end: Uint8Array | undefined,
-  ): IterableIterator<readonly [Uint8Array, Uint8Array]>;
-  reverseIterator(
-    start: Uint8Array | undefined,
-    end: Uint8Array | undefined,
-  ): IterableIterator<readonly [Uint8Array, Uint8Array]>;
-}
+import type { KVStore } from "../core/kv.js";
 
 /** Named module stores. */
 export interface MultiStore {

@@ -1,5 +1,6 @@
+import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
-import type { KVStore, MultiStore } from "./types.js";
+import type { MultiStore } from "./types.js";
 import { HistoricalKVStore, LatestKVStore } from "./versioned-kv.js";
 
 /**

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromUtf8, toHex, utf8 } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
+import type { KVStore } from "../core/kv.js";
 import { PRUNE_EVERYTHING, PRUNE_NOTHING } from "./pruning.js";
-import type { KVStore, MultiStore } from "./types.js";
+import type { MultiStore } from "./types.js";
 import { VersionedMultiStore } from "./versioned.js";
 
 type Op = readonly [store: "a" | "b", key: number, value: number | null, commitAfter: boolean];

@@ -1,4 +1,5 @@
 import { concat } from "../core/bytes.js";
+import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
 import {
   after,
@@ -11,7 +12,6 @@ import {
   latestStorePrefix,
   untag,
 } from "./layout.js";
-import type { KVStore } from "./types.js";
 
 type Entry = readonly [Uint8Array, Uint8Array];
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromHex, toHex } from "../core/bytes.js";
+import type { KVStore } from "../core/kv.js";
 import { appHash, contentHash } from "./app-hash.js";
 import { earliestRetained, PRUNE_EVERYTHING, PRUNE_NOTHING, type PruningOptions } from "./pruning.js";
-import type { KVStore } from "./types.js";
 import { VersionedMultiStore } from "./versioned.js";
 
 type State = Map<string, Map<string, string>>; // store -> hex key -> hex value

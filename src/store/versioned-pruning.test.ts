@@ -22,7 +22,7 @@ function run(pruning: PruningOptions, n: number, backend = new MemBackend()) {
   return ms;
 }
 
-describe("pruning windows (node-api.md §1.3)", () => {
+describe("pruning windows (docs/node-api.md §1.3)", () => {
   it("everything: readable 1-9, 8-10, 8-19, 18-20, 18-25 as the chain grows", () => {
     const ms = new VersionedMultiStore({ storeNames: ["s"], pruning: PRUNE_EVERYTHING });
     const windows = new Map<number, number[]>();

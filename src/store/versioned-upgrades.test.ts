@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { fromUtf8, utf8 } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
+import type { KVStore } from "../core/kv.js";
 import { PRUNE_EVERYTHING, PRUNE_NOTHING } from "./pruning.js";
-import type { KVStore, MultiStore, StoreUpgrades } from "./types.js";
+import type { MultiStore, StoreUpgrades } from "./types.js";
 import { VersionedMultiStore } from "./versioned.js";
 
 const up = (u: Partial<StoreUpgrades>): StoreUpgrades => ({ added: [], renamed: [], deleted: [], ...u });

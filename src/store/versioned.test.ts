@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { fromUtf8, toHex, utf8 } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
+import type { KVStore } from "../core/kv.js";
 import { MemBackend } from "./mem-backend.js";
 import { prefixIterator, reversePrefixIterator } from "./prefix.js";
 import { PRUNE_EVERYTHING, PRUNE_NOTHING } from "./pruning.js";
-import type { KVStore, MultiStore } from "./types.js";
+import type { MultiStore } from "./types.js";
 import { ERR_VERSION_DOES_NOT_EXIST, VersionedMultiStore } from "./versioned.js";
 
 const b = (...xs: number[]) => Uint8Array.from(xs);

@@ -1,6 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
+import type { KVStore } from "../core/kv.js";
 import { appHash, contentHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
 import { CacheKVStore, type DirtyEntry } from "./cache-kv.js";
@@ -31,15 +32,7 @@ import {
 import { MemBackend } from "./mem-backend.js";
 import { CacheMulti } from "./mem-multistore.js";
 import { type PruningOptions, prunesAt } from "./pruning.js";
-import type {
-  CacheMultiStore,
-  CommitId,
-  CommitMultiStore,
-  KVStore,
-  MultiStore,
-  StoreError,
-  StoreUpgrades,
-} from "./types.js";
+import type { CacheMultiStore, CommitId, CommitMultiStore, MultiStore, StoreError, StoreUpgrades } from "./types.js";
 import { VersionView } from "./version-view.js";
 import { LatestKVStore } from "./versioned-kv.js";
 

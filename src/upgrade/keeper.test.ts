@@ -1,14 +1,14 @@
 import { create } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import type { VersionMap } from "../app/module-manager.js";
+import { HOME, newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import { errorText, ok, plain } from "../core/errors.js";
 import { type FileSystem, MemoryFs } from "../core/fs.js";
+import type { VersionMap } from "../core/module.js";
 import { doneKey, planKey, upgradedClientKey } from "./keys.js";
 import { encodePlan, makePlan } from "./plan.js";
-import { HOME, newUpgradeEnv } from "./testkit.js";
 
 const text = (r: { ok: boolean; error?: unknown }) =>
   r.ok ? "ok" : errorText((r as { error: Parameters<typeof errorText>[0] }).error);
@@ -16,7 +16,7 @@ const text = (r: { ok: boolean; error?: unknown }) =>
 const dump = (env: ReturnType<typeof newUpgradeEnv>) =>
   [...env.ms.getKVStore("upgrade").iterator(undefined, undefined)].map(([k, v]) => `${toHex(k)}=${toHex(v)}`);
 
-describe("handlers and in-memory state (§2)", () => {
+describe("handlers and in-memory state (docs/fidelity.md §2.2)", () => {
   it("a handler is found by exact name and can be replaced", () => {
     const { keeper, ctxAt } = newUpgradeEnv();
     keeper.setUpgradeHandler("v2", () => ok(new Map([["a", 1n]])));
@@ -44,7 +44,7 @@ describe("handlers and in-memory state (§2)", () => {
   });
 });
 
-describe("protocol version and version map (§1.1, §2)", () => {
+describe("protocol version and version map (docs/fidelity.md §2.1, §2.2)", () => {
   it("the protocol version is 0 when absent and stored as BE64 under 0x03", () => {
     const env = newUpgradeEnv();
     const ctx = env.ctxAt(1);
@@ -101,7 +101,7 @@ describe("protocol version and version map (§1.1, §2)", () => {
   });
 });
 
-describe("legacy IBC state (§2)", () => {
+describe("legacy IBC state (docs/fidelity.md §2.2)", () => {
   it("stores and reads the client and consensus state at a height", () => {
     const { keeper, ctxAt } = newUpgradeEnv();
     const ctx = ctxAt(1);
@@ -118,7 +118,7 @@ describe("legacy IBC state (§2)", () => {
   });
 });
 
-describe("done markers (§2)", () => {
+describe("done markers (docs/fidelity.md §2.2)", () => {
   it("GetLastCompletedUpgrade is empty without markers", () => {
     const { keeper, ctxAt } = newUpgradeEnv();
     expect(keeper.getLastCompletedUpgrade(ctxAt(1))).toEqual({ ok: true, value: { name: "", height: 0n } });
@@ -152,7 +152,7 @@ describe("done markers (§2)", () => {
   });
 });
 
-describe("the plan: get and clear (§2)", () => {
+describe("the plan: get and clear (docs/fidelity.md §2.2)", () => {
   it("GetUpgradePlan without a plan fails with ErrNoUpgradePlanFound", () => {
     const { keeper, ctxAt } = newUpgradeEnv();
     expect(text(keeper.getUpgradePlan(ctxAt(1)))).toBe("upgrade plan not found");
@@ -182,7 +182,7 @@ describe("the plan: get and clear (§2)", () => {
   });
 });
 
-describe("ScheduleUpgrade (§2)", () => {
+describe("ScheduleUpgrade (docs/fidelity.md §2.2)", () => {
   it("stores the plan's reference encoding under 0x00 and sets the gauge", () => {
     const env = newUpgradeEnv();
     expect(env.keeper.serverInfoUpgradeHeight).toBeUndefined();
@@ -257,7 +257,7 @@ describe("ScheduleUpgrade (§2)", () => {
   });
 });
 
-describe("ApplyUpgrade (§2)", () => {
+describe("ApplyUpgrade (docs/fidelity.md §2.2)", () => {
   it("without a handler fails with the exact plain text", () => {
     const { keeper, ctxAt } = newUpgradeEnv();
     const r = keeper.applyUpgrade(ctxAt(5), makePlan({ name: "v2", height: 5n }));
@@ -366,7 +366,7 @@ class RecordingFs implements FileSystem {
   }
 }
 
-describe("upgrade-info.json on disk (§2, §5)", () => {
+describe("upgrade-info.json on disk (docs/fidelity.md §2.2, §2.5)", () => {
   it("GetUpgradeInfoPath creates <home>/data (0777) and returns the file path", () => {
     const fs = new RecordingFs();
     const env = newUpgradeEnv({ fs });

@@ -1,5 +1,4 @@
 import { create } from "@bufbuild/protobuf";
-import type { VersionMap } from "../app/module-manager.js";
 import { be64, compareBytes, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import {
@@ -14,9 +13,10 @@ import {
   wrap,
 } from "../core/errors.js";
 import type { FileSystem } from "../core/fs.js";
+import type { KVStore } from "../core/kv.js";
+import type { VersionMap } from "../core/module.js";
 import { type ModuleVersion, ModuleVersionSchema, type Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 import { prefixIterator, reversePrefixIterator } from "../store/prefix.js";
-import type { KVStore } from "../store/types.js";
 import { UpgradeErrors } from "./errors.js";
 import {
   type DoneEntry,

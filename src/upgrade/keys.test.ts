@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
 import {
@@ -13,12 +14,11 @@ import {
   upgradedConsStateKey,
   versionMapKey,
 } from "./keys.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const entries = (env: ReturnType<typeof newUpgradeEnv>) =>
   [...env.ms.getKVStore("upgrade").iterator(undefined, undefined)].map(([k, v]) => [toHex(k), toHex(v)]);
 
-describe("store keys (§1.1)", () => {
+describe("store keys (docs/fidelity.md §2.1)", () => {
   it("single-byte keys: plan 0x00, protocol version 0x03", () => {
     expect(toHex(planKey())).toBe("00");
     expect(toHex(protocolVersionKey())).toBe("03");
@@ -50,7 +50,7 @@ describe("store keys (§1.1)", () => {
   });
 });
 
-describe("done-key migration 1→2 (§1.1)", () => {
+describe("done-key migration 1→2 (docs/fidelity.md §2.1)", () => {
   it("rewrites `0174657374 → 000000000000000b` as `01000000000000000b74657374 → 01`", () => {
     const env = newUpgradeEnv();
     const store = env.ms.getKVStore("upgrade");

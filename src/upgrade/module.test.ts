@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { ModuleManager } from "../app/module-manager.js";
 import { toHex } from "../core/bytes.js";
 import { legacyDoneKey, legacyDoneValue } from "./keys.js";
@@ -12,9 +13,8 @@ import {
   upgradeAppModule,
   validateGenesis,
 } from "./module.js";
-import { newUpgradeEnv } from "./testkit.js";
 
-describe("upgrade module wiring (§1.3, §7.2)", () => {
+describe("upgrade module wiring (docs/fidelity.md §2.1, §2.7)", () => {
   it("is named upgrade, has consensus version 2 and an empty genesis", () => {
     expect(MODULE_NAME).toBe("upgrade");
     expect(CONSENSUS_VERSION).toBe(2n);

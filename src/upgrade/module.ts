@@ -1,6 +1,6 @@
-import type { AppModule, Configurator, VersionMap } from "../app/module-manager.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, ok, type Result } from "../core/errors.js";
+import type { AppModule, MigrationRegistry, VersionMap } from "../core/module.js";
 import type { UpgradeKeeper } from "./keeper.js";
 import { migrateDoneKeysV1ToV2 } from "./keys.js";
 
@@ -18,7 +18,7 @@ export const exportGenesis = (): UpgradeGenesis => ({});
 export const validateGenesis = (_genesis: unknown): Result<void, never> => ok(undefined);
 
 /** Registers the module's store migrations (1→2: done keys move to `0x01 ‖ BE64(height) ‖ name`). */
-export function registerMigrations(cfg: Configurator): Result<void, ChainError> {
+export function registerMigrations(cfg: MigrationRegistry): Result<void, ChainError> {
   return cfg.registerMigration(MODULE_NAME, 1n, (ctx) => migrateDoneKeysV1ToV2(ctx));
 }
 

@@ -1,5 +1,6 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
@@ -10,14 +11,13 @@ import {
   newMsgServer,
 } from "./msg-server.js";
 import { makePlan } from "./plan.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const OTHER = "chain1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a";
 
 const fail = (r: { ok: boolean; error?: unknown }) =>
   r.ok ? "ok" : errorText((r as { error: Parameters<typeof errorText>[0] }).error);
 
-describe("Msg/SoftwareUpgrade (§8)", () => {
+describe("Msg/SoftwareUpgrade (docs/fidelity.md §2.8)", () => {
   it("schedules the plan when signed by the authority", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);
@@ -43,15 +43,22 @@ describe("Msg/SoftwareUpgrade (§8)", () => {
     const upper = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY.toUpperCase(), plan: makePlan({}) });
     expect(srv.softwareUpgrade(env.ctxAt(1), upper).ok).toBe(false);
   });
-  it("checks the authority before the plan, and returns ScheduleUpgrade's errors unchanged", () => {
+  it("checks the authority before the plan, wraps ValidateBasic's error with `plan`, and returns ScheduleUpgrade's errors unchanged", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);
     const bad = create(MsgSoftwareUpgradeSchema, { authority: OTHER, plan: makePlan({}) });
     expect(fail(srv.softwareUpgrade(env.ctxAt(1), bad))).toMatch(/^expected /);
     const noName = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: makePlan({ height: 5n }) });
-    expect(fail(srv.softwareUpgrade(env.ctxAt(1), noName))).toBe("name cannot be empty: invalid request");
+    expect(fail(srv.softwareUpgrade(env.ctxAt(1), noName))).toBe("plan: name cannot be empty: invalid request");
+    const noHeight = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: makePlan({ name: "v" }) });
+    expect(fail(srv.softwareUpgrade(env.ctxAt(1), noHeight))).toBe(
+      "plan: height must be greater than 0: invalid request",
+    );
+    // authority first: a bad authority with an invalid plan reports the authority
+    const both = create(MsgSoftwareUpgradeSchema, { authority: OTHER, plan: makePlan({ height: 5n }) });
+    expect(fail(srv.softwareUpgrade(env.ctxAt(1), both))).toMatch(/^expected /);
     const absent = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY });
-    expect(fail(srv.softwareUpgrade(env.ctxAt(1), absent))).toBe("name cannot be empty: invalid request");
+    expect(fail(srv.softwareUpgrade(env.ctxAt(1), absent))).toBe("plan: name cannot be empty: invalid request");
     const past = create(MsgSoftwareUpgradeSchema, {
       authority: GOV_AUTHORITY,
       plan: makePlan({ name: "v", height: 1n }),
@@ -68,7 +75,7 @@ describe("Msg/SoftwareUpgrade (§8)", () => {
   });
 });
 
-describe("Msg/CancelUpgrade (§8)", () => {
+describe("Msg/CancelUpgrade (docs/fidelity.md §2.8)", () => {
   it("clears a plan, and succeeds when there is none", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);

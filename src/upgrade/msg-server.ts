@@ -1,6 +1,6 @@
 import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import type { Ctx } from "../core/context.js";
-import { type ChainError, err, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
+import { type ChainError, err, ok, type Result, SdkErrors, wrap, wrapMore } from "../core/errors.js";
 import {
   type MsgCancelUpgrade,
   type MsgCancelUpgradeResponse,
@@ -13,12 +13,13 @@ import {
 } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { UpgradeErrors } from "./errors.js";
 import type { UpgradeKeeper } from "./keeper.js";
-import { makePlan } from "./plan.js";
+import { makePlan, validateBasic } from "./plan.js";
 
 /**
  * The Msg service `chain.upgrade.v1beta1.Msg` (reference x/upgrade/keeper/msg_server.go). Both methods first compare
- * the message authority with the keeper's as exact strings (no address decoding). Neither message has a
- * ValidateBasic: an invalid plan fails inside ScheduleUpgrade.
+ * the message authority with the keeper's as exact strings (no address decoding). SoftwareUpgrade then runs the
+ * plan's ValidateBasic and wraps its error with `plan` (`plan: name cannot be empty: invalid request`) before
+ * ScheduleUpgrade, which validates again (unreachable from here) and refuses the past and completed names.
  */
 
 export const MSG_SOFTWARE_UPGRADE_TYPE_URL = "/chain.upgrade.v1beta1.MsgSoftwareUpgrade";
@@ -50,7 +51,10 @@ export function newMsgServer(keeper: UpgradeKeeper): UpgradeMsgServer {
     const auth = checkAuthority(msg.authority);
     if (!auth.ok) return auth;
     // The plan is non-nullable in the reference: an absent plan is the zero plan.
-    const scheduled = keeper.scheduleUpgrade(ctx, msg.plan ?? makePlan({}));
+    const plan = msg.plan ?? makePlan({});
+    const valid = validateBasic(plan);
+    if (!valid.ok) return err(wrapMore(valid.error, "plan"));
+    const scheduled = keeper.scheduleUpgrade(ctx, plan);
     if (!scheduled.ok) return scheduled;
     return ok(create(MsgSoftwareUpgradeResponseSchema));
   };

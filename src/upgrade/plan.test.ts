@@ -21,7 +21,7 @@ const validationText = (p: ReturnType<typeof makePlan>) => {
   return r.ok ? "ok" : errorText(r.error);
 };
 
-describe("Plan binary encoding (§1.2)", () => {
+describe("Plan binary encoding (docs/fidelity.md §2.1)", () => {
   it("{name:test, height:11} encodes like the reference, zero time always written", () => {
     expect(toHex(encodePlan(makePlan({ name: "test", height: 11n })))).toBe(
       "0a0474657374" + "120b088092b8c398feffffff01" + "180b",
@@ -58,7 +58,7 @@ describe("Plan binary encoding (§1.2)", () => {
   });
 });
 
-describe("Plan text form (§1.2)", () => {
+describe("Plan text form (docs/fidelity.md §2.1)", () => {
   it("renders the reference examples, each field followed by a space", () => {
     expect(planString(makePlan({ name: "test", height: 100n }))).toBe(
       'name:"test" time:<seconds:-62135596800 > height:100 ',
@@ -81,7 +81,7 @@ describe("Plan text form (§1.2)", () => {
   });
 });
 
-describe("Plan.ValidateBasic (§4.1)", () => {
+describe("Plan.ValidateBasic (docs/fidelity.md §2.4)", () => {
   it("accepts a named plan with a positive height", () => {
     expect(validationText(makePlan({ name: "v2", height: 1n }))).toBe("ok");
   });
@@ -115,7 +115,7 @@ describe("Plan.ValidateBasic (§4.1)", () => {
   });
 });
 
-describe("ShouldExecute and DueAt (§4.2)", () => {
+describe("ShouldExecute and DueAt (docs/fidelity.md §2.4)", () => {
   it("is true from plan.height on, never for a non-positive height", () => {
     const p = makePlan({ name: "v2", height: 10n });
     expect(shouldExecute(p, 9)).toBe(false);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { HOME, newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { ok, plain } from "../core/errors.js";
 import { MemoryFs } from "../core/fs.js";
 import { planKey } from "./keys.js";
 import { makePlan } from "./plan.js";
 import { buildUpgradeNeededMsg, preBlock } from "./preblocker.js";
-import { HOME, newUpgradeEnv } from "./testkit.js";
 
 const INFO_PATH = `${HOME}/data/upgrade-info.json`;
 const identity = () => (_c: unknown, _p: unknown, vm: ReadonlyMap<string, bigint>) => ok(vm);
 
-describe("PreBlocker: no plan (§3 steps 1-3)", () => {
+describe("PreBlocker: no plan (docs/fidelity.md §2.3 steps 1-3)", () => {
   it("continues without change and marks the downgrade check done", () => {
     const { keeper, ctxAt } = newUpgradeEnv();
     expect(preBlock(keeper, ctxAt(5))).toEqual({ ok: true, consensusParamsChanged: false });
@@ -24,7 +24,7 @@ describe("PreBlocker: no plan (§3 steps 1-3)", () => {
   });
 });
 
-describe("PreBlocker: downgrade check (§3 step 2, §13)", () => {
+describe("PreBlocker: downgrade check (docs/fidelity.md §2.3 step 2, §2.10)", () => {
   it("halts when the last applied upgrade has no handler, showing the app version", () => {
     const env = newUpgradeEnv();
     env.keeper.setDone(env.ctxAt(3), "downgrade");
@@ -85,7 +85,7 @@ describe("PreBlocker: downgrade check (§3 step 2, §13)", () => {
   });
 });
 
-describe("PreBlocker: skip (§3 step 4a, §13)", () => {
+describe("PreBlocker: skip (docs/fidelity.md §2.3 step 4a, §2.10)", () => {
   it("clears a due plan at a skip height, logs SKIPPED with plan.height, marks nothing done", () => {
     const env = newUpgradeEnv({ skipUpgradeHeights: new Set([12]) });
     env.keeper.scheduleUpgrade(env.ctxAt(4), makePlan({ name: "v2", height: 10n, info: "bin" }));
@@ -111,7 +111,7 @@ describe("PreBlocker: skip (§3 step 4a, §13)", () => {
   });
 });
 
-describe("PreBlocker: missing handler (§3 step 4b, §5)", () => {
+describe("PreBlocker: missing handler (docs/fidelity.md §2.3 step 4b, §2.5)", () => {
   it("writes upgrade-info.json with the current height and halts with the NEEDED message", () => {
     const env = newUpgradeEnv();
     env.keeper.scheduleUpgrade(env.ctxAt(4), makePlan({ name: "v2", height: 10n, info: "some info" }));
@@ -172,7 +172,7 @@ describe("PreBlocker: missing handler (§3 step 4b, §5)", () => {
   });
 });
 
-describe("PreBlocker: apply (§3 step 4c)", () => {
+describe("PreBlocker: apply (docs/fidelity.md §2.3 step 4c)", () => {
   it("applies a due plan with a handler, logs it and reports consensus params changed", () => {
     const env = newUpgradeEnv();
     env.keeper.scheduleUpgrade(env.ctxAt(4), makePlan({ name: "v2", height: 10n }));
@@ -196,7 +196,7 @@ describe("PreBlocker: apply (§3 step 4c)", () => {
   });
 });
 
-describe("PreBlocker: plan not yet due (§3 steps 5-6, §13)", () => {
+describe("PreBlocker: plan not yet due (docs/fidelity.md §2.3 steps 5-6, §2.10)", () => {
   it("a handler for a future plan halts: BINARY UPDATED BEFORE TRIGGER", () => {
     const env = newUpgradeEnv();
     env.keeper.scheduleUpgrade(env.ctxAt(4), makePlan({ name: "v2", height: 20n }));

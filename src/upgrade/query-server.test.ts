@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import {
@@ -11,14 +12,13 @@ import {
 } from "../gen/chain/upgrade/v1beta1/query_pb.js";
 import { makePlan } from "./plan.js";
 import { newQueryServer } from "./query-server.js";
-import { newUpgradeEnv } from "./testkit.js";
 
 const setup = () => {
   const env = newUpgradeEnv();
   return { ...env, q: newQueryServer(env.keeper), ctx: env.ctxAt(20) };
 };
 
-describe("Query service (§9)", () => {
+describe("Query service (docs/fidelity.md §2.9)", () => {
   it("CurrentPlan: no plan gives an empty response, else the plan", () => {
     const { q, ctx, keeper } = setup();
     const empty = q.currentPlan(ctx, create(QueryCurrentPlanRequestSchema));

@@ -7,7 +7,7 @@ const added: StoreUpgrades = { added: ["newmod"], renamed: [], deleted: [] };
 const renamed: StoreUpgrades = { added: [], renamed: [{ oldKey: "a", newKey: "b" }], deleted: [] };
 const deleted: StoreUpgrades = { added: [], renamed: [], deleted: ["old"] };
 
-describe("UpgradeStoreLoader (§6)", () => {
+describe("UpgradeStoreLoader (docs/fidelity.md §2.6)", () => {
   it("applies the store upgrades when upgradeHeight == last committed + 1 and a list is non-empty", () => {
     for (const su of [added, renamed, deleted]) {
       expect(upgradeStoreLoader(10n, su)(9n)).toEqual({ ok: true, value: { apply: su } });

@@ -9,7 +9,7 @@ const decode = (text: string) => {
     : { error: r.error.message, plan: { name: r.plan.name, height: r.plan.height, info: r.plan.info } };
 };
 
-describe("upgrade-info.json encoding (§5)", () => {
+describe("upgrade-info.json encoding (docs/fidelity.md §2.5)", () => {
   it("writes name, zero time and height as a number, without whitespace or newline", () => {
     expect(planToUpgradeInfoJson(makePlan({ name: "test", height: 11n }))).toBe(
       '{"name":"test","time":"0001-01-01T00:00:00Z","height":11}',

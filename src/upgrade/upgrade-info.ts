@@ -2,9 +2,9 @@ import { create } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { utf8 } from "../core/bytes.js";
 import { type PlainError, plain } from "../core/errors.js";
+import { type GoJsonNode, goFoldName, goJsonQuote, goKindName, parseGoJson } from "../core/go/json.js";
+import { goTimeUnmarshalJson } from "../core/go/time.js";
 import type { Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
-import { type GoJsonNode, goFoldName, goJsonQuote, goKindName, parseGoJson } from "./go-json.js";
-import { goTimeUnmarshalJson } from "./go-time.js";
 import { makePlan } from "./plan.js";
 
 /**

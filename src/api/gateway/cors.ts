@@ -2,7 +2,7 @@ import { canonicalKey, firstHeader, hasHeader, type RawHeaders } from "./headers
 
 /**
  * gorilla/handlers `CORS(AllowedHeaders(["Content-Type"]))` as the reference wraps its router when
- * `enabled-unsafe-cors = true` (node-api.md §4). Any origin is allowed; allowed methods are GET, HEAD, POST.
+ * `enabled-unsafe-cors = true` (docs/node-api.md §4). Any origin is allowed; allowed methods are GET, HEAD, POST.
  */
 export type CorsDecision =
   /** Continue to the router, adding these headers to whatever it answers. */

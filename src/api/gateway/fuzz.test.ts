@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiServers, startApiServers } from "../server.js";
+import { loopbackConfig, standardBackend } from "../../../test/kit/api.js";
+import { header, type RawRequest, type RawResponse, rawRequest } from "../../../test/kit/http.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { httpStatusOf } from "../status.js";
-import { loopbackConfig, standardBackend } from "../testkit.js";
-import { header, type RawRequest, type RawResponse, rawRequest } from "../testkit-http.js";
 
 let servers: ApiServers;
 let port: number;

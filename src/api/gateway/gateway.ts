@@ -1,6 +1,5 @@
 import { create } from "@bufbuild/protobuf";
 import { err, ok, type Result } from "../../core/errors.js";
-import type { QueryBackend } from "../backend.js";
 import {
   type ByteString,
   cleanPath,
@@ -9,7 +8,8 @@ import {
   parseRequestTarget,
   type QueryValues,
   type RequestTarget,
-} from "../go/url.js";
+} from "../../core/go/url.js";
+import type { QueryBackend } from "../backend.js";
 import { HEIGHT_HEADER, runQuery } from "../height.js";
 import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
 import { errorBody, GrpcCode, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
@@ -111,7 +111,7 @@ const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCa
 type FormResult = Result<QueryValues, { message: string; close: boolean }>;
 
 /**
- * The REST gateway of node-api.md §2: request-target checks (400), CORS (§4), path cleaning (301), Swagger (§3), then
+ * The REST gateway of docs/node-api.md §2: request-target checks (400), CORS (§4), path cleaning (301), Swagger (§3), then
  * the grpc-gateway v1.16 mux over the routes built from the descriptors, and each route's handler: AnnotateContext
  * (`Grpc-Timeout`, `-Bin` headers) → path and query parameters (400) → forwarded metadata validation (500, code 13)
  * → deadline (504) → height interceptor and query context (500) → the query handler → JSON.

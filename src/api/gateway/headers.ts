@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "../../core/errors.js";
-import { decodeBinHeader } from "../go/base64.js";
-import { parseGoInt } from "../go/strconv.js";
-import { text } from "../go/url.js";
+import { decodeBinHeader } from "../../core/go/base64.js";
+import { parseGoInt } from "../../core/go/strconv.js";
+import { text } from "../../core/go/url.js";
 import { GRPC_METADATA_HEIGHT_HEADER, HEIGHT_HEADER } from "../height.js";
 import { GrpcCode, type Status } from "../status.js";
 

@@ -1,9 +1,9 @@
 import { type DescField, type DescMessage, type Message, ScalarType } from "@bufbuild/protobuf";
 import { type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
 import { err, ok, type Result } from "../../core/errors.js";
-import { gatewayBytes } from "../go/base64.js";
-import { parseGoBool, parseGoInt, parseGoUint, quoteLatin1 } from "../go/strconv.js";
-import { type ByteString, text } from "../go/url.js";
+import { gatewayBytes } from "../../core/go/base64.js";
+import { parseGoBool, parseGoInt, parseGoUint, quoteLatin1 } from "../../core/go/strconv.js";
+import { type ByteString, text } from "../../core/go/url.js";
 
 /**
  * Request population from path and query parameters, as grpc-gateway v1.16 generated handlers and

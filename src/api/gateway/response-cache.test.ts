@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { backendOf, ctxAt, newKeeper, upgradeChain } from "../../../test/kit/api.js";
 import { makePlan } from "../../upgrade/plan.js";
-import { backendOf, ctxAt, newKeeper, upgradeChain } from "../testkit.js";
 import { Gateway } from "./gateway.js";
 
 const get = (g: Gateway, target: string, headers: string[] = []) =>

@@ -2,13 +2,6 @@ import net from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ok } from "../../core/errors.js";
-import { Query, QueryCurrentPlanResponseSchema } from "../../gen/chain/upgrade/v1beta1/query_pb.js";
-import { ModuleVersionSchema, PlanSchema } from "../../gen/chain/upgrade/v1beta1/upgrade_pb.js";
-import { newQueryServer } from "../../upgrade/query-server.js";
-import { type BoundService, bindService, type QueryBackend } from "../backend.js";
-import { goHtmlEscape } from "../json.js";
-import { type ApiServers, startApiServers } from "../server.js";
 import {
   backendOf,
   emptyBackend,
@@ -17,8 +10,15 @@ import {
   prunedBackend,
   standardBackend,
   upgradeChain,
-} from "../testkit.js";
-import { header, headerNames, type RawRequest, type RawResponse, rawRequest } from "../testkit-http.js";
+} from "../../../test/kit/api.js";
+import { header, headerNames, type RawRequest, type RawResponse, rawRequest } from "../../../test/kit/http.js";
+import { ok } from "../../core/errors.js";
+import { Query, QueryCurrentPlanResponseSchema } from "../../gen/chain/upgrade/v1beta1/query_pb.js";
+import { ModuleVersionSchema, PlanSchema } from "../../gen/chain/upgrade/v1beta1/upgrade_pb.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
+import { newQueryServer } from "../../upgrade/query-server.js";
+import { type BoundService, bindService, type QueryBackend } from "../backend.js";
+import { goHtmlEscape } from "../json.js";
 
 type Headers = NonNullable<RawRequest["headers"]>;
 

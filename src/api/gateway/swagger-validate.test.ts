@@ -1,10 +1,10 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loopbackConfig, standardBackend } from "../../../test/kit/api.js";
+import { simulatedNode } from "../../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { NODE_JSON } from "../node-backend.js";
-import { simulatedNode } from "../node-fixture.js";
-import { type ApiServers, startApiServers } from "../server.js";
-import { loopbackConfig, standardBackend } from "../testkit.js";
 import { buildRoutes } from "./routes.js";
 import { swaggerDocument } from "./swagger.js";
 
@@ -13,7 +13,7 @@ afterAll(async () => {
   await Promise.all(running.map((s) => s.close()));
 });
 
-describe("Swagger 2.0 document (node-api.md §3)", () => {
+describe("Swagger 2.0 document (docs/node-api.md §3)", () => {
   it("the served swagger.yaml of a simulated node (upgrade, gov and block services) passes SwaggerParser.validate", async () => {
     const node = simulatedNode({ untilHeight: 15 });
     const r = await startApiServers(loopbackConfig("swagger = true", "enable = false"), node.backend, {

@@ -4,7 +4,7 @@ import type { Route } from "./routes.js";
 import { swaggerPath } from "./template.js";
 
 /**
- * The Swagger 2.0 document of the REST routes (node-api.md §3), generated from the same descriptors as the routes:
+ * The Swagger 2.0 document of the REST routes (docs/node-api.md §3), generated from the same descriptors as the routes:
  * inline schemas for responses, path parameters and (for methods that read the query) flattened query parameters,
  * `deprecated` from the method option. Summaries are proto comments, which the generated descriptors do not carry,
  * so they come from `METHOD_DOCS` (keyed by full method name; default: the method name).

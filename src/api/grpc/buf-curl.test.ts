@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loopbackConfig } from "../../../test/kit/api.js";
+import { simulatedNode } from "../../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { NODE_JSON } from "../node-backend.js";
-import { simulatedNode } from "../node-fixture.js";
-import { type ApiServers, startApiServers } from "../server.js";
-import { loopbackConfig } from "../testkit.js";
 
-// node-api.md §5 "Must work": buf curl (from node_modules/.bin, the pinned @bufbuild/buf) against a live server,
+// docs/node-api.md §5 "Must work": buf curl (from node_modules/.bin, the pinned @bufbuild/buf) against a live server,
 // using server reflection for the schema.
 const run = promisify(execFile);
 const BUF = "node_modules/.bin/buf";

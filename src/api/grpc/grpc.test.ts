@@ -4,6 +4,7 @@ import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emptyBackend, prunedBackend, standardBackend } from "../../../test/kit/api.js";
 import { Service } from "../../gen/chain/base/tendermint/v1beta1/query_pb.js";
 import { Query, QueryAuthorityRequestSchema } from "../../gen/chain/upgrade/v1beta1/query_pb.js";
 import {
@@ -16,10 +17,9 @@ import {
   ServerReflection as ReflectionV1alpha,
   ServerReflectionRequestSchema as RequestV1alphaSchema,
 } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { parseAppToml } from "../../server/config.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import type { QueryBackend } from "../backend.js";
-import { parseAppToml } from "../config.js";
-import { type ApiServers, startApiServers } from "../server.js";
-import { emptyBackend, prunedBackend, standardBackend } from "../testkit.js";
 
 const running: ApiServers[] = [];
 async function serveGrpc(backend: QueryBackend, extra = ""): Promise<string> {

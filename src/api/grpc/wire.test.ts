@@ -1,9 +1,9 @@
 import http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loopbackConfig } from "../../../test/kit/api.js";
+import { simulatedNode } from "../../../test/kit/node-fixture.js";
+import { type ApiServers, startApiServers } from "../../server/server.js";
 import { NODE_JSON } from "../node-backend.js";
-import { simulatedNode } from "../node-fixture.js";
-import { type ApiServers, startApiServers } from "../server.js";
-import { loopbackConfig } from "../testkit.js";
 
 // Wire compatibility of the gRPC responses, checked with an independent protobuf reader written here from the
 // reference field numbers (x/upgrade query.proto / upgrade.proto), never with the generated code:

@@ -23,12 +23,18 @@ export function govQueryService(staking: StakingView): BoundService {
   return bindService(Query, {
     proposal: (ctx, req) => asStatus(q.queryProposal(ctx, req.proposalId)),
     proposals: (ctx, req) =>
-      asStatus(q.queryProposals(ctx, { status: req.proposalStatus, voter: req.voter, depositor: req.depositor })),
+      asStatus(
+        q.queryProposals(
+          ctx,
+          { status: req.proposalStatus, voter: req.voter, depositor: req.depositor },
+          req.pagination,
+        ),
+      ),
     vote: (ctx, req) => asStatus(q.queryVote(ctx, req.proposalId, req.voter)),
-    votes: (ctx, req) => asStatus(q.queryVotes(ctx, req.proposalId)),
+    votes: (ctx, req) => asStatus(q.queryVotes(ctx, req.proposalId, req.pagination)),
     params: (ctx, req) => asStatus(q.queryParams(ctx, req.paramsType)),
     deposit: (ctx, req) => asStatus(q.queryDeposit(ctx, req.proposalId, req.depositor)),
-    deposits: (ctx, req) => asStatus(q.queryDeposits(ctx, req.proposalId)),
+    deposits: (ctx, req) => asStatus(q.queryDeposits(ctx, req.proposalId, req.pagination)),
     tallyResult: (ctx, req) => asStatus(q.queryTally(ctx, staking, req.proposalId)),
   });
 }

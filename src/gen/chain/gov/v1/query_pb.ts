@@ -3,10 +3,12 @@
 /* eslint-disable */
 
 // Request/response shapes follow the reference x/gov v1 query.proto (v0.50); the package and REST paths are
-// renamed. Pagination fields are reserved (the simulator returns every entry); Constitution is not served.
+// renamed. Constitution is not served.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { PageRequest, PageResponse } from "../../base/query/v1beta1/pagination_pb.js";
+import { file_chain_base_query_v1beta1_pagination } from "../../base/query/v1beta1/pagination_pb.js";
 import type { Deposit, DepositParams, Params, Proposal, ProposalStatus, TallyParams, TallyResult, Vote, VotingParams } from "./gov_pb.js";
 import { file_chain_gov_v1_gov } from "./gov_pb.js";
 import { file_chain_proto_chain } from "../../../chain_proto/chain_pb.js";
@@ -17,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chain/gov/v1/query.proto.
  */
 export const file_chain_gov_v1_query: GenFile = /*@__PURE__*/
-  fileDesc("ChhjaGFpbi9nb3YvdjEvcXVlcnkucHJvdG8SDGNoYWluLmdvdi52MSIrChRRdWVyeVByb3Bvc2FsUmVxdWVzdBITCgtwcm9wb3NhbF9pZBgBIAEoBCJBChVRdWVyeVByb3Bvc2FsUmVzcG9uc2USKAoIcHJvcG9zYWwYASABKAsyFi5jaGFpbi5nb3YudjEuUHJvcG9zYWwiqAEKFVF1ZXJ5UHJvcG9zYWxzUmVxdWVzdBI1Cg9wcm9wb3NhbF9zdGF0dXMYASABKA4yHC5jaGFpbi5nb3YudjEuUHJvcG9zYWxTdGF0dXMSJgoFdm90ZXIYAiABKAlCF9K0LRNjaGFpbi5BZGRyZXNzU3RyaW5nEioKCWRlcG9zaXRvchgDIAEoCUIX0rQtE2NoYWluLkFkZHJlc3NTdHJpbmdKBAgEEAUiSQoWUXVlcnlQcm9wb3NhbHNSZXNwb25zZRIpCglwcm9wb3NhbHMYASADKAsyFi5jaGFpbi5nb3YudjEuUHJvcG9zYWxKBAgCEAMiTwoQUXVlcnlWb3RlUmVxdWVzdBITCgtwcm9wb3NhbF9pZBgBIAEoBBImCgV2b3RlchgCIAEoCUIX0rQtE2NoYWluLkFkZHJlc3NTdHJpbmciNQoRUXVlcnlWb3RlUmVzcG9uc2USIAoEdm90ZRgBIAEoCzISLmNoYWluLmdvdi52MS5Wb3RlIi4KEVF1ZXJ5Vm90ZXNSZXF1ZXN0EhMKC3Byb3Bvc2FsX2lkGAEgASgESgQIAhADIj0KElF1ZXJ5Vm90ZXNSZXNwb25zZRIhCgV2b3RlcxgBIAMoCzISLmNoYWluLmdvdi52MS5Wb3RlSgQIAhADIikKElF1ZXJ5UGFyYW1zUmVxdWVzdBITCgtwYXJhbXNfdHlwZRgBIAEoCSLgAQoTUXVlcnlQYXJhbXNSZXNwb25zZRI1Cg12b3RpbmdfcGFyYW1zGAEgASgLMhouY2hhaW4uZ292LnYxLlZvdGluZ1BhcmFtc0ICGAESNwoOZGVwb3NpdF9wYXJhbXMYAiABKAsyGy5jaGFpbi5nb3YudjEuRGVwb3NpdFBhcmFtc0ICGAESMwoMdGFsbHlfcGFyYW1zGAMgASgLMhkuY2hhaW4uZ292LnYxLlRhbGx5UGFyYW1zQgIYARIkCgZwYXJhbXMYBCABKAsyFC5jaGFpbi5nb3YudjEuUGFyYW1zIlYKE1F1ZXJ5RGVwb3NpdFJlcXVlc3QSEwoLcHJvcG9zYWxfaWQYASABKAQSKgoJZGVwb3NpdG9yGAIgASgJQhfStC0TY2hhaW4uQWRkcmVzc1N0cmluZyI+ChRRdWVyeURlcG9zaXRSZXNwb25zZRImCgdkZXBvc2l0GAEgASgLMhUuY2hhaW4uZ292LnYxLkRlcG9zaXQiMQoUUXVlcnlEZXBvc2l0c1JlcXVlc3QSEwoLcHJvcG9zYWxfaWQYASABKARKBAgCEAMiRgoVUXVlcnlEZXBvc2l0c1Jlc3BvbnNlEicKCGRlcG9zaXRzGAEgAygLMhUuY2hhaW4uZ292LnYxLkRlcG9zaXRKBAgCEAMiLgoXUXVlcnlUYWxseVJlc3VsdFJlcXVlc3QSEwoLcHJvcG9zYWxfaWQYASABKAQiRAoYUXVlcnlUYWxseVJlc3VsdFJlc3BvbnNlEigKBXRhbGx5GAEgASgLMhkuY2hhaW4uZ292LnYxLlRhbGx5UmVzdWx0MsEICgVRdWVyeRKCAQoIUHJvcG9zYWwSIi5jaGFpbi5nb3YudjEuUXVlcnlQcm9wb3NhbFJlcXVlc3QaIy5jaGFpbi5nb3YudjEuUXVlcnlQcm9wb3NhbFJlc3BvbnNlIi2C0+STAicSJS9jaGFpbi9nb3YvdjEvcHJvcG9zYWxzL3twcm9wb3NhbF9pZH0SdwoJUHJvcG9zYWxzEiMuY2hhaW4uZ292LnYxLlF1ZXJ5UHJvcG9zYWxzUmVxdWVzdBokLmNoYWluLmdvdi52MS5RdWVyeVByb3Bvc2Fsc1Jlc3BvbnNlIh+C0+STAhkSFy9jaGFpbi9nb3YvdjEvcHJvcG9zYWxzEoQBCgRWb3RlEh4uY2hhaW4uZ292LnYxLlF1ZXJ5Vm90ZVJlcXVlc3QaHy5jaGFpbi5nb3YudjEuUXVlcnlWb3RlUmVzcG9uc2UiO4LT5JMCNRIzL2NoYWluL2dvdi92MS9wcm9wb3NhbHMve3Byb3Bvc2FsX2lkfS92b3Rlcy97dm90ZXJ9En8KBVZvdGVzEh8uY2hhaW4uZ292LnYxLlF1ZXJ5Vm90ZXNSZXF1ZXN0GiAuY2hhaW4uZ292LnYxLlF1ZXJ5Vm90ZXNSZXNwb25zZSIzgtPkkwItEisvY2hhaW4vZ292L3YxL3Byb3Bvc2Fscy97cHJvcG9zYWxfaWR9L3ZvdGVzEnkKBlBhcmFtcxIgLmNoYWluLmdvdi52MS5RdWVyeVBhcmFtc1JlcXVlc3QaIS5jaGFpbi5nb3YudjEuUXVlcnlQYXJhbXNSZXNwb25zZSIqgtPkkwIkEiIvY2hhaW4vZ292L3YxL3BhcmFtcy97cGFyYW1zX3R5cGV9EpQBCgdEZXBvc2l0EiEuY2hhaW4uZ292LnYxLlF1ZXJ5RGVwb3NpdFJlcXVlc3QaIi5jaGFpbi5nb3YudjEuUXVlcnlEZXBvc2l0UmVzcG9uc2UiQoLT5JMCPBI6L2NoYWluL2dvdi92MS9wcm9wb3NhbHMve3Byb3Bvc2FsX2lkfS9kZXBvc2l0cy97ZGVwb3NpdG9yfRKLAQoIRGVwb3NpdHMSIi5jaGFpbi5nb3YudjEuUXVlcnlEZXBvc2l0c1JlcXVlc3QaIy5jaGFpbi5nb3YudjEuUXVlcnlEZXBvc2l0c1Jlc3BvbnNlIjaC0+STAjASLi9jaGFpbi9nb3YvdjEvcHJvcG9zYWxzL3twcm9wb3NhbF9pZH0vZGVwb3NpdHMSkQEKC1RhbGx5UmVzdWx0EiUuY2hhaW4uZ292LnYxLlF1ZXJ5VGFsbHlSZXN1bHRSZXF1ZXN0GiYuY2hhaW4uZ292LnYxLlF1ZXJ5VGFsbHlSZXN1bHRSZXNwb25zZSIzgtPkkwItEisvY2hhaW4vZ292L3YxL3Byb3Bvc2Fscy97cHJvcG9zYWxfaWR9L3RhbGx5YgZwcm90bzM", [file_chain_gov_v1_gov, file_chain_proto_chain, file_google_api_annotations]);
+  fileDesc("ChhjaGFpbi9nb3YvdjEvcXVlcnkucHJvdG8SDGNoYWluLmdvdi52MSIrChRRdWVyeVByb3Bvc2FsUmVxdWVzdBITCgtwcm9wb3NhbF9pZBgBIAEoBCJBChVRdWVyeVByb3Bvc2FsUmVzcG9uc2USKAoIcHJvcG9zYWwYASABKAsyFi5jaGFpbi5nb3YudjEuUHJvcG9zYWwi3QEKFVF1ZXJ5UHJvcG9zYWxzUmVxdWVzdBI1Cg9wcm9wb3NhbF9zdGF0dXMYASABKA4yHC5jaGFpbi5nb3YudjEuUHJvcG9zYWxTdGF0dXMSJgoFdm90ZXIYAiABKAlCF9K0LRNjaGFpbi5BZGRyZXNzU3RyaW5nEioKCWRlcG9zaXRvchgDIAEoCUIX0rQtE2NoYWluLkFkZHJlc3NTdHJpbmcSOQoKcGFnaW5hdGlvbhgEIAEoCzIlLmNoYWluLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVxdWVzdCJ/ChZRdWVyeVByb3Bvc2Fsc1Jlc3BvbnNlEikKCXByb3Bvc2FscxgBIAMoCzIWLmNoYWluLmdvdi52MS5Qcm9wb3NhbBI6CgpwYWdpbmF0aW9uGAIgASgLMiYuY2hhaW4uYmFzZS5xdWVyeS52MWJldGExLlBhZ2VSZXNwb25zZSJPChBRdWVyeVZvdGVSZXF1ZXN0EhMKC3Byb3Bvc2FsX2lkGAEgASgEEiYKBXZvdGVyGAIgASgJQhfStC0TY2hhaW4uQWRkcmVzc1N0cmluZyI1ChFRdWVyeVZvdGVSZXNwb25zZRIgCgR2b3RlGAEgASgLMhIuY2hhaW4uZ292LnYxLlZvdGUiYwoRUXVlcnlWb3Rlc1JlcXVlc3QSEwoLcHJvcG9zYWxfaWQYASABKAQSOQoKcGFnaW5hdGlvbhgCIAEoCzIlLmNoYWluLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVxdWVzdCJzChJRdWVyeVZvdGVzUmVzcG9uc2USIQoFdm90ZXMYASADKAsyEi5jaGFpbi5nb3YudjEuVm90ZRI6CgpwYWdpbmF0aW9uGAIgASgLMiYuY2hhaW4uYmFzZS5xdWVyeS52MWJldGExLlBhZ2VSZXNwb25zZSIpChJRdWVyeVBhcmFtc1JlcXVlc3QSEwoLcGFyYW1zX3R5cGUYASABKAki4AEKE1F1ZXJ5UGFyYW1zUmVzcG9uc2USNQoNdm90aW5nX3BhcmFtcxgBIAEoCzIaLmNoYWluLmdvdi52MS5Wb3RpbmdQYXJhbXNCAhgBEjcKDmRlcG9zaXRfcGFyYW1zGAIgASgLMhsuY2hhaW4uZ292LnYxLkRlcG9zaXRQYXJhbXNCAhgBEjMKDHRhbGx5X3BhcmFtcxgDIAEoCzIZLmNoYWluLmdvdi52MS5UYWxseVBhcmFtc0ICGAESJAoGcGFyYW1zGAQgASgLMhQuY2hhaW4uZ292LnYxLlBhcmFtcyJWChNRdWVyeURlcG9zaXRSZXF1ZXN0EhMKC3Byb3Bvc2FsX2lkGAEgASgEEioKCWRlcG9zaXRvchgCIAEoCUIX0rQtE2NoYWluLkFkZHJlc3NTdHJpbmciPgoUUXVlcnlEZXBvc2l0UmVzcG9uc2USJgoHZGVwb3NpdBgBIAEoCzIVLmNoYWluLmdvdi52MS5EZXBvc2l0ImYKFFF1ZXJ5RGVwb3NpdHNSZXF1ZXN0EhMKC3Byb3Bvc2FsX2lkGAEgASgEEjkKCnBhZ2luYXRpb24YAiABKAsyJS5jaGFpbi5iYXNlLnF1ZXJ5LnYxYmV0YTEuUGFnZVJlcXVlc3QifAoVUXVlcnlEZXBvc2l0c1Jlc3BvbnNlEicKCGRlcG9zaXRzGAEgAygLMhUuY2hhaW4uZ292LnYxLkRlcG9zaXQSOgoKcGFnaW5hdGlvbhgCIAEoCzImLmNoYWluLmJhc2UucXVlcnkudjFiZXRhMS5QYWdlUmVzcG9uc2UiLgoXUXVlcnlUYWxseVJlc3VsdFJlcXVlc3QSEwoLcHJvcG9zYWxfaWQYASABKAQiRAoYUXVlcnlUYWxseVJlc3VsdFJlc3BvbnNlEigKBXRhbGx5GAEgASgLMhkuY2hhaW4uZ292LnYxLlRhbGx5UmVzdWx0MsEICgVRdWVyeRKCAQoIUHJvcG9zYWwSIi5jaGFpbi5nb3YudjEuUXVlcnlQcm9wb3NhbFJlcXVlc3QaIy5jaGFpbi5nb3YudjEuUXVlcnlQcm9wb3NhbFJlc3BvbnNlIi2C0+STAicSJS9jaGFpbi9nb3YvdjEvcHJvcG9zYWxzL3twcm9wb3NhbF9pZH0SdwoJUHJvcG9zYWxzEiMuY2hhaW4uZ292LnYxLlF1ZXJ5UHJvcG9zYWxzUmVxdWVzdBokLmNoYWluLmdvdi52MS5RdWVyeVByb3Bvc2Fsc1Jlc3BvbnNlIh+C0+STAhkSFy9jaGFpbi9nb3YvdjEvcHJvcG9zYWxzEoQBCgRWb3RlEh4uY2hhaW4uZ292LnYxLlF1ZXJ5Vm90ZVJlcXVlc3QaHy5jaGFpbi5nb3YudjEuUXVlcnlWb3RlUmVzcG9uc2UiO4LT5JMCNRIzL2NoYWluL2dvdi92MS9wcm9wb3NhbHMve3Byb3Bvc2FsX2lkfS92b3Rlcy97dm90ZXJ9En8KBVZvdGVzEh8uY2hhaW4uZ292LnYxLlF1ZXJ5Vm90ZXNSZXF1ZXN0GiAuY2hhaW4uZ292LnYxLlF1ZXJ5Vm90ZXNSZXNwb25zZSIzgtPkkwItEisvY2hhaW4vZ292L3YxL3Byb3Bvc2Fscy97cHJvcG9zYWxfaWR9L3ZvdGVzEnkKBlBhcmFtcxIgLmNoYWluLmdvdi52MS5RdWVyeVBhcmFtc1JlcXVlc3QaIS5jaGFpbi5nb3YudjEuUXVlcnlQYXJhbXNSZXNwb25zZSIqgtPkkwIkEiIvY2hhaW4vZ292L3YxL3BhcmFtcy97cGFyYW1zX3R5cGV9EpQBCgdEZXBvc2l0EiEuY2hhaW4uZ292LnYxLlF1ZXJ5RGVwb3NpdFJlcXVlc3QaIi5jaGFpbi5nb3YudjEuUXVlcnlEZXBvc2l0UmVzcG9uc2UiQoLT5JMCPBI6L2NoYWluL2dvdi92MS9wcm9wb3NhbHMve3Byb3Bvc2FsX2lkfS9kZXBvc2l0cy97ZGVwb3NpdG9yfRKLAQoIRGVwb3NpdHMSIi5jaGFpbi5nb3YudjEuUXVlcnlEZXBvc2l0c1JlcXVlc3QaIy5jaGFpbi5nb3YudjEuUXVlcnlEZXBvc2l0c1Jlc3BvbnNlIjaC0+STAjASLi9jaGFpbi9nb3YvdjEvcHJvcG9zYWxzL3twcm9wb3NhbF9pZH0vZGVwb3NpdHMSkQEKC1RhbGx5UmVzdWx0EiUuY2hhaW4uZ292LnYxLlF1ZXJ5VGFsbHlSZXN1bHRSZXF1ZXN0GiYuY2hhaW4uZ292LnYxLlF1ZXJ5VGFsbHlSZXN1bHRSZXNwb25zZSIzgtPkkwItEisvY2hhaW4vZ292L3YxL3Byb3Bvc2Fscy97cHJvcG9zYWxfaWR9L3RhbGx5YgZwcm90bzM", [file_chain_base_query_v1beta1_pagination, file_chain_gov_v1_gov, file_chain_proto_chain, file_google_api_annotations]);
 
 /**
  * QueryProposalRequest is the request type for the Query/Proposal RPC method.
@@ -87,6 +89,13 @@ export type QueryProposalsRequest = Message<"chain.gov.v1.QueryProposalsRequest"
    * @generated from field: string depositor = 3;
    */
   depositor: string;
+
+  /**
+   * pagination defines an optional pagination for the request.
+   *
+   * @generated from field: chain.base.query.v1beta1.PageRequest pagination = 4;
+   */
+  pagination?: PageRequest | undefined;
 };
 
 /**
@@ -108,6 +117,13 @@ export type QueryProposalsResponse = Message<"chain.gov.v1.QueryProposalsRespons
    * @generated from field: repeated chain.gov.v1.Proposal proposals = 1;
    */
   proposals: Proposal[];
+
+  /**
+   * pagination defines the pagination in the response.
+   *
+   * @generated from field: chain.base.query.v1beta1.PageResponse pagination = 2;
+   */
+  pagination?: PageResponse | undefined;
 };
 
 /**
@@ -178,6 +194,13 @@ export type QueryVotesRequest = Message<"chain.gov.v1.QueryVotesRequest"> & {
    * @generated from field: uint64 proposal_id = 1;
    */
   proposalId: bigint;
+
+  /**
+   * pagination defines an optional pagination for the request.
+   *
+   * @generated from field: chain.base.query.v1beta1.PageRequest pagination = 2;
+   */
+  pagination?: PageRequest | undefined;
 };
 
 /**
@@ -199,6 +222,13 @@ export type QueryVotesResponse = Message<"chain.gov.v1.QueryVotesResponse"> & {
    * @generated from field: repeated chain.gov.v1.Vote votes = 1;
    */
   votes: Vote[];
+
+  /**
+   * pagination defines the pagination in the response.
+   *
+   * @generated from field: chain.base.query.v1beta1.PageResponse pagination = 2;
+   */
+  pagination?: PageResponse | undefined;
 };
 
 /**
@@ -338,6 +368,13 @@ export type QueryDepositsRequest = Message<"chain.gov.v1.QueryDepositsRequest"> 
    * @generated from field: uint64 proposal_id = 1;
    */
   proposalId: bigint;
+
+  /**
+   * pagination defines an optional pagination for the request.
+   *
+   * @generated from field: chain.base.query.v1beta1.PageRequest pagination = 2;
+   */
+  pagination?: PageRequest | undefined;
 };
 
 /**
@@ -359,6 +396,13 @@ export type QueryDepositsResponse = Message<"chain.gov.v1.QueryDepositsResponse"
    * @generated from field: repeated chain.gov.v1.Deposit deposits = 1;
    */
   deposits: Deposit[];
+
+  /**
+   * pagination defines the pagination in the response.
+   *
+   * @generated from field: chain.base.query.v1beta1.PageResponse pagination = 2;
+   */
+  pagination?: PageResponse | undefined;
 };
 
 /**

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { durationMs } from "../core/brand.js";
+import { runBatches, sweepingCancelWindow, type TrialBatch } from "./explore.js";
+import { type CancelWindowConfig, DEFAULT_CONFIG } from "./model.js";
+import { POOL_MIN_JOBS, runOnWorkers, slices } from "./pool.js";
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+/** Random block times and deposit delays, so every trial differs; 2 values × 40 runs = 80 jobs, enough for a pool. */
+const CFG: CancelWindowConfig = {
+  ...DEFAULT_CONFIG,
+  depositPeriodMs: HOUR,
+  votingPeriodMs: HOUR,
+  expeditedVotingPeriodMs: 30 * MIN,
+  safetyDeltaMs: 30 * MIN,
+  blockTime: { kind: "uniform", minMs: durationMs(4000), maxMs: durationMs(8000) },
+  depositDelay: { kind: "uniform", minMs: 0, maxMs: HOUR },
+  cancelDepositDelay: { kind: "uniform", minMs: 0, maxMs: HOUR },
+  runs: 40,
+  seed: 11,
+};
+const SWEEP = { axis: "spread", valuesMs: [500, 2000], points: 12 } as const;
+
+describe("the explorer's worker pool", () => {
+  it("gives the same sweep for 1, 2 and 3 workers, and the same progress total", async () => {
+    expect(2 * CFG.runs).toBeGreaterThanOrEqual(POOL_MIN_JOBS);
+    const progress: [number, number][][] = [];
+    const run = async (workers: number) => {
+      const seen: [number, number][] = [];
+      progress.push(seen);
+      const r = await runOnWorkers(sweepingCancelWindow(CFG, SWEEP), workers, {
+        onProgress: (d, t) => seen.push([d, t]),
+      });
+      if (!r.ok) throw new Error(r.error);
+      return r.value;
+    };
+    const one = await run(1);
+    expect(one.series.every((s) => s.verification?.ok === true)).toBe(true);
+    expect(new Set(one.series.flatMap((s) => s.landingOffsets)).size).toBeGreaterThan(10);
+    expect(await run(2)).toEqual(one);
+    expect(await run(3)).toEqual(one);
+    // In this thread as in a pool: every engine run reported, the last report counts them all.
+    for (const seen of progress) expect(seen.at(-1)?.[0]).toBe(one.engineRuns);
+  }, 120_000);
+
+  it("equals the exploration driven in this thread without a pool", async () => {
+    const r = await runOnWorkers(sweepingCancelWindow(CFG, SWEEP), 2);
+    expect(r).toEqual(runBatches(sweepingCancelWindow(CFG, SWEEP)));
+  }, 120_000);
+
+  it("cuts a batch into slices of consecutive jobs, each carrying only its own configurations", () => {
+    const a = { ...CFG, seed: 1 };
+    const b = { ...CFG, seed: 2 };
+    const input = (seed: number) => ({ seed, offset: 9, depositDelayMs: 0, cancelDepositDelayMs: 0 });
+    const batch: TrialBatch = {
+      configs: [a, b],
+      jobs: [0, 0, 0, 1, 1].map((config, i) => ({ config, input: input(i) })),
+      plannedAfter: 4,
+    };
+    const s = slices(batch, 2);
+    expect(s.map((x) => x.configs.map((c) => c.seed))).toEqual([[1], [1, 2], [2]]);
+    expect(s.flatMap((x) => x.jobs.map((j) => [x.configs[j.config]!.seed, j.input.seed]))).toEqual([
+      [1, 0],
+      [1, 1],
+      [1, 2],
+      [2, 3],
+      [2, 4],
+    ]);
+  });
+});

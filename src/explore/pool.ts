@@ -1,0 +1,82 @@
+/**
+ * Runs an exploration's batches on a pool of worker threads (piscina), `workers` threads at most. A batch is cut
+ * into slices of consecutive jobs; every slice runs on the engine in a worker (worker.ts) and the results are put
+ * back in job order, so the exploration is identical for any number of workers (tested). With one worker, and
+ * for small batches, the jobs run in this thread.
+ */
+import { Piscina } from "piscina";
+import type { Result } from "../core/errors.js";
+import { type ExploreOptions, type Exploring, runBatch, type TrialBatch } from "./explore.js";
+import type { TrialResult } from "./trial.js";
+
+/** Jobs per task: a few dozen engine runs, so a task costs far more than its message and the tail stays short. */
+export const SLICE_JOBS = 16;
+
+/** Most worker threads `--workers` accepts. */
+export const WORKERS_MAX = 64;
+
+/** Slices of consecutive jobs; every slice carries only the configurations its jobs name (renumbered). */
+export function slices(batch: TrialBatch, size: number): TrialBatch[] {
+  const out: TrialBatch[] = [];
+  for (let from = 0; from < batch.jobs.length; from += size) {
+    const jobs = batch.jobs.slice(from, from + size);
+    const used = [...new Set(jobs.map((j) => j.config))];
+    const index = new Map(used.map((c, i) => [c, i]));
+    out.push({
+      configs: used.map((c) => batch.configs[c]!),
+      jobs: jobs.map((j) => ({ config: index.get(j.config)!, input: j.input })),
+      plannedAfter: 0,
+    });
+  }
+  return out;
+}
+
+/**
+ * Batches smaller than this run in the calling thread: starting a worker loads the whole engine (about a second
+ * per thread), more than a few dozen engine runs cost.
+ */
+export const POOL_MIN_JOBS = 64;
+
+/** Drives an exploration with `workers` threads (1: all in this thread). */
+export async function runOnWorkers<T>(
+  x: Exploring<T>,
+  workers: number,
+  o: ExploreOptions = {},
+): Promise<Result<T, string>> {
+  let pool: Piscina<TrialBatch, TrialResult[]> | undefined;
+  try {
+    let done = 0;
+    let next = x.next();
+    while (!next.done) {
+      const batch = next.value;
+      const total = done + batch.jobs.length + batch.plannedAfter;
+      const progress = (n: number) => {
+        done += n;
+        o.onProgress?.(done, total);
+      };
+      if (workers <= 1 || batch.jobs.length < POOL_MIN_JOBS) {
+        next = x.next(runBatch(batch, () => progress(1)));
+        continue;
+      }
+      pool ??= new Piscina<TrialBatch, TrialResult[]>({
+        filename: new URL("./worker.ts", import.meta.url).href,
+        minThreads: workers,
+        maxThreads: workers,
+        // The worker module is TypeScript: each thread loads it through tsx, as bin/chainsim.js loads the CLI.
+        execArgv: ["--import", "tsx"],
+      });
+      const p = pool;
+      const parts = await Promise.all(
+        slices(batch, SLICE_JOBS).map(async (s) => {
+          const r = await p.run(s);
+          progress(r.length);
+          return r;
+        }),
+      );
+      next = x.next(parts.flat());
+    }
+    return next.value;
+  } finally {
+    await pool?.destroy();
+  }
+}

@@ -1,0 +1,119 @@
+import http2 from "node:http2";
+import type net from "node:net";
+import type { QueryBackend } from "../api/backend.js";
+import { Gateway } from "../api/gateway/gateway.js";
+import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "../api/json.js";
+import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { type AppConfig, parseApiAddress, parseGrpcAddress } from "./config.js";
+import { grpcHandler } from "./grpc.js";
+import { listenRest } from "./rest.js";
+
+/** The running API servers. Addresses carry the actual ports (port 0 in the config picks free ones). */
+export interface ApiServers {
+  /** `http://host:port` of the REST gateway, when `api.enable`. */
+  readonly restUrl?: string;
+  /** `host:port` of the gRPC server, when `grpc.enable`. */
+  readonly grpcAddress?: string;
+  /** Stops both listeners and drops their open connections. */
+  close(): Promise<void>;
+}
+
+export interface ApiServerOptions {
+  /** Any payloads the gateway must render (default: none). */
+  readonly json?: GatewayJsonOptions;
+}
+
+const hostForUrl = (host: string): string => (host.includes(":") ? `[${host}]` : host);
+
+function listenGrpc(
+  backend: QueryBackend,
+  host: string,
+  port: number,
+  cfg: AppConfig["grpc"],
+): Promise<Result<{ port: number; close: () => Promise<void> }, Error>> {
+  const server = http2.createServer(
+    grpcHandler(backend, { maxRecvMsgBytes: cfg.maxRecvMsgSizeBytes, maxSendMsgBytes: cfg.maxSendMsgSizeBytes }),
+  );
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.on("error", () => s.destroy());
+    s.once("close", () => sessions.delete(s));
+  });
+  return new Promise((resolve) => {
+    server.once("error", (e) => resolve(err(e)));
+    server.listen(port, host === "" ? undefined : host, () => {
+      server.removeAllListeners("error");
+      server.on("error", () => {});
+      resolve(
+        ok({
+          port: (server.address() as net.AddressInfo).port,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => done());
+              for (const s of sessions) s.destroy();
+            }),
+        }),
+      );
+    });
+  });
+}
+
+/**
+ * Starts the REST gateway on `api.address` (when `api.enable`) and the gRPC server on `grpc.address` (when
+ * `grpc.enable`). Startup failures are results: `invalid listening address ...` for an address without scheme, a
+ * listen error (`listen tcp <addr>: <reason>`), or a malformed route template. On failure nothing stays open.
+ */
+export async function startApiServers(
+  config: AppConfig,
+  backend: QueryBackend,
+  opts: ApiServerOptions = {},
+): Promise<Result<ApiServers, PlainError>> {
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    await Promise.all(closers.splice(0).map((c) => c()));
+  };
+  let restUrl: string | undefined;
+  let grpcAddress: string | undefined;
+
+  if (config.api.enable) {
+    const addr = parseApiAddress(config.api.address);
+    if (!addr.ok) return addr;
+    const gateway = Gateway.create(backend, {
+      cors: config.api.enabledUnsafeCors,
+      swagger: config.api.swagger,
+      json: { nonNullable: DEFAULT_NON_NULLABLE, ...opts.json },
+    });
+    if (!gateway.ok) return err(plain(gateway.error));
+    const rest = await listenRest(gateway.value, addr.value.host, addr.value.port, {
+      maxOpenConnections: config.api.maxOpenConnections,
+      readTimeoutMs: config.api.rpcReadTimeoutSeconds * 1000,
+      writeTimeoutMs: config.api.rpcWriteTimeoutSeconds * 1000,
+      maxBodyBytes: config.api.rpcMaxBodyBytes,
+    });
+    if (!rest.ok) return err(plain(`listen tcp ${config.api.address}: ${rest.error.message}`));
+    closers.push(rest.value.close);
+    restUrl = `http://${hostForUrl(addr.value.host === "" ? "localhost" : addr.value.host)}:${rest.value.port}`;
+  }
+
+  if (config.grpc.enable) {
+    const addr = parseGrpcAddress(config.grpc.address);
+    if (!addr.ok) {
+      await closeAll();
+      return addr;
+    }
+    const grpc = await listenGrpc(backend, addr.value.host, addr.value.port, config.grpc);
+    if (!grpc.ok) {
+      await closeAll();
+      return err(plain(`failed to listen on address ${config.grpc.address}: ${grpc.error.message}`));
+    }
+    closers.push(grpc.value.close);
+    grpcAddress = `${hostForUrl(addr.value.host === "" ? "localhost" : addr.value.host)}:${grpc.value.port}`;
+  }
+
+  return ok({
+    ...(restUrl === undefined ? {} : { restUrl }),
+    ...(grpcAddress === undefined ? {} : { grpcAddress }),
+    close: closeAll,
+  });
+}
