@@ -49,6 +49,8 @@ export interface NodeBackendOptions {
   readonly validators?: readonly { readonly name: string; readonly power: number }[];
   /** App name of the "not ready" error; default `SimApp`. */
   readonly appName?: string;
+  /** The CometBFT RPC address node info advertises; "" (the default) when no RPC listener runs. */
+  readonly rpcAddress?: string;
 }
 
 /** A header hash field as upper-case hex: the engine's block store carries the validator set's canonical JSON as
@@ -103,6 +105,35 @@ class ViewCache {
 const txBytes = (tx: SimTx): Uint8Array => utf8(canonicalJson(tx));
 
 /**
+ * One simulated node's view of the chain's block store: blocks up to the node's own height (a lagging node does not
+ * know later blocks), hash fields in hex, its identity as node info.
+ */
+export function nodeBlockSource(sim: ChainEngine<NodeState>, node: string, rpcAddress = ""): BlockSource {
+  const nodeHeight = () => sim.nodeStatus(node)?.height ?? 0;
+  const state = sim.nodeState(node);
+  return {
+    latestHeight: () => Math.min(nodeHeight(), sim.blocks.height),
+    baseHeight: () => 1,
+    blockMeta: (h) => (h <= nodeHeight() ? servedMeta(sim.blocks.meta(h)) : undefined),
+    blockTxs: (h) => (h <= nodeHeight() ? sim.blocks.txs(h).map(txBytes) : []),
+    syncing: () => false,
+    nodeInfo: (): NodeInfo => ({
+      nodeId: toHex(nameToAddressBytes(`node/${node}`)),
+      listenAddr: "tcp://0.0.0.0:26656",
+      network: sim.cfg.chainId,
+      version: COMET_VERSION,
+      moniker: node,
+      rpcAddress,
+      appName: NODE_APP_NAME,
+      appVersion: sim.nodeStatus(node)?.binary ?? "",
+      gitCommit: "",
+      sdkVersion: SDK_VERSION,
+      protocolApp: state === undefined ? 0n : BigInt(sim.host.readCommitted(state).protocolVersion),
+    }),
+  };
+}
+
+/**
  * The QueryBackend of one node of a simulation: the upgrade, gov and block services over that node's own state.
  * - State: every version the node's VersionedMultiStore retains (its pruning applies), read at query time, so the
  *   backend follows the node as the simulation goes on (restarts and swaps replace the store object).
@@ -118,32 +149,12 @@ export function nodeBackend(
 ): Result<QueryBackend, PlainError> {
   const state = sim.nodeState(node);
   if (state === undefined) return err(plain(`unknown node "${node}"`));
-  const nodeHeight = () => sim.nodeStatus(node)?.height ?? 0;
   const views = new ViewCache();
   const validators = opts.validators ?? [];
   const staking: StakingView = {
     bondedValidators: () => validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
   };
-  const blocks: BlockSource = {
-    latestHeight: () => Math.min(nodeHeight(), sim.blocks.height),
-    baseHeight: () => 1,
-    blockMeta: (h) => (h <= nodeHeight() ? servedMeta(sim.blocks.meta(h)) : undefined),
-    blockTxs: (h) => (h <= nodeHeight() ? sim.blocks.txs(h).map(txBytes) : []),
-    syncing: () => false,
-    nodeInfo: (): NodeInfo => ({
-      nodeId: toHex(nameToAddressBytes(`node/${node}`)),
-      listenAddr: "tcp://0.0.0.0:26656",
-      network: sim.cfg.chainId,
-      version: COMET_VERSION,
-      moniker: node,
-      rpcAddress: "tcp://127.0.0.1:26657",
-      appName: NODE_APP_NAME,
-      appVersion: sim.nodeStatus(node)?.binary ?? "",
-      gitCommit: "",
-      sdkVersion: SDK_VERSION,
-      protocolApp: BigInt(sim.host.readCommitted(state).protocolVersion),
-    }),
-  };
+  const blocks = nodeBlockSource(sim, node, opts.rpcAddress);
   return ok(
     storeBackend({
       state: {

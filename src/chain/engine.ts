@@ -1,8 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { nameToAddressBytes } from "../core/address.js";
+import { present } from "../core/assert.js";
 import type { UnixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
-import { formatRfc3339 } from "../core/time.js";
 import { actionTxs } from "./action-txs.js";
 import type { Action, Step, StepResult, Trigger } from "./actions.js";
 import { BlockStore } from "./block-store.js";
@@ -19,7 +19,7 @@ import {
   SETTLE_MARGIN_BLOCKS,
   type StopCondition,
 } from "./records.js";
-import { TraceWriter } from "./trace.js";
+import { type TraceEvent, TraceWriter } from "./trace.js";
 
 export type { EngineOptions, HaltRecord, ProposalRecord, StopCondition };
 export { SETTLE_BLOCKS_MAX };
@@ -33,6 +33,7 @@ import type {
   NodeProcess,
   NodeStatus,
   SimTx,
+  TxResult,
 } from "./types.js";
 
 interface NodeRuntime<S> {
@@ -56,7 +57,7 @@ interface MempoolEntry {
 
 /**
  * The chain engine: one simulated clock, validators and full nodes each running a binary over their own state,
- * the consensus rule, halts, restarts, swaps, catch-up and sidecars, exactly as scenarios.md §1 defines them.
+ * the consensus rule, halts, restarts, swaps, catch-up and sidecars, exactly as docs/scenario-format.md §1 defines them.
  * Deterministic: everything derives from the config, the seed and the steps. Expected failures are data (halts,
  * step results); nothing throws out of the engine for bad scenario input that passed validation.
  */
@@ -68,6 +69,8 @@ export class ChainEngine<S> {
   #totalPower: number;
   #blockTimes: BlockTimeSource;
   #blocks: BlockStore<SimTx>;
+  /** The chain's results of each block that carried transactions, by height (what an RPC's block_results serves). */
+  #blockResults = new Map<number, readonly TxResult[]>();
   #trace: TraceWriter;
 
   #height = 0;
@@ -141,10 +144,10 @@ export class ChainEngine<S> {
   ): ChainEngine<S> {
     const e = new ChainEngine(cfg, host, nodes, opts);
     e.#trace.emit({
-      t: "genesis",
+      kind: "genesis",
       chainId: cfg.chainId,
       seed: cfg.seed,
-      time: formatRfc3339(cfg.genesisTimeMs),
+      timeMs: cfg.genesisTimeMs,
       appHash: host.genesisAppHash(),
       blockTime: cfg.blockTime,
       nodes: nodes.map((n) => ({ name: n.name, power: n.power, binary: n.binary, skip: n.skipUpgradeHeights })),
@@ -375,7 +378,7 @@ export class ChainEngine<S> {
     const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
     if (!decision.commit) {
       for (const name of outcomes.keys()) if (!adopters.has(name)) this.#node(name)!.process!.abort();
-      this.#trace.emit({ t: "stall", height: h, time: formatRfc3339(timeMs) });
+      this.#trace.emit({ kind: "stall", height: h, timeMs });
       this.#stalled = true;
       return;
     }
@@ -399,6 +402,7 @@ export class ChainEngine<S> {
     this.#nowMs = Math.max(this.#nowMs, timeMs);
     this.#stalled = false;
     this.#blocksCommitted++;
+    if (txs.length > 0) this.#blockResults.set(h, rep.txResults);
     this.#recordTxResults(h, rep);
     this.#recordGov(h, rep.gov);
     if (rep.applied !== undefined) {
@@ -416,11 +420,11 @@ export class ChainEngine<S> {
     if (plain) this.#trace.plainBlock(h, timeMs, decision.appHash);
     else
       this.#trace.emit({
-        t: "block",
+        kind: "block",
         height: h,
-        time: formatRfc3339(timeMs),
+        timeMs,
         appHash: decision.appHash,
-        txs: txs.map((tx, i) => ({ tx, result: rep.txResults[i] })),
+        txs: txs.map((tx, i) => ({ tx, result: present(rep.txResults[i], `block ${h}: a result for tx ${i}`) })),
         gov: rep.gov,
         applied: rep.applied,
         skipped: rep.skipped,
@@ -438,7 +442,7 @@ export class ChainEngine<S> {
     if (key === this.#lastPlanKey) return;
     this.#lastPlanKey = key;
     this.#lastPlanEventHeight = Math.max(this.#lastPlanEventHeight, h);
-    this.#trace.emit({ t: "plan", height: h, plan });
+    this.#trace.emit({ kind: "plan", height: h, plan });
   }
 
   #recordTxResults(h: number, rep: ExecOutcome & { ok: true }): void {
@@ -544,7 +548,7 @@ export class ChainEngine<S> {
     n.process = undefined;
     if (n.status !== "stopped") {
       n.status = "stopped";
-      this.#trace.emit({ t: "stop", node: n.cfg.name, time: formatRfc3339(this.#nowMs) });
+      this.#trace.emit({ kind: "stop", node: n.cfg.name, timeMs: this.#nowMs });
     }
   }
 
@@ -552,7 +556,7 @@ export class ChainEngine<S> {
     this.#stopNode(n);
     n.binary = binary;
     n.skip = skip;
-    this.#trace.emit({ t: "start", node: n.cfg.name, binary, skip, time: formatRfc3339(this.#nowMs) });
+    this.#trace.emit({ kind: "start", node: n.cfg.name, binary, skip, timeMs: this.#nowMs });
     const res = this.#host.start(n.state, n.cfg, binary, skip);
     if (!res.ok) {
       this.#haltNode(n, this.#host.lastHeight(n.state) + 1, res.halt, this.#nowMs);
@@ -610,12 +614,12 @@ export class ChainEngine<S> {
     const rec: HaltRecord = { node: n.cfg.name, height, kind: halt.kind, message: halt.message, timeMs };
     this.#halts.push(rec);
     this.#trace.emit({
-      t: "halt",
+      kind: "halt",
       node: n.cfg.name,
       height,
-      kind: halt.kind,
+      haltKind: halt.kind,
       message: halt.message,
-      time: formatRfc3339(timeMs),
+      timeMs,
     });
     if (n.cfg.sidecar.enabled && halt.kind === "upgrade-needed") {
       this.#push({ timeMs: timeMs + n.cfg.sidecar.delayMs, kind: "sidecar", node: n.cfg.name, haltSeq: n.haltSeq });
@@ -626,24 +630,24 @@ export class ChainEngine<S> {
   #runSidecar(name: string, haltSeq: number): void {
     const n = this.#node(name)!;
     if (n.status !== "halted" || n.haltSeq !== haltSeq) {
-      this.#trace.emit({ t: "sidecar", node: name, action: "none", reason: "node no longer halted" });
+      this.#trace.emit({ kind: "sidecar", node: name, action: "none", reason: "node no longer halted" });
       return;
     }
     const info = this.#host.readUpgradeInfo(n.state);
     if (info.kind !== "ok") {
       this.#trace.emit({
-        t: "sidecar",
+        kind: "sidecar",
         node: name,
         action: "none",
         reason: info.kind === "absent" ? "no upgrade-info.json" : info.error,
       });
       return;
     }
-    // cosmovisor (sidecar.md §3.2 rule 3): after its first upgrade, a later upgrade-info.json triggers an upgrade
+    // cosmovisor (docs/fidelity.md §4.2 rule 3): after its first upgrade, a later upgrade-info.json triggers an upgrade
     // only if its height is greater than the last height it handled; otherwise it keeps waiting.
     if (info.height <= n.sidecarHandledHeight) {
       this.#trace.emit({
-        t: "sidecar",
+        kind: "sidecar",
         node: name,
         action: "none",
         reason: `already switched binaries for height ${info.height}`,
@@ -656,7 +660,7 @@ export class ChainEngine<S> {
     const binary = mapped ?? (candidates.length === 1 ? candidates[0] : undefined);
     if (binary === undefined) {
       this.#trace.emit({
-        t: "sidecar",
+        kind: "sidecar",
         node: name,
         action: "none",
         reason:
@@ -667,12 +671,12 @@ export class ChainEngine<S> {
       return;
     }
     this.#trace.emit({
-      t: "sidecar",
+      kind: "sidecar",
       node: name,
       action: "swap",
       plan: info.name,
       binary,
-      time: formatRfc3339(this.#nowMs),
+      timeMs: this.#nowMs,
     });
     this.#startNode(n, binary, n.skip);
   }
@@ -689,11 +693,11 @@ export class ChainEngine<S> {
     const label = step.label ?? null;
     this.#lastStepHeight = Math.max(this.#lastStepHeight, this.#height);
     this.#trace.emit({
-      t: "step",
+      kind: "step",
       index: step.index,
       label,
       action: a.type,
-      time: formatRfc3339(this.#nowMs),
+      timeMs: this.#nowMs,
       height: this.#height,
     });
     const done = (ok: boolean, error: string | null, result: Record<string, unknown> | null = null): void => {
@@ -782,6 +786,10 @@ export class ChainEngine<S> {
   get blocks(): BlockStore<SimTx> {
     return this.#blocks;
   }
+  /** The tx results of committed block `height` (empty for a block without transactions). */
+  blockResults(height: number): readonly TxResult[] {
+    return this.#blockResults.get(height) ?? [];
+  }
   get halts(): readonly HaltRecord[] {
     return this.#halts;
   }
@@ -860,8 +868,17 @@ export class ChainEngine<S> {
   traceHash(): string {
     return this.#trace.hash();
   }
+  /** The canonical trace lines (kept only with `keepTrace`), rendered on each call: for `--trace` and files. */
   traceLines(): readonly string[] {
     return this.#trace.lines();
+  }
+  /** The trace events (kept only with `keepTrace`). */
+  traceEvents(): readonly TraceEvent[] {
+    return this.#trace.events();
+  }
+  /** The kept trace events from index `from` on, for readers that follow the trace as it grows. */
+  traceEventsFrom(from: number): readonly TraceEvent[] {
+    return this.#trace.eventsFrom(from);
   }
   get host(): AppHost<S> {
     return this.#host;
@@ -881,6 +898,7 @@ export class ChainEngine<S> {
     c.#totalPower = this.#totalPower;
     c.#blockTimes = this.#blockTimes.clone();
     c.#blocks = this.#blocks.clone();
+    c.#blockResults = new Map(this.#blockResults);
     c.#trace = this.#trace.clone();
     c.#height = this.#height;
     c.#lastTimeMs = this.#lastTimeMs;

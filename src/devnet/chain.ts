@@ -437,10 +437,11 @@ export class DevnetChain {
     return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
   }
 
-  /** The API servers' view: upgrade, gov and block services over durable heights only. */
-  queryBackend(): QueryBackend {
+  /** The node's block store as the API reads it: durable heights only. */
+  blockSource(): BlockSource {
     const durable = () => this.#durable;
-    const blocks: BlockSource = {
+    const rpc = this.#cfg.comet.rpc.laddr;
+    return {
       latestHeight: durable,
       baseHeight: () => 1,
       blockMeta: (h) => (h <= durable() ? this.blocks.meta(h) : undefined),
@@ -452,7 +453,7 @@ export class DevnetChain {
         network: this.chainId,
         version: COMET_VERSION,
         moniker: basename(this.#cfg.paths.home),
-        rpcAddress: "tcp://127.0.0.1:26657",
+        rpcAddress: rpc,
         appName: NODE_APP_NAME,
         appVersion: this.binary,
         gitCommit: "",
@@ -460,6 +461,12 @@ export class DevnetChain {
         protocolApp: this.#process.protocolVersion,
       }),
     };
+  }
+
+  /** The API servers' view: upgrade, gov, block, auth and tx services over durable heights only. */
+  queryBackend(): QueryBackend {
+    const durable = () => this.#durable;
+    const blocks = this.blockSource();
     return storeBackend({
       state: {
         latestVersion: durable,

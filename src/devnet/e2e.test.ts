@@ -18,6 +18,7 @@ describe("devnet end to end (real processes)", () => {
     dirs.push(home);
     const api = await freePort();
     const grpc = await freePort();
+    const rpc = await freePort();
     const node = `http://127.0.0.1:${api}`;
     const init = await runCli(cli, [
       "init",
@@ -35,6 +36,8 @@ describe("devnet end to end (real processes)", () => {
       `tcp://127.0.0.1:${api}`,
       "--grpc-address",
       `127.0.0.1:${grpc}`,
+      "--rpc-address",
+      `tcp://127.0.0.1:${rpc}`,
     ]);
     expect(init.code, init.output).toBe(0);
     expect(init.output).toContain("deposit period 10s, voting period 5s");

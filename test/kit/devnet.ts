@@ -83,6 +83,8 @@ export function freePort(): Promise<number> {
 export interface TestHome {
   readonly home: string;
   readonly restUrl: string;
+  /** The CometBFT RPC (http://127.0.0.1:<port>). */
+  readonly rpcUrl: string;
 }
 
 /** Initializes a home with loopback listeners on free ports and reproducible keys; `pruning` edits app.toml. */
@@ -92,6 +94,7 @@ export async function initTestHome(
 ): Promise<TestHome> {
   const api = await freePort();
   const grpc = await freePort();
+  const rpc = await freePort();
   const r = initHome({
     home,
     chainId: "devnet-test",
@@ -99,6 +102,7 @@ export async function initTestHome(
     keySeed: "devnet-test",
     apiAddress: `tcp://127.0.0.1:${api}`,
     grpcAddress: `127.0.0.1:${grpc}`,
+    rpcAddress: `tcp://127.0.0.1:${rpc}`,
     ...(o.votingPeriod === undefined ? {} : { votingPeriod: o.votingPeriod }),
     ...(o.depositPeriod === undefined ? {} : { depositPeriod: o.depositPeriod }),
   });
@@ -111,7 +115,7 @@ export async function initTestHome(
       .replace('pruning-interval = "0"', `pruning-interval = "${o.pruning.interval}"`);
     writeFileSync(path, text);
   }
-  return { home, restUrl: `http://127.0.0.1:${api}` };
+  return { home, restUrl: `http://127.0.0.1:${api}`, rpcUrl: `http://127.0.0.1:${rpc}` };
 }
 
 /** Spawns the bundled CLI; output is collected (and shown on failure by the caller). */
