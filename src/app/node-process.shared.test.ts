@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Step } from "../chain/actions.js";
-import type { NodeConfig, NodeProcess, SimTx } from "../chain/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { defaultParams } from "../gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
@@ -9,6 +8,7 @@ import { PRUNE_NOTHING } from "../store/pruning.js";
 import type { ChainGenesis, NodeState } from "./node-process.js";
 import { SimNodeProcess } from "./node-process.js";
 import { SimAppHost } from "./sim-host.js";
+import type { NodeConfig, NodeProcess, SimTx } from "./types.js";
 
 /**
  * Execution sharing at the process level: a process that adopts another's committed block ends exactly where its

@@ -1,6 +1,5 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { BankKeeper } from "../bank/keeper.js";
-import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "../chain/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
@@ -31,6 +30,7 @@ import { type FaultSet, NO_FAULTS } from "./faults.js";
 import { FaultyUpgradeKeeper } from "./faulty-keeper.js";
 import { genesisMarkerKey, markerValue, migrationMarkerKey } from "./markers.js";
 import { ModuleManager } from "./module-manager.js";
+import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "./types.js";
 
 /** Chain-wide facts every node shares (genesis). */
 export interface ChainGenesis {

@@ -1,6 +1,5 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
-import type { AppHost, CommittedView, ProposalView, UpgradeInfoRead } from "../chain/host.js";
-import type { Halt, NodeConfig, NodeProcess } from "../chain/types.js";
+import { BankKeeper } from "../bank/keeper.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
@@ -18,7 +17,9 @@ import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { type FaultSet, NO_FAULTS } from "./faults.js";
+import type { AppHost, BankView, CommittedView, ProposalView, UpgradeInfoRead } from "./host.js";
 import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
+import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
 const UPGRADE_INFO = "data/upgrade-info.json";
 
@@ -232,6 +233,19 @@ export class SimAppHost implements AppHost<NodeState> {
       protocolVersion: Number(keeper.getProtocolVersion(c.ctx)),
       stores: [...c.ms.storeNames()],
       appHash,
+    };
+  }
+
+  /**
+   * The committed balance of one denom at each address, and its total supply (bank's own bookkeeping, not the sum
+   * of the balances). Nothing committed yet: all zero.
+   */
+  readBank(state: NodeState, addresses: readonly string[], denom: string): BankView {
+    const c = this.#committedCtx(state);
+    const bank = new BankKeeper();
+    return {
+      balances: new Map(addresses.map((a) => [a, c === undefined ? 0n : bank.balance(c.ctx, a, denom)])),
+      supply: c === undefined ? 0n : bank.supply(c.ctx, denom),
     };
   }
 

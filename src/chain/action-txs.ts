@@ -1,6 +1,6 @@
+import type { SimTx, UpgradeMsgInput } from "../app/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import type { Action, UpgradeMsgSpec } from "./actions.js";
-import type { SimTx, UpgradeMsgInput } from "./types.js";
 
 /** A transaction-sending action, as transactions; or why it cannot be sent. */
 export type ActionTxs =

@@ -1,4 +1,4 @@
-import type { CoinInput, PlanInput, VoteOptionName } from "./types.js";
+import type { CoinInput, PlanInput, VoteOptionName } from "../app/types.js";
 
 /** Upgrade messages as a scenario writes them; `authority` defaults per action (see the engine). */
 export type UpgradeMsgSpec =

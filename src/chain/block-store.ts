@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 
 /** What the chain keeps of each committed block. Transactions are kept so that lagging nodes can replay them. */
 export interface CommittedBlock<Tx> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
+import type { VoteOptionName } from "../app/types.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, UpgradeMsgSpec } from "./actions.js";
-import type { VoteOptionName } from "./types.js";
 
 /** Deposit and voting periods of 1 h with 6 s blocks: a proposal submitted at block h ends near block h + 600. */
 const HOUR_MS = 3_600_000;

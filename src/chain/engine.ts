@@ -1,4 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import type { AppHost, CommittedView, ProposalView } from "../app/host.js";
 import { nameToAddressBytes } from "../core/address.js";
 import { present } from "../core/assert.js";
 import type { UnixMs } from "../core/brand.js";
@@ -10,7 +11,6 @@ import { BlockTimeSource } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
 import { decideCommit, type NodeExecution } from "./consensus.js";
 import { enqueue, type QueuedEvent, type QueuedPayload } from "./event-queue.js";
-import type { AppHost, CommittedView, ProposalView } from "./host.js";
 import {
   type EngineOptions,
   type HaltRecord,
@@ -24,17 +24,8 @@ import { type TraceEvent, TraceWriter } from "./trace.js";
 export type { EngineOptions, HaltRecord, ProposalRecord, StopCondition };
 export { SETTLE_BLOCKS_MAX };
 
-import type {
-  ChainConfig,
-  ExecOutcome,
-  GovBlockEvent,
-  Halt,
-  NodeConfig,
-  NodeProcess,
-  NodeStatus,
-  SimTx,
-  TxResult,
-} from "./types.js";
+import type { ExecOutcome, GovBlockEvent, Halt, NodeConfig, NodeProcess, SimTx, TxResult } from "../app/types.js";
+import type { ChainConfig, NodeStatus } from "./config.js";
 
 interface NodeRuntime<S> {
   readonly cfg: NodeConfig;

@@ -1,4 +1,4 @@
-import type { Halt } from "./types.js";
+import type { Halt } from "../app/types.js";
 
 /** A halt as the chain records it. */
 export interface HaltRecord {

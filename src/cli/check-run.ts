@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
+import { propertyNamed } from "../../properties/index.js";
 import {
   type CampaignOptions,
   type CampaignProgress,
@@ -12,7 +13,6 @@ import {
   runCampaign,
 } from "../harness/campaign.js";
 import { campaignJunit, renderJunit } from "../harness/junit.js";
-import type { PropertyName } from "../harness/properties.js";
 import { regressionFile } from "../harness/regression.js";
 import { type CheckSummary, checkSummary } from "../harness/summary.js";
 import type { CheckConfig } from "./check-options.js";
@@ -100,13 +100,14 @@ function progressReporter(env: CheckEnv, total: number): { update: (p: CampaignP
 
 export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
   seed: c.seed,
-  properties: c.properties,
+  properties: c.properties.map((name) => propertyNamed(name)!),
   runsPerProperty: c.runsPerProperty,
   runsPerUnit: c.runsPerUnit,
   shard: c.shard,
   faults: c.faults,
   maxCommands: c.maxCommands,
   ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
+  ...(c.bail ? { bail: true } : {}),
 });
 
 /** The header line of a campaign with config `c` (printed first). */
@@ -155,7 +156,7 @@ export function executeCheck(
   });
   progress?.stop();
 
-  const regressionFiles = new Map<PropertyName, string>();
+  const regressionFiles = new Map<string, string>();
   for (const p of result.properties) {
     if (p.counterexample === undefined) continue;
     const f = regressionFile(p.counterexample, { dir: c.regressionsDir, commit: env.commit, campaignSeed: c.seed });

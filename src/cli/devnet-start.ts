@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import { parseDuration } from "../core/go/duration.js";
 import { runNode } from "../devnet/node.js";
-import { parseDuration } from "../scenario/index.js";
 import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
 import { flagBool, flagString } from "./devnet-flags.js";
 

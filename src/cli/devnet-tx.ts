@@ -14,7 +14,15 @@ import { packAny, signTx } from "../devnet/tx.js";
 import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgDepositSchema, MsgSubmitProposalSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
-import { type DevnetCommand, defaultHome, type Io, nodeUrl, registerGroup, rest } from "./devnet-common.js";
+import {
+  type DevnetCommand,
+  defaultHome,
+  GROUP_SUMMARIES,
+  type Io,
+  nodeUrl,
+  registerGroup,
+  rest,
+} from "./devnet-common.js";
 import { type FlagSpec, flagBool, flagInt, flagString, type Parsed } from "./devnet-flags.js";
 
 /**
@@ -304,13 +312,5 @@ export const TX_COMMANDS: readonly DevnetCommand[] = [
 ];
 
 export function registerDevnetTx(program: Command, io: Io, setExit: (code: number) => void): void {
-  registerGroup(
-    program,
-    "tx",
-    [],
-    "Sign and broadcast a transaction to a devnet node (chainsim start)",
-    TX_COMMANDS,
-    io,
-    setExit,
-  );
+  registerGroup(program, "tx", [], GROUP_SUMMARIES.tx!, TX_COMMANDS, io, setExit);
 }

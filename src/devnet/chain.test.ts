@@ -52,6 +52,28 @@ const query = (c: DevnetChain, path: string) => {
 };
 
 describe("DevnetChain", () => {
+  it("advertises only what the node serves: no gRPC-Web in app.toml, an RPC address only while an RPC listener runs", async () => {
+    const home = newHome();
+    const cfg = readHome(home);
+    if (!cfg.ok) throw new Error(cfg.error.join("\n"));
+    expect(cfg.value.app.grpcWebEnable).toBe(false);
+    expect(readFileSync(join(home, "config", "app.toml"), "utf8")).toMatch(/\[grpc-web\][^[]*\nenable = false\n/);
+    const c = await running(home, "v1");
+    c.produceBlock(T0);
+    await c.flush();
+    const info = (b: ReturnType<DevnetChain["queryBackend"]>) => {
+      const r = inProcessQuery(b, { path: "/chain/base/tendermint/v1beta1/node_info" });
+      if (!r.ok) throw new Error(r.error);
+      return JSON.parse(r.value.body).default_node_info.other;
+    };
+    expect(info(c.queryBackend())).toEqual({ tx_index: "on", rpc_address: "" });
+    const listeners: { rpc?: string } = {};
+    const backend = c.queryBackend(() => listeners);
+    listeners.rpc = "tcp://127.0.0.1:36657";
+    expect(info(backend).rpc_address).toBe("tcp://127.0.0.1:36657");
+    await c.close();
+  });
+
   it("runs a governance upgrade: proposal, vote, halt with upgrade-info.json, restart with v2 applies it", async () => {
     const home = newHome();
     const val1 = loadKey(home, "val1");

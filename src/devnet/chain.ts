@@ -9,10 +9,10 @@ import type { BinaryDef } from "../app/binary.js";
 import { StoreCtx } from "../app/context.js";
 import { type NodeState, SimNodeProcess } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
+import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../app/types.js";
 import type { Coins } from "../bank/coins.js";
 import { BankKeeper } from "../bank/keeper.js";
 import type { BlockStore } from "../chain/block-store.js";
-import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../chain/types.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
@@ -105,6 +105,12 @@ export interface OpenOptions {
 export type Opened =
   | { readonly kind: "running"; readonly chain: DevnetChain }
   | { readonly kind: "halted"; readonly halt: Halt; close(): Promise<void> };
+
+/** The endpoints a running node listens on (`tcp://host:port`), set when each listener is up. */
+export interface NodeListeners {
+  /** The CometBFT RPC listener (`rpc.laddr`), when one runs. */
+  readonly rpc?: string;
+}
 
 export class DevnetChain {
   readonly binary: string;
@@ -437,10 +443,9 @@ export class DevnetChain {
     return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
   }
 
-  /** The node's block store as the API reads it: durable heights only. */
-  blockSource(): BlockSource {
+  /** The node's block store as the API reads it: durable heights only; node_info advertises `listeners().rpc`. */
+  blockSource(listeners: () => NodeListeners = () => ({})): BlockSource {
     const durable = () => this.#durable;
-    const rpc = this.#cfg.comet.rpc.laddr;
     return {
       latestHeight: durable,
       baseHeight: () => 1,
@@ -453,7 +458,7 @@ export class DevnetChain {
         network: this.chainId,
         version: COMET_VERSION,
         moniker: basename(this.#cfg.paths.home),
-        rpcAddress: rpc,
+        rpcAddress: listeners().rpc ?? "",
         appName: NODE_APP_NAME,
         appVersion: this.binary,
         gitCommit: "",
@@ -463,10 +468,14 @@ export class DevnetChain {
     };
   }
 
-  /** The API servers' view: upgrade, gov, block, auth and tx services over durable heights only. */
-  queryBackend(): QueryBackend {
+  /**
+   * The API servers' view: upgrade, gov, block, auth and tx services over durable heights only. `listeners` are the
+   * node's listening endpoints as they are now: node_info advertises the RPC address only while an RPC listener runs
+   * (empty otherwise), so it never names a port where nothing answers.
+   */
+  queryBackend(listeners: () => NodeListeners = () => ({})): QueryBackend {
     const durable = () => this.#durable;
-    const blocks = this.blockSource();
+    const blocks = this.blockSource(listeners);
     return storeBackend({
       state: {
         latestVersion: durable,

@@ -22,8 +22,6 @@ import { type KeyRecord, pubkeyAddress } from "./keyring.js";
  * Both go through the scenario loader, so they are validated (and defaulted) exactly as a scenario is. Every binary
  * additionally mounts an `auth` module (version 1 unless listed), where the devnet keeps account sequences.
  */
-export const GENESIS_FILE = "config/genesis.json";
-export const BINARIES_FILE = "config/binaries.json";
 
 export interface GenesisAccount {
   readonly name: string;

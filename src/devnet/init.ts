@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { err, ok, type Result } from "../core/errors.js";
-import { formatDuration, parseDuration } from "../scenario/index.js";
+import { formatDuration, parseDuration } from "../core/go/duration.js";
 import { defaultAppToml } from "../server/config.js";
 import { cometConfigToml } from "./comet-config.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";
@@ -102,6 +102,8 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     minimumGasPrices: o.minimumGasPrices ?? "0stake",
     api: { enable: true, address: o.apiAddress ?? "tcp://127.0.0.1:1317" },
     grpc: { address: o.grpcAddress ?? "127.0.0.1:9090" },
+    // Nothing in the devnet serves gRPC-Web: the home does not advertise it.
+    grpcWebEnable: false,
   });
   const files: string[] = [];
   for (const [path, text] of [

@@ -80,7 +80,9 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     return EXIT_HALT;
   }
   const chain = opened.value.chain;
-  const backend = chain.queryBackend();
+  // Filled in as listeners start; node_info reads it on every query (an RPC listener sets `rpc`).
+  const listeners: { rpc?: string } = {};
+  const backend = chain.queryBackend(() => listeners);
 
   const closers: (() => Promise<void>)[] = [];
   const shutdown = async () => {
@@ -128,18 +130,24 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
   if (laddr !== "") {
     const m = /^tcp:\/\/(.*):([0-9]+)$/.exec(laddr)!;
     const host = m[1]!.replace(/^\[(.*)\]$/, "$1");
-    const rpc = await listenRpc(new RpcHandler(devnetRpcSource(chain, cfg, backend)), host, Number(m[2]), {
-      ...DEFAULT_RPC_LIMITS,
-      maxOpenConnections: cfg.comet.rpc.maxOpenConnections,
-      maxBodyBytes: cfg.comet.rpc.maxBodyBytes,
-    });
+    const rpc = await listenRpc(
+      new RpcHandler(devnetRpcSource(chain, cfg, backend, () => listeners)),
+      host,
+      Number(m[2]),
+      {
+        ...DEFAULT_RPC_LIMITS,
+        maxOpenConnections: cfg.comet.rpc.maxOpenConnections,
+        maxBodyBytes: cfg.comet.rpc.maxBodyBytes,
+      },
+    );
     if (!rpc.ok) {
       o.err(`Error: listen ${laddr}: ${rpc.error.message}`);
       await shutdown();
       return EXIT_CONFIG;
     }
     closers.push(rpc.value.close);
-    o.out(`INF CometBFT RPC listening address=tcp://${host || "0.0.0.0"}:${rpc.value.port}`);
+    listeners.rpc = `tcp://${host || "0.0.0.0"}:${rpc.value.port}`;
+    o.out(`INF CometBFT RPC listening address=${listeners.rpc}`);
   }
   o.out(
     `INF node started home=${cfg.paths.home} binary=${chain.binary} chain_id=${chain.chainId} height=${chain.height}`,

@@ -1,8 +1,8 @@
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { Code as GrpcCode } from "@connectrpc/connect";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
 import { gatewayJson, goHtmlEscape } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
-import { GrpcCode } from "../api/status.js";
 import { grpcMessage } from "../core/errors.js";
 import { parseRequestTarget } from "../core/go/url.js";
 import {

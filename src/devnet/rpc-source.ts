@@ -3,7 +3,7 @@ import { consensusKey } from "../api/rpc/shapes.js";
 import type { RpcSource, RpcTxResult } from "../api/rpc/source.js";
 import { nameToAddressBytes } from "../core/address.js";
 import type { TxRecord } from "./block-log.js";
-import type { DevnetChain } from "./chain.js";
+import type { DevnetChain, NodeListeners } from "./chain.js";
 import type { HomeConfig } from "./home.js";
 import { txHash } from "./tx.js";
 
@@ -22,7 +22,12 @@ const resultOf = (r: TxRecord): RpcTxResult => ({
 
 const POLL_MS = 50;
 
-export function devnetRpcSource(chain: DevnetChain, cfg: HomeConfig, backend: QueryBackend): RpcSource {
+export function devnetRpcSource(
+  chain: DevnetChain,
+  cfg: HomeConfig,
+  backend: QueryBackend,
+  listeners: () => NodeListeners = () => ({}),
+): RpcSource {
   const validators = cfg.chain.genesis.validators.map((v) => ({
     name: v.name,
     address: nameToAddressBytes(v.name),
@@ -31,7 +36,7 @@ export function devnetRpcSource(chain: DevnetChain, cfg: HomeConfig, backend: Qu
   }));
   return {
     backend,
-    blocks: chain.blockSource(),
+    blocks: chain.blockSource(listeners),
     appHashAfter: (h) => (h <= chain.durableHeight ? chain.blocks.appHash(h)?.toUpperCase() : undefined),
     blockResults: (h) => {
       if (h > chain.durableHeight) return [];

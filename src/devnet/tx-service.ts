@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
+import { Code as GrpcCode } from "@connectrpc/connect";
 import { type BoundService, bindService, statusError } from "../api/backend.js";
-import { GrpcCode } from "../api/status.js";
 import { decodeAddress } from "../core/address.js";
 import { err, ok, wrap } from "../core/errors.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import { BaseAccountSchema } from "../gen/chain/auth/v1beta1/auth_pb.js";
 import { Query as AuthQuery, QueryAccountResponseSchema } from "../gen/chain/auth/v1beta1/query_pb.js";
 import { type TxResponse, TxResponseSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";

@@ -1,8 +1,8 @@
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
+import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../app/types.js";
 import type { Coin, Coins } from "../bank/coins.js";
-import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../chain/types.js";
 import { toHex } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
 import { PubKeySchema } from "../gen/chain/crypto/secp256k1/keys_pb.js";

@@ -13,8 +13,9 @@
  * Outcome `landed`: the upgrade passed and stored its plan, the cancel passed after it and cleared the plan, and no
  * node halted. Everything is read back from the engine (proposal records, block times, committed plan, halts).
  */
+
+import type { CoinInput } from "../app/types.js";
 import type { Action, Trigger } from "../chain/actions.js";
-import type { CoinInput } from "../chain/types.js";
 import type { Coins } from "../scenario/coins.js";
 import type { Scenario } from "../scenario/index.js";
 import type { Simulation } from "../scenario/simulate.js";

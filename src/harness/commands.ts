@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { checkAlways, type PropertyName } from "./properties.js";
+import { checkProperties, type Property } from "./property.js";
 import type { HarnessMsg, Session } from "./session.js";
 import {
   BINARIES,
@@ -227,11 +227,11 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
   }
 }
 
-/** A fast-check command wrapping `CommandData`; `run` executes it and then checks the enabled properties. */
+/** A fast-check command wrapping `CommandData`; `run` executes it and then checks the `always` properties. */
 export class HarnessCommand implements fc.Command<HarnessModel, Session> {
   constructor(
     readonly data: CommandData,
-    private readonly enabled: ReadonlySet<PropertyName>,
+    private readonly properties: readonly Property[],
   ) {}
   check(m: Readonly<HarnessModel>): boolean {
     if (this.data.t === "vote" || this.data.t === "deposit" || this.data.t === "withdraw")
@@ -241,7 +241,7 @@ export class HarnessCommand implements fc.Command<HarnessModel, Session> {
   run(m: HarnessModel, s: Session): void {
     m.log.push(this.data);
     runCommand(s, m, this.data);
-    checkAlways(s, this.enabled);
+    checkProperties(s, this.properties, "always");
   }
   toString(): string {
     return describe(this.data);

@@ -10,13 +10,12 @@ import {
   type HarnessModel,
   runCommand,
 } from "./commands.js";
-import { checkDeterminism, checkLiveness } from "./end-checks.js";
-import { type PropertyName, Violation } from "./properties.js";
+import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
 import { VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
 
 export interface PropertyRunOptions {
-  readonly property: PropertyName;
+  readonly property: Property;
   readonly seed: number;
   readonly numRuns: number;
   readonly faults?: readonly Fault[];
@@ -25,6 +24,8 @@ export interface PropertyRunOptions {
   readonly path?: string;
   /** Stop generating new runs after this long (ms); runs already passed count. */
   readonly timeLimitMs?: number;
+  /** Report the first failing run as it is, without shrinking it. */
+  readonly endOnFailure?: boolean;
   /** Called after each run (for progress bars); `failed` once the property failed. */
   readonly onRun?: () => void;
   /**
@@ -35,7 +36,7 @@ export interface PropertyRunOptions {
 }
 
 export interface Counterexample {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly violation: string;
   readonly world: WorldOptions;
   readonly commands: readonly CommandData[];
@@ -47,7 +48,7 @@ export interface Counterexample {
 }
 
 export interface PropertyOutcome {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly runs: number;
   readonly passed: boolean;
   readonly interrupted: boolean;
@@ -66,11 +67,11 @@ export const sidecarArb = fc.record(
   ) as Record<ValidatorName, fc.Arbitrary<number | undefined>>,
 );
 
-/** Runs one session: the commands, the `always` checks after each, and the enabled end checks. */
+/** Runs one session: the commands, the `always` properties after each, and the `end` properties in order. */
 export function runSession(
   world: WorldOptions,
   commands: Iterable<fc.Command<HarnessModel, Session>>,
-  enabled: ReadonlySet<PropertyName>,
+  properties: readonly Property[],
   fired?: Set<string>,
   model: HarnessModel = { proposals: [], proposalCount: 0, log: [] },
   observe?: (session: Session, passed: boolean) => void,
@@ -79,8 +80,7 @@ export function runSession(
   let passed = false;
   try {
     fc.modelRun(() => ({ model, real: session }), commands);
-    if (enabled.has("liveness")) checkLiveness(session);
-    if (enabled.has("determinism")) checkDeterminism(session);
+    checkProperties(session, properties, "end");
     passed = true;
   } finally {
     if (fired !== undefined) for (const id of session.fired) fired.add(id);
@@ -92,23 +92,27 @@ export function runSession(
 const cleanSidecars = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<Record<ValidatorName, number>>;
 
+/** The world of one run: the property's world variant, the run's sidecars and the planted faults. */
+const worldOf = (o: PropertyRunOptions, sidecars: Record<string, number | undefined>): WorldOptions => ({
+  seed: o.seed,
+  ...(o.property.world === undefined ? {} : { variant: o.property.world }),
+  sidecars: cleanSidecars(sidecars),
+  ...(o.faults === undefined ? {} : { faults: o.faults }),
+});
+
 /** Checks one property with fast-check; on failure returns the shrunk counterexample as a scenario. */
 export function runProperty(o: PropertyRunOptions): PropertyOutcome {
-  const enabled = new Set<PropertyName>([o.property]);
+  const properties = [o.property];
   const fired = new Set<string>();
   let commandsRun = 0;
-  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, enabled)));
+  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, properties)));
   const prop = fc.property(
     sidecarArb,
     fc.commands(arbs, { maxCommands: o.maxCommands ?? 30, size: "+1" }),
     (sidecars, cmds) => {
-      const world: WorldOptions = {
-        seed: o.seed,
-        sidecars: cleanSidecars(sidecars),
-        ...(o.faults === undefined ? {} : { faults: o.faults }),
-      };
+      const world = worldOf(o, sidecars);
       try {
-        const { model } = runSession(world, cmds, enabled, fired, undefined, o.onSession);
+        const { model } = runSession(world, cmds, properties, fired, undefined, o.onSession);
         commandsRun += model.log.length;
       } finally {
         o.onRun?.();
@@ -119,24 +123,27 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
     seed: o.seed,
     numRuns: o.numRuns,
     ...(o.path === undefined ? {} : { path: o.path, endOnFailure: true }),
+    ...(o.endOnFailure === true ? { endOnFailure: true } : {}),
     ...(o.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: o.timeLimitMs }),
   });
-  const base = { property: o.property, runs: details.numRuns, fired, commandsRun, interrupted: details.interrupted };
+  const base = {
+    property: o.property.name,
+    runs: details.numRuns,
+    fired,
+    commandsRun,
+    interrupted: details.interrupted,
+  };
   if (!details.failed) return { ...base, passed: true };
   const err = details.errorInstance;
   if (!(err instanceof Violation)) {
     return { ...base, passed: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
   const [sidecars, cmds] = details.counterexample!;
-  const world: WorldOptions = {
-    seed: o.seed,
-    sidecars: cleanSidecars(sidecars),
-    ...(o.faults === undefined ? {} : { faults: o.faults }),
-  };
+  const world = worldOf(o, sidecars);
   // Re-run the shrunk case to learn which commands actually ran before the violation.
   const replay: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
   try {
-    runSession(world, cmds, enabled, undefined, replay);
+    runSession(world, cmds, properties, undefined, replay);
   } catch {
     // expected: the violation
   }
@@ -145,7 +152,7 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
     ...base,
     passed: false,
     counterexample: {
-      property: o.property,
+      property: o.property.name,
       violation: err.detail,
       world,
       commands,
@@ -171,7 +178,7 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
  * replays the failure.
  */
 export function counterexampleDocument(
-  property: PropertyName,
+  property: Property,
   world: WorldOptions,
   commands: readonly CommandData[],
   violation: string,
@@ -181,13 +188,8 @@ export function counterexampleDocument(
   const session = new Session(world);
   const model: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
   for (const c of commands) runCommand(session, model, c);
-  if (property === "liveness") {
-    try {
-      checkLiveness(session);
-    } catch {
-      // the heal steps are recorded either way
-    }
-  }
+  // An `end` check may drive the session (the liveness heal): its steps belong to the counterexample.
+  if (property.kind === "end") property.check(session);
   const m = predict(session.oracle.snapshot);
   const expect: NonNullable<ScenarioDocument["expect"]> = {
     height: m.height,
@@ -213,9 +215,9 @@ export function counterexampleDocument(
   const doc = session.document({ expect });
   return {
     ...doc,
-    name: `${property}-counterexample`,
+    name: `${property.name}-counterexample`,
     description: [
-      `Counterexample of "${property}" found by chainsim check (fast-check seed ${seed}, path ${JSON.stringify(path)}).`,
+      `Counterexample of "${property.name}" found by chainsim check (fast-check seed ${seed}, path ${JSON.stringify(path)}).`,
       `Violation: ${violation}`,
       `Commands: ${commands.map(describe).join("; ")}`,
       "The expectations are the oracle's predictions; a chain that violates the property fails them.",

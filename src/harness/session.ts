@@ -9,7 +9,7 @@ import {
   type TracePosition,
 } from "../chain/trace-events.js";
 import { GOV_AUTHORITY } from "../core/address.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import { scenarioFromData } from "../scenario/load.js";
 import type { Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";

@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { type CommandData, commandArbitraries, HarnessCommand } from "./commands.js";
-import type { PropertyName } from "./properties.js";
 import { sidecarArb } from "./run-property.js";
 
 /**
@@ -88,8 +87,7 @@ export interface GenerationStatistics {
 
 /** The generator of one run as `runProperty` builds it: sidecar delays and the command sequence (same order). */
 export function runArbitrary(maxCommands: number) {
-  const enabled = new Set<PropertyName>();
-  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, enabled)));
+  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, [])));
   return fc.tuple(sidecarArb, fc.commands(arbs, { maxCommands, size: "+1" }));
 }
 

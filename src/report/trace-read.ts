@@ -9,8 +9,8 @@ import type { TraceEvent } from "../chain/trace-events.js";
 import { assert } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { HALT_KINDS } from "../scenario/schema.js";
-import { parseRfc3339 } from "../scenario/time.js";
 
 const int = z.number().int();
 const bigintText = z

@@ -31,9 +31,13 @@ export function renderPath(path: DocPath): string {
   return out;
 }
 
-/** One line: `<file>: <path>: <message>`, or `<file>: <message>` when the path is empty. */
+/** One line: `<file>: <path>: <message>`, or `<file>: <message>` when the path is empty; control characters escaped. */
 export const formatScenarioError = (e: ScenarioError): string =>
-  e.path === "" ? `${e.file}: ${e.message}` : `${e.file}: ${e.path}: ${e.message}`;
+  oneLine(e.path === "" ? `${e.file}: ${e.message}` : `${e.file}: ${e.path}: ${e.message}`);
+
+/** Control characters (a parser may quote the offending text, newlines included) escaped: always one line. */
+const oneLine = (s: string): string =>
+  s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /**
  * Document order of a path: at each level, the position of the key (or index) among the parent's entries as

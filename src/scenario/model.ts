@@ -193,8 +193,6 @@ export type Action =
     }
   | { readonly kind: "expect"; readonly expect: Expectations };
 
-export type ActionKind = Action["kind"];
-
 export interface Step {
   /** Position in the file's `steps` list. */
   readonly index: number;

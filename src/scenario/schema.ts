@@ -13,9 +13,10 @@
 import { z } from "zod";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDurationNs } from "../core/go/duration.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
-import { parseRfc3339, parseTimeSpec } from "./time.js";
+import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Closed sets
@@ -46,7 +47,6 @@ export const VOTE_OPTIONS = ["yes", "no", "abstain", "no_with_veto"] as const;
 export type VoteOptionName = (typeof VOTE_OPTIONS)[number];
 
 export const HANDLER_KINDS = ["migrate", "noop", "fail"] as const;
-export type HandlerKind = (typeof HANDLER_KINDS)[number];
 
 export const FALLBACK_VOTES = ["delete", "keep"] as const;
 export type FallbackVotes = (typeof FALLBACK_VOTES)[number];
@@ -67,7 +67,6 @@ export const ACTION_KEYS = [
   "query",
   "expect",
 ] as const;
-export type ActionKey = (typeof ACTION_KEYS)[number];
 
 /** Node-name value of `on.halt` that matches every node; reserved, so no node may be called this. */
 export const ANY_NODE = "any";

@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import type { BinaryDef } from "../app/binary.js";
 import type { ChainGenesis, NodeState } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
+import type { NodeConfig } from "../app/types.js";
 import { coinsToProto } from "../bank/coins.js";
 import type {
   Action as EngineAction,
@@ -10,7 +11,6 @@ import type {
   UpgradeMsgSpec,
 } from "../chain/actions.js";
 import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
-import type { NodeConfig } from "../chain/types.js";
 import { addressOfName } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";

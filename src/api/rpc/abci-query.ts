@@ -1,9 +1,10 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { Code as GrpcCode } from "@connectrpc/connect";
 import { base64 } from "@scure/base";
 import { type ChainError, errorText, type RegisteredError, SdkErrors, wrap } from "../../core/errors.js";
 import type { HandlerError, QueryBackend } from "../backend.js";
 import { queryContext } from "../height.js";
-import { GRPC_CODE_NAMES, GrpcCode } from "../status.js";
+import { GRPC_CODE_NAMES } from "../status.js";
 
 /**
  * ABCI Query for a gRPC method (reference baseapp `Query` → `handleQueryGRPC`): the path is the method's full name

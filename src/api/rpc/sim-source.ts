@@ -1,6 +1,6 @@
 import type { NodeState } from "../../app/node-process.js";
+import type { SimTx } from "../../app/types.js";
 import type { ChainEngine } from "../../chain/engine.js";
-import type { SimTx } from "../../chain/types.js";
 import { addressOfName, nameToAddressBytes } from "../../core/address.js";
 import type { QueryBackend } from "../backend.js";
 import { nodeBlockSource } from "../node-backend.js";

@@ -53,4 +53,12 @@ export interface AppHost<S> {
   readUpgradeInfo(state: S): UpgradeInfoRead;
   readCommitted(state: S): CommittedView;
   readProposal(state: S, id: bigint): ProposalView | undefined;
+  /** Committed balances of one denom at the given addresses, and its supply. */
+  readBank(state: S, addresses: readonly string[], denom: string): BankView;
+}
+
+/** Committed bank state of one denom: balances of the addresses asked for, and the supply. */
+export interface BankView {
+  readonly balances: ReadonlyMap<string, bigint>;
+  readonly supply: bigint;
 }
