@@ -55,7 +55,8 @@ export function txResponseOf(chain: DevnetChain, r: TxRecord): TxResponse {
     gasWanted: BigInt(r.gas_wanted),
     gasUsed: BigInt(r.gas_used),
     ...(tx === undefined ? {} : { tx: packAny(TxSchema, tx) }),
-    timestamp: timeMs === undefined ? "" : formatRfc3339(timeMs),
+    // Go time.RFC3339: whole seconds.
+    timestamp: timeMs === undefined ? "" : formatRfc3339(Math.floor(timeMs / 1000) * 1000),
     events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ ...a })) })),
   });
 }
