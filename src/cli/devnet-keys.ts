@@ -14,7 +14,7 @@ import {
   secretHex,
   validKeyName,
 } from "../devnet/keyring.js";
-import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
+import { type DevnetCommand, defaultHome, Fail, guarded, type Io, registerGroup } from "./devnet-common.js";
 import { flagBool, flagString, type Parsed } from "./devnet-flags.js";
 
 /**
@@ -32,10 +32,6 @@ const COMMON = [
   { name: "keyring-backend", kind: "string" },
   { name: "output", kind: "string", short: "o" },
 ] as const;
-
-class Fail {
-  constructor(readonly message: string) {}
-}
 
 const homeOf = (p: Parsed) => flagString(p, "home", defaultHome());
 
@@ -60,18 +56,6 @@ const keyOutput = (k: KeyRecord) => ({
 });
 
 const yaml = (v: unknown) => stringify(v, { version: "1.1" }).trimEnd();
-
-const guarded =
-  (run: (p: Parsed, io: Io) => Promise<number>) =>
-  async (p: Parsed, io: Io): Promise<number> => {
-    try {
-      return await run(p, io);
-    } catch (e) {
-      if (!(e instanceof Fail)) throw e;
-      io.err(`Error: ${e.message}`);
-      return 1;
-    }
-  };
 
 export const keysAddCommand: DevnetCommand = {
   path: ["add"],

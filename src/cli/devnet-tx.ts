@@ -17,7 +17,9 @@ import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/u
 import {
   type DevnetCommand,
   defaultHome,
+  Fail,
   GROUP_SUMMARIES,
+  guarded,
   type Io,
   nodeUrl,
   registerGroup,
@@ -52,10 +54,6 @@ const GOV_FLAGS: readonly FlagSpec[] = [
   { name: "deposit", kind: "string" },
   { name: "authority", kind: "string" },
 ];
-
-class Fail {
-  constructor(readonly message: string) {}
-}
 
 const homeOf = (p: Parsed) => flagString(p, "home", defaultHome());
 
@@ -193,18 +191,6 @@ function daemonName(p: Parsed): string {
   const exe = basename(process.argv[1] ?? "chainsim");
   return exe.slice(0, exe.length - extname(exe).length);
 }
-
-const guarded =
-  (run: (p: Parsed, io: Io) => Promise<number>) =>
-  async (p: Parsed, io: Io): Promise<number> => {
-    try {
-      return await run(p, io);
-    } catch (e) {
-      if (!(e instanceof Fail)) throw e;
-      io.err(`Error: ${e.message}`);
-      return 1;
-    }
-  };
 
 export const softwareUpgradeCommand: DevnetCommand = {
   path: ["upgrade", "software-upgrade"],

@@ -1,16 +1,12 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bech32 } from "@scure/base";
 import { afterAll, describe, expect, it } from "vitest";
+import { openTestChain } from "../../test/kit/devnet.js";
 import { RpcHandler } from "../api/rpc/handler.js";
-import { HostFs } from "../node/host-fs.js";
 import { listenRpc } from "../server/rpc.js";
-import { DevnetChain } from "./chain.js";
-import { readHome } from "./home.js";
-import { initHome } from "./init.js";
 import { devnetRpcSource } from "./rpc-source.js";
 
 /** The cosmjs snippet of docs/node-api.md §10 runs as written against a devnet's RPC. */
@@ -25,30 +21,12 @@ describe("docs/node-api.md cosmjs snippet", () => {
     const doc = readFileSync(join(ROOT, "docs", "node-api.md"), "utf8");
     const snippet = /```js cosmjs-example\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(snippet).toBeDefined();
-    const home = mkdtempSync(join(tmpdir(), "devnet-doc-"));
-    dirs.push(home);
-    const init = initHome({ home, chainId: "doc-1", validators: 1, keySeed: "doc" });
-    if (!init.ok) throw new Error(init.error);
-    const cfg = readHome(home);
-    if (!cfg.ok) throw new Error("cfg");
-    const o = await DevnetChain.open({
-      config: cfg.value,
-      binary: "v1",
-      skipHeights: [],
-      fs: new HostFs(),
-      sync: false,
-    });
-    if (!o.ok || o.value.kind !== "running") throw new Error("open");
-    const chain = o.value.chain;
+    const { cfg, chain } = await openTestChain("doc-1", dirs);
     for (let h = 1; h <= 3; h++) {
       chain.produceBlock(1_800_000_000_000 + h * 1000);
       await chain.flush();
     }
-    const listener = await listenRpc(
-      new RpcHandler(devnetRpcSource(chain, cfg.value, chain.queryBackend())),
-      "127.0.0.1",
-      0,
-    );
+    const listener = await listenRpc(new RpcHandler(devnetRpcSource(chain, cfg, chain.queryBackend())), "127.0.0.1", 0);
     if (!listener.ok) throw listener.error;
     // Under node_modules so that the snippet's bare imports resolve from the repository's packages.
     const dir = join(ROOT, "node_modules", ".cache", "chainsim-doc");

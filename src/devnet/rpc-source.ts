@@ -1,7 +1,6 @@
 import type { QueryBackend } from "../api/backend.js";
-import { consensusKey } from "../api/rpc/shapes.js";
+import { rpcValidators } from "../api/rpc/shapes.js";
 import type { RpcSource, RpcTxResult } from "../api/rpc/source.js";
-import { nameToAddressBytes } from "../core/address.js";
 import type { TxRecord } from "./block-log.js";
 import type { DevnetChain, NodeListeners } from "./chain.js";
 import type { HomeConfig } from "./home.js";
@@ -28,12 +27,7 @@ export function devnetRpcSource(
   backend: QueryBackend,
   listeners: () => NodeListeners = () => ({}),
 ): RpcSource {
-  const validators = cfg.chain.genesis.validators.map((v) => ({
-    name: v.name,
-    address: nameToAddressBytes(v.name),
-    pubkey: consensusKey(v.name).pubkey,
-    power: BigInt(v.power),
-  }));
+  const validators = rpcValidators(cfg.chain.genesis.validators);
   return {
     backend,
     blocks: chain.blockSource(listeners),

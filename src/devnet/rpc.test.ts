@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
+import { openTestChain, upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
 import { RpcHandler } from "../api/rpc/handler.js";
-import { HostFs } from "../node/host-fs.js";
-import { DevnetChain } from "./chain.js";
-import { readHome } from "./home.js";
-import { initHome } from "./init.js";
 import { loadKey } from "./keyring.js";
 import { devnetRpcSource } from "./rpc-source.js";
 import { signTx } from "./tx.js";
@@ -18,16 +12,8 @@ afterAll(() => {
 });
 
 async function setup() {
-  const home = mkdtempSync(join(tmpdir(), "devnet-rpc-"));
-  dirs.push(home);
-  const init = initHome({ home, chainId: "r", validators: 1, keySeed: "r" });
-  if (!init.ok) throw new Error(init.error);
-  const cfg = readHome(home);
-  if (!cfg.ok) throw new Error("cfg");
-  const o = await DevnetChain.open({ config: cfg.value, binary: "v1", skipHeights: [], fs: new HostFs(), sync: false });
-  if (!o.ok || o.value.kind !== "running") throw new Error("open");
-  const chain = o.value.chain;
-  const rpc = new RpcHandler(devnetRpcSource(chain, cfg.value, chain.queryBackend()));
+  const { home, cfg, chain } = await openTestChain("r", dirs);
+  const rpc = new RpcHandler(devnetRpcSource(chain, cfg, chain.queryBackend()));
   const val1 = loadKey(home, "val1");
   if (!val1.ok) throw new Error("key");
   return { chain, rpc, val1: val1.value };

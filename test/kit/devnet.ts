@@ -1,17 +1,21 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { build } from "esbuild";
 import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { DevnetChain } from "../../src/devnet/chain.js";
+import { type HomeConfig, readHome } from "../../src/devnet/home.js";
 import { initHome } from "../../src/devnet/init.js";
 import { packAny } from "../../src/devnet/tx.js";
 import { VoteOption } from "../../src/gen/chain/gov/v1/gov_pb.js";
 import { MsgSubmitProposalSchema, MsgVoteSchema } from "../../src/gen/chain/gov/v1/tx_pb.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../../src/gen/chain/upgrade/v1beta1/tx_pb.js";
+import { HostFs } from "../../src/node/host-fs.js";
 
 /**
  * Helpers for the devnet's process-level tests. Node processes start from an esbuild bundle of the CLI (a few hundred
@@ -206,4 +210,20 @@ export function upgradeProposalMsg(
       summary: "s",
     }),
   );
+}
+
+/** A fresh devnet home (chain id `chainId`, one validator, reproducible keys) opened in-process on binary v1. */
+export async function openTestChain(
+  chainId: string,
+  dirs: string[],
+): Promise<{ home: string; cfg: HomeConfig; chain: DevnetChain }> {
+  const home = mkdtempSync(join(tmpdir(), `devnet-${chainId}-`));
+  dirs.push(home);
+  const init = initHome({ home, chainId, validators: 1, keySeed: chainId });
+  if (!init.ok) throw new Error(init.error);
+  const cfg = readHome(home);
+  if (!cfg.ok) throw new Error(cfg.error.join("\n"));
+  const o = await DevnetChain.open({ config: cfg.value, binary: "v1", skipHeights: [], fs: new HostFs(), sync: false });
+  if (!o.ok || o.value.kind !== "running") throw new Error("the test chain did not open");
+  return { home, cfg: cfg.value, chain: o.value.chain };
 }

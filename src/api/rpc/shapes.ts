@@ -2,6 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64 } from "@scure/base";
 import type { BlockMeta } from "../../chain/block-store.js";
+import { nameToAddressBytes } from "../../core/address.js";
 import { toHex, utf8 } from "../../core/bytes.js";
 import type { RpcEvent, RpcTxResult, RpcValidator } from "./source.js";
 
@@ -49,6 +50,17 @@ export function consensusKey(name: string): { readonly secret: Uint8Array; reado
   const secret = sha256(utf8(`chainsim/consensus/${name}`));
   return { secret, pubkey: ed25519.getPublicKey(secret) };
 }
+
+/** The RPC's validators of a chain whose validators are named (consensus address sha256(name)[0:20]). */
+export const rpcValidators = (
+  validators: readonly { readonly name: string; readonly power: number }[],
+): RpcValidator[] =>
+  validators.map((v) => ({
+    name: v.name,
+    address: nameToAddressBytes(v.name),
+    pubkey: consensusKey(v.name).pubkey,
+    power: BigInt(v.power),
+  }));
 
 /** BlockIDFlagCommit. */
 const BLOCK_ID_FLAG_COMMIT = 2;

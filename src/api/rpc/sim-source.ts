@@ -1,10 +1,10 @@
 import type { NodeState } from "../../app/node-process.js";
 import type { SimTx } from "../../app/types.js";
 import type { ChainEngine } from "../../chain/engine.js";
-import { addressOfName, nameToAddressBytes } from "../../core/address.js";
+import { addressOfName } from "../../core/address.js";
 import type { QueryBackend } from "../backend.js";
 import { nodeBlockSource } from "../node-backend.js";
-import { consensusKey } from "./shapes.js";
+import { rpcValidators } from "./shapes.js";
 import type { RpcEvent, RpcSource, RpcTxResult } from "./source.js";
 
 /**
@@ -53,12 +53,7 @@ export function simRpcSource(
   rpcAddress: string,
 ): RpcSource {
   const blocks = nodeBlockSource(sim, node, rpcAddress);
-  const vals = validators.map((v) => ({
-    name: v.name,
-    address: nameToAddressBytes(v.name),
-    pubkey: consensusKey(v.name).pubkey,
-    power: BigInt(v.power),
-  }));
+  const vals = rpcValidators(validators);
   return {
     backend,
     blocks,
