@@ -2,4 +2,4 @@ import { describe } from "vitest";
 import { propertySuite } from "../test/kit/property-suite.js";
 import { correctHeight } from "./correct-height.js";
 
-describe("correct-height", () => propertySuite(correctHeight, "off-by-one-due-height", { replayFails: true }));
+describe("correct-height", () => propertySuite(correctHeight));

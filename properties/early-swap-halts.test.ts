@@ -2,4 +2,4 @@ import { describe } from "vitest";
 import { propertySuite } from "../test/kit/property-suite.js";
 import { earlySwapHalts } from "./early-swap-halts.js";
 
-describe("early-swap-halts", () => propertySuite(earlySwapHalts, "no-early-halt", { replayFails: true }));
+describe("early-swap-halts", () => propertySuite(earlySwapHalts));

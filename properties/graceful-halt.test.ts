@@ -2,4 +2,4 @@ import { describe } from "vitest";
 import { propertySuite } from "../test/kit/property-suite.js";
 import { gracefulHalt } from "./graceful-halt.js";
 
-describe("graceful-halt", () => propertySuite(gracefulHalt, "missed-halt", { replayFails: true }));
+describe("graceful-halt", () => propertySuite(gracefulHalt));

@@ -2,4 +2,4 @@ import { describe } from "vitest";
 import { propertySuite } from "../test/kit/property-suite.js";
 import { liveness } from "./liveness.js";
 
-describe("liveness", () => propertySuite(liveness, "unanimous-consensus", { replayFails: true }));
+describe("liveness", () => propertySuite(liveness));

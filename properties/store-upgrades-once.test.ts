@@ -2,5 +2,4 @@ import { describe } from "vitest";
 import { propertySuite } from "../test/kit/property-suite.js";
 import { storeUpgradesOnce } from "./store-upgrades-once.js";
 
-describe("store-upgrades-once", () =>
-  propertySuite(storeUpgradesOnce, "store-upgrades-wrong-height", { replayFails: true }));
+describe("store-upgrades-once", () => propertySuite(storeUpgradesOnce));

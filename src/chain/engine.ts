@@ -9,7 +9,7 @@ import type { Action, Step, StepResult, Trigger } from "./actions.js";
 import { BlockStore } from "./block-store.js";
 import { BlockTimeSource } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
-import { decideCommit, type NodeExecution } from "./consensus.js";
+import { type CommitDecision, decideCommit, type NodeExecution } from "./consensus.js";
 import { enqueue, type QueuedEvent, type QueuedPayload } from "./event-queue.js";
 import {
   type EngineOptions,
@@ -298,7 +298,7 @@ export class ChainEngine<S> {
       timeEndMs = Math.min(timeEndMs, hz.timeEndMs);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: p.lastAppHash() });
     }
-    const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
+    const decision = this.#decide(execs);
     if (!decision.commit || decision.mismatched.length > 0) return false;
     if (stop.untilHeight !== undefined) heightEnd = Math.min(heightEnd, stop.untilHeight + 1);
     heightEnd = Math.min(heightEnd, this.#height + 1 + (maxBlocks - (this.#blocksCommitted - startBlocks)));
@@ -366,7 +366,7 @@ export class ChainEngine<S> {
       outcomes.set(n.cfg.name, out);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: out.appHash });
     }
-    const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
+    const decision = this.#decide(execs);
     if (!decision.commit) {
       for (const name of outcomes.keys()) if (!adopters.has(name)) this.#node(name)!.process!.abort();
       this.#trace.emit({ kind: "stall", height: h, timeMs });
@@ -873,6 +873,12 @@ export class ChainEngine<S> {
   }
   get host(): AppHost<S> {
     return this.#host;
+  }
+
+  /** The commit decision over a block's executions (the consensus rule, then the consensus hook if any). */
+  #decide(execs: readonly NodeExecution[]): CommitDecision {
+    const d = decideCommit(execs, this.#totalPower);
+    return this.#opts.consensus === undefined ? d : this.#opts.consensus(d, execs, this.#totalPower);
   }
 
   /** An independent copy of the whole simulation (for the property harness). */

@@ -1,4 +1,5 @@
 import type { Halt } from "../app/types.js";
+import type { ConsensusHook } from "./consensus.js";
 
 /** A halt as the chain records it. */
 export interface HaltRecord {
@@ -38,8 +39,8 @@ export interface EngineOptions {
   readonly noFastPath?: boolean;
   /** Disable execution sharing: every running node executes every block itself (for equivalence tests). */
   readonly noSharedExecution?: boolean;
-  /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
-  readonly consensusRule?: "two-thirds" | "unanimous";
+  /** An interception point over each commit decision (see ConsensusHook; none in production). */
+  readonly consensus?: ConsensusHook;
 }
 
 /** Hard cap for settle runs whose plan lies absurdly far ahead. */

@@ -1,6 +1,6 @@
 import { PROPERTY_NAMES } from "../../properties/index.js";
-import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDuration } from "../core/go/duration.js";
+import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
 import { UserError } from "./exit.js";
 import { ensureDir } from "./out-dir.js";

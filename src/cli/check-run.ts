@@ -219,7 +219,7 @@ export function campaignFlags(cmd: Command, defaults: { runs: number; timeLimit?
       `wall budget of the whole campaign, a Go duration like 60s or 2m (default ${defaults.timeLimit ?? "none"})`,
     )
     .option("--shard <i/N>", "run shard i of N (1-based); the N shards together run exactly the units of one machine")
-    .option("--faults <list>", "comma-separated planted bugs to enable (src/app/faults.ts)")
+    .option("--faults <list>", "comma-separated planted bugs to enable (src/faults/)")
     .option("--max-commands <n>", "most commands per generated run (default 30)")
     .option("--json", "print one JSON line for the whole campaign instead of the table")
     .option("--report-dir <dir>", "where <run-id>/summary.json and junit.xml go", "reports")

@@ -89,6 +89,7 @@ describe("chainsim check flags", () => {
       regressionsDir: "g",
     };
     expect(parseCheckFlags(f, { drawSeed: () => 1 })).toEqual({
+      bail: false,
       seed: 7,
       seedDrawn: false,
       runsPerProperty: 12,

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { parseApiAddress, parseAppToml } from "../server/config.js";
-import { type CommandSpec, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
+import { type CommandSpec, HELP_FLAG, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
 
 /**
  * Shared plumbing of the devnet commands (init, start, visor, tx, query): they are registered with commander only to
@@ -34,7 +34,11 @@ export async function runCommand(c: DevnetCommand, argv: readonly string[], io: 
     return 1;
   }
   if (isHelp(p.value)) {
-    io.out(`${c.summary}\n\nUsage:\n  chainsim ${c.usage}`);
+    const flags = [...c.spec.flags, HELP_FLAG].map(
+      (f) =>
+        `  ${f.short === undefined ? "    " : `-${f.short}, `}--${f.name}${f.kind === "bool" ? "" : ` ${f.kind === "list" ? "strings" : f.kind === "int64" ? "int" : "string"}`}`,
+    );
+    io.out(`${c.summary}\n\nUsage:\n  chainsim ${c.usage}\n\nFlags:\n${flags.join("\n")}`);
     return 0;
   }
   return c.run(p.value, io);
@@ -128,7 +132,7 @@ export function registerGroup(
       return;
     }
     const at = ["chainsim", name, ...prefix].join(" ");
-    io.err(`Error: unknown command "${rest[0]}" for "${at}"\n\n${groupHelp(name, prefix, commands)}`);
+    io.err(`Error: unknown command "${rest[0]}" for "${at}"`);
     setExit(1);
   });
 }

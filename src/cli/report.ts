@@ -106,6 +106,7 @@ interface ReportFlags {
   readonly runId?: string;
   readonly reportDir: string;
   readonly exploration?: string;
+  readonly json?: boolean;
   readonly merge?: readonly string[];
 }
 
@@ -161,6 +162,7 @@ export function registerReport(
       "--merge <dir...>",
       "merge the run directories of a sharded campaign (chainsim check --shard i/N) into one run and rebuild its report",
     )
+    .option("--json", 'print {"run_id","path"} as one JSON object instead of the path')
     .action(async (f: ReportFlags) => {
       let runId = f.runId ?? latestRunId(f.reportDir);
       if (f.merge !== undefined) {
@@ -187,7 +189,7 @@ export function registerReport(
         setExit(ExitCode.usage);
         return;
       }
-      io.out(r.value);
+      io.out(f.json === true ? JSON.stringify({ run_id: runId, path: r.value }) : r.value);
       setExit(ExitCode.ok);
     });
 }

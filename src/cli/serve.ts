@@ -17,6 +17,8 @@ export interface ServeOptions {
   readonly untilHeight?: string;
   /** `tcp://host:port` of the read-only CometBFT RPC; none when omitted. */
   readonly rpcAddress?: string;
+  /** `--json`: one JSON object with the served node and its endpoints instead of the text lines. */
+  readonly json?: boolean;
 }
 
 export interface ServeIo {
@@ -126,6 +128,26 @@ export async function startServe(
   }
   const rpcUrl = rpc === undefined ? undefined : `http://${rpcAt!.host || "127.0.0.1"}:${rpc.port}`;
   const b = backend.value;
+  const close = async () => {
+    await rpc?.close();
+    await servers.value.close();
+  };
+  const served = { sim, node, servers: servers.value, ...(rpcUrl === undefined ? {} : { rpcUrl }), close };
+  if (o.json === true) {
+    io.out(
+      JSON.stringify({
+        node,
+        scenario: s.name,
+        chain_id: sim.cfg.chainId,
+        height: b.latestHeight(),
+        earliest_height: b.earliestHeight(),
+        rest: servers.value.restUrl ?? null,
+        grpc: servers.value.grpcAddress ?? null,
+        rpc: rpcUrl ?? null,
+      }),
+    );
+    return { ok: true, value: served };
+  }
   io.out(
     `serving node ${node} of scenario ${s.name}: height ${b.latestHeight()}, state retained ${b.earliestHeight()}-${b.latestHeight()}, chain ${sim.cfg.chainId}`,
   );
@@ -134,11 +156,7 @@ export async function startServe(
   if (rpcUrl !== undefined) io.out(`RPC   ${rpcUrl}`);
   if (servers.value.restUrl === undefined && servers.value.grpcAddress === undefined && rpcUrl === undefined)
     io.out("nothing to serve: api.enable and grpc.enable are both false");
-  const close = async () => {
-    await rpc?.close();
-    await servers.value.close();
-  };
-  return { ok: true, value: { sim, node, servers: servers.value, ...(rpcUrl === undefined ? {} : { rpcUrl }), close } };
+  return { ok: true, value: served };
 }
 
 /** Resolves at the first SIGINT or SIGTERM. */
@@ -163,6 +181,7 @@ export function registerServe(program: Command, io: ServeIo, setExit: (c: number
     .option("--config <app.toml>", "app.toml: [api], [grpc] and pruning (default: defaults with api.enable = true)")
     .option("--until-height <h>", "stop the simulation at this height instead of the scenario's stop condition")
     .option("--rpc-address <tcp://host:port>", "also serve the read-only CometBFT RPC (blocks, txs, abci_query) here")
+    .option("--json", "print the served node and its endpoints as one JSON object")
     .action(async (file: string, opts: ServeOptions) => {
       const started = await startServe(file, opts, io);
       if (!started.ok) {

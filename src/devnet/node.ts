@@ -7,6 +7,7 @@ import { parseApiAddress, validateAppConfig } from "../server/config.js";
 import { listenRest } from "../server/rest.js";
 import { DEFAULT_RPC_LIMITS, listenRpc } from "../server/rpc.js";
 import { startApiServers } from "../server/server.js";
+import { swaggerUiAssets } from "../server/swagger-assets.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { devnetRest } from "./rest.js";
@@ -94,6 +95,7 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     const gateway = GatewayClass.create(backend, {
       cors: cfg.app.api.enabledUnsafeCors,
       swagger: cfg.app.api.swagger,
+      swaggerAssets: swaggerUiAssets(),
       json: { ...NODE_JSON, nonNullable: DEFAULT_NON_NULLABLE },
     });
     if (!addr.ok || !gateway.ok) {

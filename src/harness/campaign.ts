@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
-import type { Fault } from "../app/faults.js";
 import { utf8 } from "../core/bytes.js";
+import type { Fault } from "../faults/index.js";
 import type { Property } from "./property.js";
 import { addSession, emptyRegionCounts, mergeRegionCounts, type RegionCounts } from "./regions.js";
 import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";

@@ -1,27 +1,33 @@
 import fc from "fast-check";
 import { predict } from "../../models/oracle.js";
-import type { Fault } from "../app/faults.js";
+import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 import {
   type CommandData,
+  type CommandTarget,
   commandArbitraries,
   describe,
+  emptyModel,
   HarnessCommand,
   type HarnessModel,
-  runCommand,
+  sessionTarget,
 } from "./commands.js";
 import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
 import { VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
 
+/**
+ * One property checked by fast-check over generated runs; a pure function of these options (the campaign's unit
+ * of work). There is no fast-check replay option: a failure is replayed whole as the scenario file its
+ * counterexample writes (`chainsim run scenarios/regressions/<file>.yaml`), which needs neither fast-check nor
+ * the generator that found it, and survives changes to both.
+ */
 export interface PropertyRunOptions {
   readonly property: Property;
   readonly seed: number;
   readonly numRuns: number;
   readonly faults?: readonly Fault[];
   readonly maxCommands?: number;
-  /** Replay a recorded failure: fast-check's path (with the same seed). */
-  readonly path?: string;
   /** Stop generating new runs after this long (ms); runs already passed count. */
   readonly timeLimitMs?: number;
   /** Report the first failing run as it is, without shrinking it. */
@@ -67,24 +73,40 @@ export const sidecarArb = fc.record(
   ) as Record<ValidatorName, fc.Arbitrary<number | undefined>>,
 );
 
+export type RunInput = [Record<ValidatorName, number | undefined>, Iterable<fc.Command<HarnessModel, CommandTarget>>];
+
+const runArbitraries = new Map<number, fc.Arbitrary<RunInput>>();
+
+/**
+ * The generator of one run: sidecar delays, then the command sequence. Built once per `maxCommands` and shared by
+ * every property run and by the generation statistics (statistics.ts), so both draw the same inputs for a seed.
+ */
+export function runArbitrary(maxCommands: number): fc.Arbitrary<RunInput> {
+  let arb = runArbitraries.get(maxCommands);
+  if (arb === undefined) {
+    const commands = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d)));
+    arb = fc.tuple(sidecarArb, fc.commands(commands, { maxCommands, size: "+1" }));
+    runArbitraries.set(maxCommands, arb);
+  }
+  return arb;
+}
+
 /** Runs one session: the commands, the `always` properties after each, and the `end` properties in order. */
 export function runSession(
   world: WorldOptions,
-  commands: Iterable<fc.Command<HarnessModel, Session>>,
+  commands: Iterable<fc.Command<HarnessModel, CommandTarget>>,
   properties: readonly Property[],
-  fired?: Set<string>,
-  model: HarnessModel = { proposals: [], proposalCount: 0, log: [] },
-  observe?: (session: Session, passed: boolean) => void,
+  observe?: (session: Session, model: HarnessModel, passed: boolean) => void,
 ): { session: Session; model: HarnessModel } {
   const session = new Session(world);
+  const model = emptyModel();
   let passed = false;
   try {
-    fc.modelRun(() => ({ model, real: session }), commands);
+    fc.modelRun(() => ({ model, real: sessionTarget(session, properties) }), commands);
     checkProperties(session, properties, "end");
     passed = true;
   } finally {
-    if (fired !== undefined) for (const id of session.fired) fired.add(id);
-    observe?.(session, passed);
+    observe?.(session, model, passed);
   }
   return { session, model };
 }
@@ -100,29 +122,34 @@ const worldOf = (o: PropertyRunOptions, sidecars: Record<string, number | undefi
   ...(o.faults === undefined ? {} : { faults: o.faults }),
 });
 
-/** Checks one property with fast-check; on failure returns the shrunk counterexample as a scenario. */
+/**
+ * Checks one property with fast-check; on failure returns the shrunk counterexample as a scenario. The
+ * counterexample is the last run that failed (fast-check reports the last failing shrink), so its session, and the
+ * model's log of the commands that ran before the violation, are kept from that run rather than re-run.
+ */
 export function runProperty(o: PropertyRunOptions): PropertyOutcome {
   const properties = [o.property];
   const fired = new Set<string>();
   let commandsRun = 0;
-  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, properties)));
-  const prop = fc.property(
-    sidecarArb,
-    fc.commands(arbs, { maxCommands: o.maxCommands ?? 30, size: "+1" }),
-    (sidecars, cmds) => {
-      const world = worldOf(o, sidecars);
-      try {
-        const { model } = runSession(world, cmds, properties, fired, undefined, o.onSession);
+  let lastFailure:
+    | { readonly world: WorldOptions; readonly session: Session; readonly model: HarnessModel }
+    | undefined;
+  const prop = fc.property(runArbitrary(o.maxCommands ?? 30), ([sidecars, cmds]) => {
+    const world = worldOf(o, sidecars);
+    try {
+      runSession(world, cmds, properties, (session, model, passed) => {
+        for (const id of session.fired) fired.add(id);
         commandsRun += model.log.length;
-      } finally {
-        o.onRun?.();
-      }
-    },
-  );
+        if (!passed) lastFailure = { world, session, model };
+        o.onSession?.(session, passed);
+      });
+    } finally {
+      o.onRun?.();
+    }
+  });
   const details = fc.check(prop, {
     seed: o.seed,
     numRuns: o.numRuns,
-    ...(o.path === undefined ? {} : { path: o.path, endOnFailure: true }),
     ...(o.endOnFailure === true ? { endOnFailure: true } : {}),
     ...(o.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: o.timeLimitMs }),
   });
@@ -135,19 +162,11 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
   };
   if (!details.failed) return { ...base, passed: true };
   const err = details.errorInstance;
-  if (!(err instanceof Violation)) {
+  if (!(err instanceof Violation) || lastFailure === undefined) {
     return { ...base, passed: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
-  const [sidecars, cmds] = details.counterexample!;
-  const world = worldOf(o, sidecars);
-  // Re-run the shrunk case to learn which commands actually ran before the violation.
-  const replay: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
-  try {
-    runSession(world, cmds, properties, undefined, replay);
-  } catch {
-    // expected: the violation
-  }
-  const commands = replay.log;
+  const { world, session, model } = lastFailure;
+  const path = details.counterexamplePath ?? "";
   return {
     ...base,
     passed: false,
@@ -155,41 +174,29 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
       property: o.property.name,
       violation: err.detail,
       world,
-      commands,
-      document: counterexampleDocument(
-        o.property,
-        world,
-        commands,
-        err.detail,
-        o.seed,
-        details.counterexamplePath ?? "",
-      ),
+      commands: model.log,
+      document: counterexampleDocument(o.property, session, model.log, err.detail, o.seed, path),
       seed: o.seed,
-      path: details.counterexamplePath ?? "",
+      path,
       numShrinks: details.numShrinks,
     },
   };
 }
 
 /**
- * Re-runs the shrunk commands (no property checks) and writes them as a scenario: the world, one step per
- * command, a `run` that stops where the failure was seen, and the expectations the ORACLE predicts there. With
- * the planted fault (kept in `options.faults`) the chain deviates from those expectations, so `chainsim run`
- * replays the failure.
+ * The failing session written as a scenario: the world, one step per command (and the steps an `end` check drove,
+ * such as the liveness heal), a `run` that stops where the failure was seen, and the expectations the ORACLE
+ * predicts there. With the planted fault (kept in `options.faults`) the chain deviates from those expectations,
+ * so `chainsim run` replays the failure.
  */
-export function counterexampleDocument(
+function counterexampleDocument(
   property: Property,
-  world: WorldOptions,
+  session: Session,
   commands: readonly CommandData[],
   violation: string,
   seed: number,
   path: string,
 ): ScenarioDocument {
-  const session = new Session(world);
-  const model: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
-  for (const c of commands) runCommand(session, model, c);
-  // An `end` check may drive the session (the liveness heal): its steps belong to the counterexample.
-  if (property.kind === "end") property.check(session);
   const m = predict(session.oracle.snapshot);
   const expect: NonNullable<ScenarioDocument["expect"]> = {
     height: m.height,

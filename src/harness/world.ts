@@ -1,5 +1,5 @@
 import type { OracleInput } from "../../models/types.js";
-import type { Fault } from "../app/faults.js";
+import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 
 /**

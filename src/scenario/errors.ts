@@ -36,8 +36,14 @@ export const formatScenarioError = (e: ScenarioError): string =>
   oneLine(e.path === "" ? `${e.file}: ${e.message}` : `${e.file}: ${e.path}: ${e.message}`);
 
 /** Control characters (a parser may quote the offending text, newlines included) escaped: always one line. */
-const oneLine = (s: string): string =>
-  s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+function oneLine(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    out += c < 0x20 || c === 0x7f ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
+}
 
 /**
  * Document order of a path: at each level, the position of the key (or index) among the parent's entries as

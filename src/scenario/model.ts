@@ -8,8 +8,8 @@
  * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
  */
 
-import type { Fault } from "../app/faults.js";
 import type { DurationMs, Height, UnixMs } from "../core/brand.js";
+import type { Fault } from "../faults/index.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
 import type { Coins } from "./coins.js";

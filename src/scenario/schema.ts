@@ -11,9 +11,9 @@
  *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
  */
 import { z } from "zod";
-import { FAULT_NAMES, type Fault } from "../app/faults.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
+import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { parseTimeSpec } from "./time.js";
@@ -581,7 +581,7 @@ export const ScenarioSchema = z
         faults: z.optional(
           z.array(z.enum(FAULT_NAMES as [Fault, ...Fault[]])).meta({
             description:
-              "Planted bugs (src/app/faults.ts) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
+              "Planted bugs (src/faults/) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
           }),
         ),
       }),

@@ -8,6 +8,7 @@ import { guardH2Socket } from "./bounded-listen.js";
 import { type AppConfig, parseApiAddress, parseGrpcAddress } from "./config.js";
 import { grpcHandler } from "./grpc.js";
 import { listenRest } from "./rest.js";
+import { swaggerUiAssets } from "./swagger-assets.js";
 
 /** The running API servers. Addresses carry the actual ports (port 0 in the config picks free ones). */
 export interface ApiServers {
@@ -102,6 +103,7 @@ export async function startApiServers(
     const gateway = Gateway.create(backend, {
       cors: config.api.enabledUnsafeCors,
       swagger: config.api.swagger,
+      swaggerAssets: swaggerUiAssets(),
       json: { nonNullable: DEFAULT_NON_NULLABLE, ...opts.json },
     });
     if (!gateway.ok) return err(plain(gateway.error));

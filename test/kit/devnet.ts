@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { GOV_AUTHORITY } from "../../src/core/address.js";
 import { DevnetChain } from "../../src/devnet/chain.js";
 import { type HomeConfig, readHome } from "../../src/devnet/home.js";
-import { initHome } from "../../src/devnet/init.js";
+import { initHome, initNode } from "../../src/devnet/init.js";
 import { packAny } from "../../src/devnet/tx.js";
 import { VoteOption } from "../../src/gen/chain/gov/v1/gov_pb.js";
 import { MsgSubmitProposalSchema, MsgVoteSchema } from "../../src/gen/chain/gov/v1/tx_pb.js";
@@ -99,7 +99,7 @@ export async function initTestHome(
   const api = await freePort();
   const grpc = await freePort();
   const rpc = await freePort();
-  const r = initHome({
+  const r = await initNode({
     home,
     chainId: "devnet-test",
     validators: 1,
@@ -219,11 +219,11 @@ export async function openTestChain(
 ): Promise<{ home: string; cfg: HomeConfig; chain: DevnetChain }> {
   const home = mkdtempSync(join(tmpdir(), `devnet-${chainId}-`));
   dirs.push(home);
-  const init = initHome({ home, chainId, validators: 1, keySeed: chainId });
+  const init = await initNode({ home, chainId, validators: 1, keySeed: chainId });
   if (!init.ok) throw new Error(init.error);
   const cfg = readHome(home);
   if (!cfg.ok) throw new Error(cfg.error.join("\n"));
   const o = await DevnetChain.open({ config: cfg.value, binary: "v1", skipHeights: [], fs: new HostFs(), sync: false });
-  if (!o.ok || o.value.kind !== "running") throw new Error("the test chain did not open");
+  if (!o.ok || o.value.kind !== "running") throw new Error(`the test chain did not open: ${o.ok ? "halted" : o.error}`);
   return { home, cfg: cfg.value, chain: o.value.chain };
 }

@@ -26,7 +26,7 @@ import {
 } from "./headers.js";
 import { populateQuery, setPathParam } from "./params.js";
 import { buildRoutes, type Route } from "./routes.js";
-import { SWAGGER_HTML, swaggerYaml } from "./swagger.js";
+import { isSwaggerUiFile, SWAGGER_HTML, SWAGGER_UI_FILES, type SwaggerAssets, swaggerYaml } from "./swagger.js";
 import { matchTemplate } from "./template.js";
 
 /** One HTTP request as the gateway sees it (transport-independent, so the pipeline is testable without sockets). */
@@ -71,6 +71,8 @@ export interface GatewayOptions {
   readonly cors: boolean;
   /** `api.swagger`. */
   readonly swagger: boolean;
+  /** The Swagger UI's files (swagger-ui-dist), supplied by the server edge; without them only the page and YAML. */
+  readonly swaggerAssets?: SwaggerAssets;
   readonly json?: GatewayJsonOptions;
 }
 
@@ -258,6 +260,11 @@ export class Gateway {
     }
     if (path === "/swagger/swagger.yaml") {
       return respond(200, [...extra, ["Content-Type", "application/yaml"]], this.#swaggerYaml);
+    }
+    const file = path.slice("/swagger/".length);
+    const asset = isSwaggerUiFile(file) ? this.#opts.swaggerAssets?.(file) : undefined;
+    if (asset !== undefined && isSwaggerUiFile(file)) {
+      return respond(200, [...extra, ["Content-Type", SWAGGER_UI_FILES[file]]], asset);
     }
     return respond(404, [...extra, TEXT_CT, ["X-Content-Type-Options", "nosniff"]], "404 page not found\n");
   }
