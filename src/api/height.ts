@@ -50,31 +50,28 @@ export interface QueryState {
  * `failed to load state at height <h>; <store error> (latest height: <L>)`). Height 0 is the latest.
  */
 export function queryState(backend: QueryBackend, requested: bigint): Result<QueryState, Status> {
+  const r = queryContext(backend, requested);
+  return r.ok ? r : err(sdkStatus(r.error));
+}
+
+/** CreateQueryContext with its errors as SDK errors (what ABCI Query reports as code, codespace and log). */
+export function queryContext(backend: QueryBackend, requested: bigint): Result<QueryState, ReturnType<typeof wrap>> {
   const latest = backend.latestHeight();
-  if (latest === 0) {
+  if (latest === 0)
+    return err(wrap(SdkErrors.ErrInvalidHeight, `${backend.appName} is not ready; please wait for first block`));
+  if (requested > BigInt(latest))
     return err(
-      sdkStatus(wrap(SdkErrors.ErrInvalidHeight, `${backend.appName} is not ready; please wait for first block`)),
+      wrap(SdkErrors.ErrInvalidHeight, "cannot query with height in the future; please provide a valid height"),
     );
-  }
-  if (requested > BigInt(latest)) {
-    return err(
-      sdkStatus(
-        wrap(SdkErrors.ErrInvalidHeight, "cannot query with height in the future; please provide a valid height"),
-      ),
-    );
-  }
   const height = requested === 0n ? latest : Number(requested);
   const state = backend.stateAt(height);
-  if (!state.ok) {
+  if (!state.ok)
     return err(
-      sdkStatus(
-        wrap(
-          SdkErrors.ErrNotFound,
-          `failed to load state at height ${height}; ${state.error} (latest height: ${latest})`,
-        ),
+      wrap(
+        SdkErrors.ErrNotFound,
+        `failed to load state at height ${height}; ${state.error} (latest height: ${latest})`,
       ),
     );
-  }
   return ok({ height, ctx: state.value });
 }
 

@@ -8,7 +8,10 @@ import type { ChainEngine } from "../chain/engine.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { file_chain_auth_v1beta1_auth } from "../gen/chain/auth/v1beta1/auth_pb.js";
+import { file_chain_crypto_secp256k1_keys } from "../gen/chain/crypto/secp256k1/keys_pb.js";
 import { file_chain_gov_v1_tx } from "../gen/chain/gov/v1/tx_pb.js";
+import { file_chain_tx_v1beta1_tx } from "../gen/chain/tx/v1beta1/tx_pb.js";
 import { file_chain_upgrade_v1beta1_tx } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import type { StakingView } from "../gov/types.js";
 import type { MultiStore, StoreError } from "../store/types.js";
@@ -22,10 +25,17 @@ import { storeBackend } from "./store-backend.js";
 
 /**
  * The JSON options of a node's gateway: proposals carry their messages as Any (`/chain.upgrade.v1beta1.MsgSoftwareUpgrade`,
- * `/chain.upgrade.v1beta1.MsgCancelUpgrade`, gov's own messages), which render only when their types are registered.
+ * `/chain.upgrade.v1beta1.MsgCancelUpgrade`, gov's own messages), and the devnet's tx and account answers carry a
+ * Tx, a BaseAccount and a PubKey as Any; they render only when their types are registered.
  */
 export const NODE_JSON: GatewayJsonOptions = Object.freeze({
-  registry: createRegistry(file_chain_upgrade_v1beta1_tx, file_chain_gov_v1_tx),
+  registry: createRegistry(
+    file_chain_upgrade_v1beta1_tx,
+    file_chain_gov_v1_tx,
+    file_chain_tx_v1beta1_tx,
+    file_chain_auth_v1beta1_auth,
+    file_chain_crypto_secp256k1_keys,
+  ),
   nonNullable: DEFAULT_NON_NULLABLE,
 });
 
@@ -39,6 +49,8 @@ export interface NodeBackendOptions {
   readonly validators?: readonly { readonly name: string; readonly power: number }[];
   /** App name of the "not ready" error; default `SimApp`. */
   readonly appName?: string;
+  /** The CometBFT RPC address node info advertises; "" (the default) when no RPC listener runs. */
+  readonly rpcAddress?: string;
 }
 
 /** A header hash field as upper-case hex: the engine's block store carries the validator set's canonical JSON as
@@ -93,6 +105,35 @@ class ViewCache {
 const txBytes = (tx: SimTx): Uint8Array => utf8(canonicalJson(tx));
 
 /**
+ * One simulated node's view of the chain's block store: blocks up to the node's own height (a lagging node does not
+ * know later blocks), hash fields in hex, its identity as node info.
+ */
+export function nodeBlockSource(sim: ChainEngine<NodeState>, node: string, rpcAddress = ""): BlockSource {
+  const nodeHeight = () => sim.nodeStatus(node)?.height ?? 0;
+  const state = sim.nodeState(node);
+  return {
+    latestHeight: () => Math.min(nodeHeight(), sim.blocks.height),
+    baseHeight: () => 1,
+    blockMeta: (h) => (h <= nodeHeight() ? servedMeta(sim.blocks.meta(h)) : undefined),
+    blockTxs: (h) => (h <= nodeHeight() ? sim.blocks.txs(h).map(txBytes) : []),
+    syncing: () => false,
+    nodeInfo: (): NodeInfo => ({
+      nodeId: toHex(nameToAddressBytes(`node/${node}`)),
+      listenAddr: "tcp://0.0.0.0:26656",
+      network: sim.cfg.chainId,
+      version: COMET_VERSION,
+      moniker: node,
+      rpcAddress,
+      appName: NODE_APP_NAME,
+      appVersion: sim.nodeStatus(node)?.binary ?? "",
+      gitCommit: "",
+      sdkVersion: SDK_VERSION,
+      protocolApp: state === undefined ? 0n : BigInt(sim.host.readCommitted(state).protocolVersion),
+    }),
+  };
+}
+
+/**
  * The QueryBackend of one node of a simulation: the upgrade, gov and block services over that node's own state.
  * - State: every version the node's VersionedMultiStore retains (its pruning applies), read at query time, so the
  *   backend follows the node as the simulation goes on (restarts and swaps replace the store object).
@@ -108,32 +149,12 @@ export function nodeBackend(
 ): Result<QueryBackend, PlainError> {
   const state = sim.nodeState(node);
   if (state === undefined) return err(plain(`unknown node "${node}"`));
-  const nodeHeight = () => sim.nodeStatus(node)?.height ?? 0;
   const views = new ViewCache();
   const validators = opts.validators ?? [];
   const staking: StakingView = {
     bondedValidators: () => validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
   };
-  const blocks: BlockSource = {
-    latestHeight: () => Math.min(nodeHeight(), sim.blocks.height),
-    baseHeight: () => 1,
-    blockMeta: (h) => (h <= nodeHeight() ? servedMeta(sim.blocks.meta(h)) : undefined),
-    blockTxs: (h) => (h <= nodeHeight() ? sim.blocks.txs(h).map(txBytes) : []),
-    syncing: () => false,
-    nodeInfo: (): NodeInfo => ({
-      nodeId: toHex(nameToAddressBytes(`node/${node}`)),
-      listenAddr: "tcp://0.0.0.0:26656",
-      network: sim.cfg.chainId,
-      version: COMET_VERSION,
-      moniker: node,
-      rpcAddress: "", // nothing serves CometBFT RPC here: no address is advertised
-      appName: NODE_APP_NAME,
-      appVersion: sim.nodeStatus(node)?.binary ?? "",
-      gitCommit: "",
-      sdkVersion: SDK_VERSION,
-      protocolApp: BigInt(sim.host.readCommitted(state).protocolVersion),
-    }),
-  };
+  const blocks = nodeBlockSource(sim, node, opts.rpcAddress);
   return ok(
     storeBackend({
       state: {

@@ -29,7 +29,11 @@ import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from ".
 /** Chain-wide facts every node shares (genesis). */
 export interface ChainGenesis {
   readonly chainId: string;
-  readonly validators: readonly { readonly name: string; readonly power: number }[];
+  /**
+   * Validators by name; a validator votes from `operator` when given (the devnet: its key's address), else from its
+   * name-derived address (scenarios).
+   */
+  readonly validators: readonly { readonly name: string; readonly power: number; readonly operator?: string }[];
   /** Genesis balances by bech32 address. */
   readonly balances: readonly {
     readonly address: string;
@@ -158,7 +162,7 @@ export class SimNodeProcess implements NodeProcess {
     this.#mm = this.#buildModuleManager();
     const staking: StakingView = {
       bondedValidators: () =>
-        genesis.validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
+        genesis.validators.map((v) => ({ operator: v.operator ?? addressOfName(v.name), tokens: BigInt(v.power) })),
     };
     this.#gov = new GovKeeper({ bank: this.#bank, staking, router: this.#router(), config: genesis.govConfig });
     for (const [planName, u] of def.upgrades) {

@@ -24,7 +24,7 @@ import { type TraceEvent, TraceWriter } from "./trace.js";
 export type { EngineOptions, HaltRecord, ProposalRecord, StopCondition };
 export { SETTLE_BLOCKS_MAX };
 
-import type { ExecOutcome, GovBlockEvent, Halt, NodeConfig, NodeProcess, SimTx } from "../app/types.js";
+import type { ExecOutcome, GovBlockEvent, Halt, NodeConfig, NodeProcess, SimTx, TxResult } from "../app/types.js";
 import type { ChainConfig, NodeStatus } from "./config.js";
 
 interface NodeRuntime<S> {
@@ -60,6 +60,8 @@ export class ChainEngine<S> {
   #totalPower: number;
   #blockTimes: BlockTimeSource;
   #blocks: BlockStore<SimTx>;
+  /** The chain's results of each block that carried transactions, by height (what an RPC's block_results serves). */
+  #blockResults = new Map<number, readonly TxResult[]>();
   #trace: TraceWriter;
 
   #height = 0;
@@ -391,6 +393,7 @@ export class ChainEngine<S> {
     this.#nowMs = Math.max(this.#nowMs, timeMs);
     this.#stalled = false;
     this.#blocksCommitted++;
+    if (txs.length > 0) this.#blockResults.set(h, rep.txResults);
     this.#recordTxResults(h, rep);
     this.#recordGov(h, rep.gov);
     if (rep.applied !== undefined) {
@@ -774,6 +777,10 @@ export class ChainEngine<S> {
   get blocks(): BlockStore<SimTx> {
     return this.#blocks;
   }
+  /** The tx results of committed block `height` (empty for a block without transactions). */
+  blockResults(height: number): readonly TxResult[] {
+    return this.#blockResults.get(height) ?? [];
+  }
   get halts(): readonly HaltRecord[] {
     return this.#halts;
   }
@@ -888,6 +895,7 @@ export class ChainEngine<S> {
     c.#totalPower = this.#totalPower;
     c.#blockTimes = this.#blockTimes.clone();
     c.#blocks = this.#blocks.clone();
+    c.#blockResults = new Map(this.#blockResults);
     c.#trace = this.#trace.clone();
     c.#height = this.#height;
     c.#lastTimeMs = this.#lastTimeMs;

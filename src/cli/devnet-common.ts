@@ -187,3 +187,21 @@ export async function rest(
     return { ok: false, error: `${method.toLowerCase()} "${url}": ${reason}` };
   }
 }
+
+/** A user's mistake in a devnet command: printed as `Error: <message>`, exit 1 (see `guarded`). */
+export class Fail {
+  constructor(readonly message: string) {}
+}
+
+/** Runs a handler, turning a thrown `Fail` into `Error: <message>` and exit 1. */
+export const guarded =
+  (run: (p: Parsed, io: Io) => Promise<number>) =>
+  async (p: Parsed, io: Io): Promise<number> => {
+    try {
+      return await run(p, io);
+    } catch (e) {
+      if (!(e instanceof Fail)) throw e;
+      io.err(`Error: ${e.message}`);
+      return 1;
+    }
+  };

@@ -9,7 +9,7 @@ export const initCommand: DevnetCommand = {
   path: [],
   summary: "Initialize a devnet home: app.toml, genesis (short gov periods), binaries and a test keyring",
   usage:
-    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--key-seed TEXT] [-o|--overwrite] [--output text|json]",
+    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--rpc-address tcp://127.0.0.1:26657] [--key-seed TEXT] [-o|--overwrite] [--output text|json]",
   spec: {
     args: { exact: 0 },
     flags: [
@@ -22,6 +22,7 @@ export const initCommand: DevnetCommand = {
       { name: "minimum-gas-prices", kind: "string" },
       { name: "api-address", kind: "string" },
       { name: "grpc-address", kind: "string" },
+      { name: "rpc-address", kind: "string" },
       { name: "key-seed", kind: "string" },
       // `-o` is --overwrite, as in the reference's `init`; the output format has the long name only.
       { name: "overwrite", kind: "bool", short: "o" },
@@ -50,6 +51,7 @@ export const initCommand: DevnetCommand = {
     const minimumGasPrices = opt("minimum-gas-prices");
     const apiAddress = opt("api-address");
     const grpcAddress = opt("grpc-address");
+    const rpcAddress = opt("rpc-address");
     const keySeed = opt("key-seed");
     const r = await initNode({
       home: flagString(p, "home", defaultHome()),
@@ -62,6 +64,7 @@ export const initCommand: DevnetCommand = {
       ...(minimumGasPrices === undefined ? {} : { minimumGasPrices }),
       ...(apiAddress === undefined ? {} : { apiAddress }),
       ...(grpcAddress === undefined ? {} : { grpcAddress }),
+      ...(rpcAddress === undefined ? {} : { rpcAddress }),
       ...(keySeed === undefined ? {} : { keySeed }),
     });
     if (!r.ok) {

@@ -1,5 +1,7 @@
 import { basename, extname } from "node:path";
-import { bech32 } from "@scure/base";
+import { create } from "@bufbuild/protobuf";
+import type { Any } from "@bufbuild/protobuf/wkt";
+import { base64, bech32 } from "@scure/base";
 import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type Coins, parseCoins } from "../bank/coins.js";
@@ -8,21 +10,16 @@ import { hostResolver } from "../devnet/fetch.js";
 import { type KeyRecord, loadKey } from "../devnet/keyring.js";
 import { validatePlanInfo } from "../devnet/plan-info.js";
 import { STATUS_PATH, TXS_PATH } from "../devnet/rest.js";
-import {
-  type JsonMsg,
-  jsonCoins,
-  MSG_CANCEL_UPGRADE,
-  MSG_DEPOSIT,
-  MSG_SOFTWARE_UPGRADE,
-  MSG_SUBMIT_PROPOSAL,
-  MSG_VOTE,
-  signTx,
-  type VoteOptionText,
-} from "../devnet/tx.js";
+import { packAny, signTx } from "../devnet/tx.js";
+import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
+import { MsgDepositSchema, MsgSubmitProposalSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
+import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import {
   type DevnetCommand,
   defaultHome,
+  Fail,
   GROUP_SUMMARIES,
+  guarded,
   type Io,
   nodeUrl,
   registerGroup,
@@ -31,10 +28,11 @@ import {
 import { type FlagSpec, flagBool, flagInt, flagString, type Parsed } from "./devnet-flags.js";
 
 /**
- * `chainsim tx ...` against a devnet node (docs/node-api.md §6.3): builds the message, signs it with a key of the home's
- * test keyring (`--from NAME`), broadcasts it (`POST /chain/tx/v1beta1/txs`) and waits until it is in a block
- * (deviation: the reference's default `sync` mode returns after CheckTx). Prints the tx response (YAML, or JSON with
- * `--output json`); a rejected or failed transaction prints it too and exits 1 with `Error: <raw_log>`.
+ * `chainsim tx ...` against a devnet node: builds the message, reads the signer's account number and sequence
+ * (`GET /chain/auth/v1beta1/accounts/{address}`), signs a TxRaw with SIGN_MODE_DIRECT with a key of the home's test
+ * keyring (`--from NAME`), broadcasts it (`POST /chain/tx/v1beta1/txs`, `BROADCAST_MODE_SYNC`) and waits until it is
+ * in a block (deviation: the reference's default `sync` mode returns after CheckTx). Prints the tx response (YAML, or
+ * JSON with `--output json`); a rejected or failed transaction prints it too and exits 1 with `Error: <raw_log>`.
  */
 const TX_FLAGS: readonly FlagSpec[] = [
   { name: "from", kind: "string" },
@@ -57,13 +55,23 @@ const GOV_FLAGS: readonly FlagSpec[] = [
   { name: "authority", kind: "string" },
 ];
 
-class Fail {
-  constructor(readonly message: string) {}
-}
-
 const homeOf = (p: Parsed) => flagString(p, "home", defaultHome());
 
-async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => JsonMsg): Promise<number> {
+const bodyMessage = (body: string): string => {
+  try {
+    return (JSON.parse(body) as { message?: string }).message ?? body;
+  } catch {
+    return body;
+  }
+};
+
+interface TxResponseJson {
+  readonly txhash: string;
+  readonly code: number;
+  readonly raw_log: string;
+}
+
+async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => Any): Promise<number> {
   const from = flagString(p, "from");
   if (from === "") throw new Fail("--from is required: the name of a key in the test keyring");
   const backend = flagString(p, "keyring-backend", "test");
@@ -74,9 +82,9 @@ async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => JsonMsg):
   const fees = parseCoins(flagString(p, "fees"));
   if (!fees.ok) throw new Fail(`invalid fees: ${fees.error.message}`);
   const gasText = flagString(p, "gas", "200000");
-  if (!/^[0-9]+$/.test(gasText)) throw new Fail(`invalid gas value "${gasText}": expected a non-negative integer`);
+  if (!/^[0-9]{1,19}$/.test(gasText)) throw new Fail(`invalid gas value "${gasText}": expected a non-negative integer`);
   const timeoutText = flagString(p, "timeout", "30");
-  const timeoutMs = /^[0-9]+$/.test(timeoutText) ? Number(timeoutText) * 1000 : Number.NaN;
+  const timeoutMs = /^[0-9]{1,6}$/.test(timeoutText) ? Number(timeoutText) * 1000 : Number.NaN;
   if (Number.isNaN(timeoutMs)) throw new Fail(`invalid timeout "${timeoutText}": expected seconds`);
   const node = nodeUrl(flagString(p, "node"), home);
   const msg = build(key.value);
@@ -89,27 +97,32 @@ async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => JsonMsg):
   }
   const acc = await rest("GET", `${node}/chain/auth/v1beta1/accounts/${key.value.address}`);
   if (!acc.ok) throw new Fail(acc.error);
-  if (acc.value.status !== 200) throw new Fail((JSON.parse(acc.value.body) as { message: string }).message);
-  const sequence = BigInt((JSON.parse(acc.value.body) as { account: { sequence: string } }).account.sequence);
+  if (acc.value.status !== 200) throw new Fail(bodyMessage(acc.value.body));
+  const account = (JSON.parse(acc.value.body) as { account: { account_number: string; sequence: string } }).account;
   const tx = signTx(key.value, {
     chainId,
-    sequence,
+    accountNumber: BigInt(account.account_number),
+    sequence: BigInt(account.sequence),
     msg,
     fee: fees.value,
     gas: BigInt(gasText),
     memo: flagString(p, "note"),
   });
-  const sent = await rest("POST", node + TXS_PATH, { body: JSON.stringify(tx) });
+  const sent = await rest("POST", node + TXS_PATH, {
+    body: JSON.stringify({ tx_bytes: base64.encode(tx), mode: "BROADCAST_MODE_SYNC" }),
+  });
   if (!sent.ok) throw new Fail(sent.error);
-  if (sent.value.status !== 200) throw new Fail((JSON.parse(sent.value.body) as { message: string }).message);
-  let res = (JSON.parse(sent.value.body) as { tx_response: { txhash: string; code: number; raw_log: string } })
-    .tx_response;
+  if (sent.value.status !== 200) throw new Fail(bodyMessage(sent.value.body));
+  let res = (JSON.parse(sent.value.body) as { tx_response: TxResponseJson }).tx_response;
   if (res.code === 0) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const got = await rest("GET", `${node}${TXS_PATH}/${res.txhash}`);
       if (got.ok && got.value.status === 200) {
-        res = (JSON.parse(got.value.body) as { tx_response: typeof res }).tx_response;
+        const { tx: _tx, ...txResponse } = (
+          JSON.parse(got.value.body) as { tx_response: TxResponseJson & { tx?: unknown } }
+        ).tx_response;
+        res = txResponse;
         break;
       }
       if (Date.now() > deadline) throw new Fail(`timed out waiting for tx ${res.txhash} to be included in a block`);
@@ -155,20 +168,21 @@ function authorityOf(p: Parsed): string {
   return a;
 }
 
-const proposal = (p: Parsed, key: KeyRecord, deposit: Coins, inner: JsonMsg): JsonMsg => {
-  if (inner["@type"] !== MSG_SOFTWARE_UPGRADE && inner["@type"] !== MSG_CANCEL_UPGRADE)
-    throw new Fail("failed to create proposal message: not an upgrade message");
-  return {
-    "@type": MSG_SUBMIT_PROPOSAL,
-    messages: [inner],
-    initial_deposit: jsonCoins(deposit),
-    proposer: key.address,
-    metadata: flagString(p, "metadata"),
-    title: flagString(p, "title"),
-    summary: flagString(p, "summary"),
-    expedited: false,
-  };
-};
+const protoCoins = (coins: Coins) => coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
+
+const proposal = (p: Parsed, key: KeyRecord, deposit: Coins, inner: Any): Any =>
+  packAny(
+    MsgSubmitProposalSchema,
+    create(MsgSubmitProposalSchema, {
+      messages: [inner],
+      initialDeposit: protoCoins(deposit),
+      proposer: key.address,
+      metadata: flagString(p, "metadata"),
+      title: flagString(p, "title"),
+      summary: flagString(p, "summary"),
+      expedited: false,
+    }),
+  );
 
 function daemonName(p: Parsed): string {
   if (p.changed.has("daemon-name")) return flagString(p, "daemon-name");
@@ -177,18 +191,6 @@ function daemonName(p: Parsed): string {
   const exe = basename(process.argv[1] ?? "chainsim");
   return exe.slice(0, exe.length - extname(exe).length);
 }
-
-const guarded =
-  (run: (p: Parsed, io: Io) => Promise<number>) =>
-  async (p: Parsed, io: Io): Promise<number> => {
-    try {
-      return await run(p, io);
-    } catch (e) {
-      if (!(e instanceof Fail)) throw e;
-      io.err(`Error: ${e.message}`);
-      return 1;
-    }
-  };
 
 export const softwareUpgradeCommand: DevnetCommand = {
   path: ["upgrade", "software-upgrade"],
@@ -209,11 +211,7 @@ export const softwareUpgradeCommand: DevnetCommand = {
   },
   run: guarded(async (p, io) => {
     const deposit = depositOf(p);
-    const plan = {
-      name: p.args[0]!,
-      height: flagInt(p, "upgrade-height").toString(),
-      info: flagString(p, "upgrade-info"),
-    };
+    const plan = { name: p.args[0]!, height: flagInt(p, "upgrade-height"), info: flagString(p, "upgrade-info") };
     if (!flagBool(p, "no-validate")) {
       const v = await validatePlanInfo(plan.info, {
         enforceChecksum: !flagBool(p, "no-checksum-required"),
@@ -223,7 +221,8 @@ export const softwareUpgradeCommand: DevnetCommand = {
       if (!v.ok) throw new Fail(v.error);
     }
     const authority = authorityOf(p);
-    return broadcast(p, io, (key) => proposal(p, key, deposit, { "@type": MSG_SOFTWARE_UPGRADE, authority, plan }));
+    const inner = packAny(MsgSoftwareUpgradeSchema, create(MsgSoftwareUpgradeSchema, { authority, plan }));
+    return broadcast(p, io, (key) => proposal(p, key, deposit, inner));
   }),
 };
 
@@ -236,22 +235,23 @@ export const cancelUpgradeCommand: DevnetCommand = {
   run: guarded(async (p, io) => {
     const deposit = depositOf(p);
     const authority = authorityOf(p);
-    return broadcast(p, io, (key) => proposal(p, key, deposit, { "@type": MSG_CANCEL_UPGRADE, authority }));
+    const inner = packAny(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority }));
+    return broadcast(p, io, (key) => proposal(p, key, deposit, inner));
   }),
 };
 
-const VOTE_OPTION: Record<string, VoteOptionText> = {
-  yes: "VOTE_OPTION_YES",
-  no: "VOTE_OPTION_NO",
-  abstain: "VOTE_OPTION_ABSTAIN",
-  no_with_veto: "VOTE_OPTION_NO_WITH_VETO",
-  nowithveto: "VOTE_OPTION_NO_WITH_VETO",
+const VOTE_OPTION: Record<string, VoteOption> = {
+  yes: VoteOption.YES,
+  no: VoteOption.NO,
+  abstain: VoteOption.ABSTAIN,
+  no_with_veto: VoteOption.NO_WITH_VETO,
+  nowithveto: VoteOption.NO_WITH_VETO,
 };
 
-function proposalId(text: string, kind: "int" | "uint"): string {
+function proposalId(text: string, kind: "int" | "uint"): bigint {
   if (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > 0xffffffffffffffffn)
     throw new Fail(`proposal-id ${text} not a valid ${kind}, please input a valid proposal-id`);
-  return BigInt(text).toString();
+  return BigInt(text);
 }
 
 export const voteCommand: DevnetCommand = {
@@ -263,13 +263,12 @@ export const voteCommand: DevnetCommand = {
     const id = proposalId(p.args[0]!, "int");
     const option = VOTE_OPTION[p.args[1]!.toLowerCase()];
     if (option === undefined) throw new Fail(`'${p.args[1]}' is not a valid vote option`);
-    return broadcast(p, io, (key) => ({
-      "@type": MSG_VOTE,
-      proposal_id: id,
-      voter: key.address,
-      option,
-      metadata: flagString(p, "metadata"),
-    }));
+    return broadcast(p, io, (key) =>
+      packAny(
+        MsgVoteSchema,
+        create(MsgVoteSchema, { proposalId: id, voter: key.address, option, metadata: flagString(p, "metadata") }),
+      ),
+    );
   }),
 };
 
@@ -282,12 +281,12 @@ export const depositCommand: DevnetCommand = {
     const id = proposalId(p.args[0]!, "uint");
     const amount = parseCoins(p.args[1]!);
     if (!amount.ok) throw new Fail(amount.error.message);
-    return broadcast(p, io, (key) => ({
-      "@type": MSG_DEPOSIT,
-      proposal_id: id,
-      depositor: key.address,
-      amount: jsonCoins(amount.value),
-    }));
+    return broadcast(p, io, (key) =>
+      packAny(
+        MsgDepositSchema,
+        create(MsgDepositSchema, { proposalId: id, depositor: key.address, amount: protoCoins(amount.value) }),
+      ),
+    );
   }),
 };
 

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { quote } from "../core/go/strconv.js";
 import { registerCheck } from "./check.js";
 import { registerDevnetInit } from "./devnet-init.js";
+import { registerDevnetKeys } from "./devnet-keys.js";
 import { registerDevnetStart } from "./devnet-start.js";
 import { registerDevnetTx } from "./devnet-tx.js";
 import { registerDevnetVisor } from "./devnet-visor.js";
@@ -61,6 +62,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerDevnetInit(program, io, setExit);
   registerDevnetStart(program, io, setExit);
   registerDevnetTx(program, io, setExit);
+  registerDevnetKeys(program, io, setExit);
   registerDevnetVisor(program, io, setExit);
   // Node-style query commands parse their own flags with cobra's texts (main() routes `query`/`q` there directly).
   program

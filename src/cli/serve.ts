@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { NODE_JSON, nodeBackend } from "../api/node-backend.js";
+import { RpcHandler } from "../api/rpc/handler.js";
+import { simRpcSource } from "../api/rpc/sim-source.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
 import { type AppConfig, parseAppToml, validateAppConfig } from "../server/config.js";
+import type { RestListener } from "../server/rest.js";
+import { listenRpc } from "../server/rpc.js";
 import { type ApiServers, startApiServers } from "../server/server.js";
 import { ExitCode } from "./exit.js";
 import { loadScenarios } from "./run.js";
@@ -11,6 +15,8 @@ export interface ServeOptions {
   readonly node?: string;
   readonly config?: string;
   readonly untilHeight?: string;
+  /** `tcp://host:port` of the read-only CometBFT RPC; none when omitted. */
+  readonly rpcAddress?: string;
   /** `--json`: one JSON object with the served node and its endpoints instead of the text lines. */
   readonly json?: boolean;
 }
@@ -25,6 +31,10 @@ export interface Served {
   readonly sim: Simulation;
   readonly node: string;
   readonly servers: ApiServers;
+  /** The RPC listener's URL (http://host:port) when `--rpc-address` was given. */
+  readonly rpcUrl?: string;
+  /** Closes every listener. */
+  close(): Promise<void>;
 }
 
 /** The app.toml of `serve` without `--config`: the defaults, with the REST server on (gRPC is on by default). */
@@ -90,14 +100,39 @@ export async function startServe(
   if (!built.ok) return usage(built.error);
   const sim = built.value;
   sim.run(untilHeight === undefined ? stopConditionOf(s) : { untilHeight });
-  const backend = nodeBackend(sim, node, { validators: s.chain.validators });
+  let rpcAt: { host: string; port: number } | undefined;
+  if (o.rpcAddress !== undefined) {
+    const m = /^tcp:\/\/([^\s/]*):([0-9]{1,5})$/.exec(o.rpcAddress);
+    if (m === null || Number(m[2]) > 65535)
+      return usage(`--rpc-address: expected tcp://host:port, got ${JSON.stringify(o.rpcAddress)}`);
+    rpcAt = { host: m[1]!.replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
+  }
+  const rpcAddress = o.rpcAddress ?? "";
+  const backend = nodeBackend(sim, node, { validators: s.chain.validators, rpcAddress });
   if (!backend.ok) return usage(backend.error.message);
   const servers = await startApiServers(config, backend.value, { json: NODE_JSON });
   if (!servers.ok) {
     io.err(`Error: ${servers.error.message}`);
     return { ok: false, code: ExitCode.failed };
   }
+  let rpc: RestListener | undefined;
+  if (rpcAt !== undefined) {
+    const source = simRpcSource(sim, node, backend.value, s.chain.validators, rpcAddress);
+    const listened = await listenRpc(new RpcHandler(source), rpcAt.host, rpcAt.port);
+    if (!listened.ok) {
+      io.err(`Error: listen ${rpcAddress}: ${listened.error.message}`);
+      await servers.value.close();
+      return { ok: false, code: ExitCode.failed };
+    }
+    rpc = listened.value;
+  }
+  const rpcUrl = rpc === undefined ? undefined : `http://${rpcAt!.host || "127.0.0.1"}:${rpc.port}`;
   const b = backend.value;
+  const close = async () => {
+    await rpc?.close();
+    await servers.value.close();
+  };
+  const served = { sim, node, servers: servers.value, ...(rpcUrl === undefined ? {} : { rpcUrl }), close };
   if (o.json === true) {
     io.out(
       JSON.stringify({
@@ -108,18 +143,20 @@ export async function startServe(
         earliest_height: b.earliestHeight(),
         rest: servers.value.restUrl ?? null,
         grpc: servers.value.grpcAddress ?? null,
+        rpc: rpcUrl ?? null,
       }),
     );
-    return { ok: true, value: { sim, node, servers: servers.value } };
+    return { ok: true, value: served };
   }
   io.out(
     `serving node ${node} of scenario ${s.name}: height ${b.latestHeight()}, state retained ${b.earliestHeight()}-${b.latestHeight()}, chain ${sim.cfg.chainId}`,
   );
   if (servers.value.restUrl !== undefined) io.out(`REST  ${servers.value.restUrl}`);
   if (servers.value.grpcAddress !== undefined) io.out(`gRPC  ${servers.value.grpcAddress}`);
-  if (servers.value.restUrl === undefined && servers.value.grpcAddress === undefined)
+  if (rpcUrl !== undefined) io.out(`RPC   ${rpcUrl}`);
+  if (servers.value.restUrl === undefined && servers.value.grpcAddress === undefined && rpcUrl === undefined)
     io.out("nothing to serve: api.enable and grpc.enable are both false");
-  return { ok: true, value: { sim, node, servers: servers.value } };
+  return { ok: true, value: served };
 }
 
 /** Resolves at the first SIGINT or SIGTERM. */
@@ -143,6 +180,7 @@ export function registerServe(program: Command, io: ServeIo, setExit: (c: number
     .option("--node <name>", "the node whose state to serve (default: the first validator's node)")
     .option("--config <app.toml>", "app.toml: [api], [grpc] and pruning (default: defaults with api.enable = true)")
     .option("--until-height <h>", "stop the simulation at this height instead of the scenario's stop condition")
+    .option("--rpc-address <tcp://host:port>", "also serve the read-only CometBFT RPC (blocks, txs, abci_query) here")
     .option("--json", "print the served node and its endpoints as one JSON object")
     .action(async (file: string, opts: ServeOptions) => {
       const started = await startServe(file, opts, io);
@@ -152,7 +190,7 @@ export function registerServe(program: Command, io: ServeIo, setExit: (c: number
       }
       const sig = await untilSignal();
       io.err(`received ${sig}, shutting down`);
-      await started.value.servers.close();
+      await started.value.close();
       setExit(ExitCode.ok);
     });
 }

@@ -1,20 +1,46 @@
-import { addCoins, amountOf, type Coin, type Coins, formatCoins } from "../bank/coins.js";
+import { fromBinary } from "@bufbuild/protobuf";
+import { base64 } from "@scure/base";
+import { amountOf, type Coin, type Coins, formatCoins } from "../bank/coins.js";
 import { BankKeeper } from "../bank/keeper.js";
 import { decodeAddress } from "../core/address.js";
 import { bytesEqual, concat, fromUtf8, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
-import { type ChainError, err, ok, type Result, wrap } from "../core/errors.js";
+import { type ChainError, err, errorText, ok, type Result, wrap } from "../core/errors.js";
+import { PubKeySchema } from "../gen/chain/crypto/secp256k1/keys_pb.js";
+import { SignMode } from "../gen/chain/tx/signing/v1beta1/signing_pb.js";
 import { Dec } from "../gov/dec.js";
-import { verifySignature } from "./keyring.js";
-import { coinsOf, decodeBase64, msgSigner, msgSpend, type SignedTx, signDoc, TxErrors } from "./tx.js";
+import { PUBKEY_TYPE, pubkeyAddress, verifySignature } from "./keyring.js";
+import {
+  type DecodedTx,
+  MAX_MEMO_CHARACTERS,
+  SIG_VERIFY_COST_SECP256K1,
+  signDocBytes,
+  TX_SIZE_COST_PER_BYTE,
+  TxErrors,
+} from "./tx.js";
 
 /**
- * The devnet's ante handler: what a signed transaction must pass before its message runs, in the reference's
- * order (chain id, signer, fee, account, public key, sequence, signature, fee deduction, sequence increment).
+ * The devnet's ante handler: the reference's decorator chain (x/auth/ante NewAnteHandler, v0.50) for one signer,
+ * in its order, with its codes and texts:
  *
- * State: account sequences live in the `auth` store (key `0x01 | address bytes` → decimal sequence), so they are
- * versioned, hashed and persisted with the rest of the state; a halted block commits none of its increments. The
- * public key of each account is registered at genesis (keyring.ts explains why the address does not derive from it).
+ *  1. extension options: none are accepted (`unknown extension options`, 31);
+ *  2. ValidateBasic: at least one signature (`no signatures supplied`, 15), one signature and one signer info per
+ *     signer (`wrong number of signers; expected 1, got N`, 4);
+ *  3. timeout height (`block height: H, timeout height: T`, 30);
+ *  4. memo length ≤ 256 characters (`maximum number of characters is 256 but received N characters`, 12);
+ *  5. tx size gas: 10 per byte, against the fee's gas limit (`out of gas in location: txSize; gasWanted: W,
+ *     gasUsed: U`, 11);
+ *  6. fee: in CheckTx the minimum gas prices (`insufficient fees; got: X required: Y`, 13); the fee payer (the first
+ *     signer) must exist (`fee payer address: A does not exist`, 9) and pay (`...: insufficient funds`, 5);
+ *  7. public key: a `/chain.crypto.secp256k1.PubKey` whose address is the signer (`pubKey does not match signer
+ *     address A with signer index: 0`, 8), stored on the account at its first transaction;
+ *  8. signature: SIGN_MODE_DIRECT, the account's sequence (`account sequence mismatch, expected N, got M`, 32), then
+ *     the signature over the SignDoc (`signature verification failed; please verify account number (N), sequence
+ *     (S) and chain-id (C)`, 4). A wrong chain id is a signature failure, as in the reference;
+ *  9. the sequence increments.
+ *
+ * State lives in the `auth` store, versioned, hashed and persisted with the rest: `0x01 | address` → decimal
+ * sequence, `0x02 | address` → 33-byte public key. Accounts are the genesis accounts (numbered in genesis order).
  */
 export const AUTH_STORE = "auth";
 export const FEE_COLLECTOR = "fee_collector";
@@ -26,15 +52,22 @@ export interface DecCoin {
 
 export interface AnteEnv {
   readonly chainId: string;
-  /** Registered 33-byte public keys by bech32 account address. */
-  readonly pubkeys: ReadonlyMap<string, Uint8Array>;
+  /** Genesis account numbers by bech32 address. */
+  readonly accountNumbers: ReadonlyMap<string, bigint>;
   /** app.toml `minimum-gas-prices`; all zero (or empty) means no fee is required. */
   readonly minGasPrices: readonly DecCoin[];
+}
+
+/** A tx event (CometBFT abci.Event): what tx_search and block_results read. */
+export interface TxEvent {
+  readonly type: string;
+  readonly attributes: readonly { readonly key: string; readonly value: string; readonly index: boolean }[];
 }
 
 const bank = new BankKeeper();
 
 const sequenceKey = (addr: Uint8Array): Uint8Array => concat(Uint8Array.of(0x01), addr);
+const pubkeyKey = (addr: Uint8Array): Uint8Array => concat(Uint8Array.of(0x02), addr);
 
 /** The account's next expected sequence (0 for an account that never sent a transaction). */
 export function accountSequence(ctx: Ctx, address: string): bigint {
@@ -44,9 +77,10 @@ export function accountSequence(ctx: Ctx, address: string): bigint {
   return v === undefined ? 0n : BigInt(fromUtf8(v));
 }
 
-function setSequence(ctx: Ctx, address: string, sequence: bigint): void {
+/** The account's public key, once its first transaction has set it. */
+export function accountPubkey(ctx: Ctx, address: string): Uint8Array | undefined {
   const addr = decodeAddress(address);
-  if (addr !== undefined) ctx.kv(AUTH_STORE).set(sequenceKey(addr), utf8(sequence.toString()));
+  return addr === undefined ? undefined : ctx.kv(AUTH_STORE).get(pubkeyKey(addr));
 }
 
 /** Parses `minimum-gas-prices` (`0.025stake,1atom`); the empty string is no prices. */
@@ -76,77 +110,162 @@ export function requiredFees(prices: readonly DecCoin[], gas: bigint): Coins {
   return out;
 }
 
+/** Gas the ante handler accounts for: the tx size cost and one secp256k1 verification. */
+export const anteGas = (tx: DecodedTx): bigint =>
+  BigInt(tx.bytes.length) * TX_SIZE_COST_PER_BYTE + SIG_VERIFY_COST_SECP256K1;
+
+export interface AnteOk {
+  readonly signer: string;
+  readonly fee: Coins;
+  readonly gasWanted: bigint;
+  readonly gasUsed: bigint;
+  readonly events: readonly TxEvent[];
+}
+
+export interface AnteMode {
+  /** CheckTx (mempool admission): minimum gas prices apply. */
+  readonly check: boolean;
+  /** This account's transactions already admitted but not yet in a block (CheckTx's state is ahead by them). */
+  readonly pending: bigint;
+  /** Height of the block the tx would execute in. */
+  readonly height: number;
+  /** Simulate: the signature is not verified (clients simulate with an empty one) and nothing is written. */
+  readonly simulate?: boolean;
+}
+
+const attr = (key: string, value: string) => ({ key, value, index: true });
+
 /**
- * Stateless and read-only checks (CheckTx, and the first half of delivery). `pending` is the number of this
- * account's transactions already accepted but not yet in a block (the mempool), so the expected sequence is the
- * stored one plus `pending`. `checkFunds` also requires the balance to cover the fee plus what the message spends.
+ * Runs the chain over `ctx`. In delivery, on success the fee is paid into the fee collector and the sequence (and, the
+ * first time, the public key) written; on error nothing is written. CheckTx only verifies (it writes nothing).
  */
-export function verifyTx(
-  ctx: Ctx,
-  tx: SignedTx,
-  env: AnteEnv,
-  opts: { readonly pending: bigint; readonly checkFunds: boolean },
-): Result<void, ChainError> {
-  if (tx.chain_id !== env.chainId)
-    return err(wrap(TxErrors.ErrInvalidChainID, `invalid chain-id on tx; expected ${env.chainId}, got ${tx.chain_id}`));
-  const msg = tx.msgs[0]!;
-  const signer = msgSigner(msg);
-  if (signer !== tx.account)
-    return err(wrap(TxErrors.ErrInvalidPubKey, `pubKey does not match signer address ${signer} with signer index: 0`));
-  const fee = coinsOf(tx.fee);
-  const required = requiredFees(env.minGasPrices, BigInt(tx.gas));
-  if (required.length > 0 && !required.some((r) => amountOf(fee, r.denom) >= r.amount))
+export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): Result<AnteOk, ChainError> {
+  if (tx.body.extensionOptions.length > 0) return err(wrap(TxErrors.ErrUnknownExtensionOptions));
+  const sigs = tx.raw.signatures;
+  const signer = tx.msgs[0]!.signer;
+  if (sigs.length === 0) return err(wrap(TxErrors.ErrNoSignatures));
+  if (sigs.length !== 1)
+    return err(wrap(TxErrors.ErrUnauthorized, `wrong number of signers; expected 1, got ${sigs.length}`));
+  const infos = tx.authInfo.signerInfos;
+  if (infos.length !== 1)
+    return err(wrap(TxErrors.ErrUnauthorized, `wrong number of signers; expected 1, got ${infos.length}`));
+  const timeout = tx.body.timeoutHeight;
+  if (timeout > 0n && BigInt(mode.height) > timeout)
+    return err(wrap(TxErrors.ErrTxTimeoutHeight, `block height: ${mode.height}, timeout height: ${timeout}`));
+  const memoLength = [...tx.body.memo].length;
+  if (memoLength > MAX_MEMO_CHARACTERS)
     return err(
       wrap(
-        TxErrors.ErrInsufficientFee,
-        `insufficient fees; got: ${formatCoins(fee)} required: ${formatCoins(required)}`,
+        TxErrors.ErrMemoTooLarge,
+        `maximum number of characters is ${MAX_MEMO_CHARACTERS} but received ${memoLength} characters`,
       ),
     );
-  const registered = env.pubkeys.get(tx.account);
-  if (registered === undefined) return err(wrap(TxErrors.ErrUnknownAddress, `account ${tx.account} does not exist`));
-  const pubkey = decodeBase64(tx.pubkey);
-  if (pubkey === undefined || !bytesEqual(pubkey, registered))
+  const gasWanted = tx.authInfo.fee?.gasLimit ?? 0n;
+  const sizeGas = BigInt(tx.bytes.length) * TX_SIZE_COST_PER_BYTE;
+  if (sizeGas > gasWanted)
     return err(
-      wrap(TxErrors.ErrInvalidPubKey, `pubKey does not match signer address ${tx.account} with signer index: 0`),
+      wrap(TxErrors.ErrOutOfGas, `out of gas in location: txSize; gasWanted: ${gasWanted}, gasUsed: ${sizeGas}`),
     );
-  const expected = accountSequence(ctx, tx.account) + opts.pending;
-  if (BigInt(tx.sequence) !== expected)
-    return err(wrap(TxErrors.ErrWrongSequence, `account sequence mismatch, expected ${expected}, got ${tx.sequence}`));
-  const signature = decodeBase64(tx.signature);
-  if (signature === undefined || !verifySignature(pubkey, signDoc(tx), signature))
-    return err(
-      wrap(
-        TxErrors.ErrUnauthorized,
-        `signature verification failed; please verify account number (0), sequence (${tx.sequence}) and chain-id (${env.chainId})`,
-      ),
-    );
-  const spend = opts.checkFunds ? addCoins(fee, msgSpend(msg)) : fee;
-  for (const c of spend) {
-    const have = bank.balance(ctx, tx.account, c.denom);
+
+  // 6. fee
+  const fee: Coin[] = [];
+  for (const c of tx.authInfo.fee?.amount ?? []) {
+    if (!/^[0-9]{1,77}$/.test(c.amount)) return err(wrap(TxErrors.ErrInsufficientFee, "invalid fee provided"));
+    fee.push({ denom: c.denom, amount: BigInt(c.amount) });
+  }
+  if (mode.check) {
+    const required = requiredFees(env.minGasPrices, gasWanted);
+    if (required.length > 0 && !required.some((r) => amountOf(fee, r.denom) >= r.amount))
+      return err(
+        wrap(
+          TxErrors.ErrInsufficientFee,
+          `insufficient fees; got: ${formatCoins(fee)} required: ${formatCoins(required)}`,
+        ),
+      );
+  }
+  const accountNumber = env.accountNumbers.get(signer);
+  if (accountNumber === undefined)
+    return err(wrap(TxErrors.ErrUnknownAddress, `fee payer address: ${signer} does not exist`));
+  const paid = fee.filter((c) => c.amount > 0n);
+  for (const c of paid) {
+    const have = bank.balance(ctx, signer, c.denom);
     if (have < c.amount)
       return err(
         wrap(
           TxErrors.ErrInsufficientFunds,
-          `spendable balance ${have}${c.denom} is smaller than ${c.amount}${c.denom}`,
+          errorText(
+            wrap(
+              TxErrors.ErrInsufficientFunds,
+              `spendable balance ${have}${c.denom} is smaller than ${c.amount}${c.denom}`,
+            ),
+          ),
         ),
       );
   }
-  return ok(undefined);
-}
 
-/**
- * Delivery: verifies against the block's state (no pending offset), then deducts the fee into the fee collector
- * and increments the sequence. On error nothing is written; on success the writes stand even if the message
- * itself later fails (the reference's ante writes survive a failed message).
- */
-export function anteDeliver(ctx: Ctx, tx: SignedTx, env: AnteEnv): Result<void, ChainError> {
-  const v = verifyTx(ctx, tx, env, { pending: 0n, checkFunds: false });
-  if (!v.ok) return v;
-  const fee = coinsOf(tx.fee).filter((c) => c.amount > 0n);
-  if (fee.length > 0) {
-    const paid = bank.sendToModule(ctx, tx.account, FEE_COLLECTOR, fee);
-    if (!paid.ok) return paid;
+  // 7. public key
+  const info = infos[0]!;
+  const stored = accountPubkey(ctx, signer);
+  let pubkey: Uint8Array | undefined = stored;
+  if (info.publicKey !== undefined) {
+    if (info.publicKey.typeUrl !== PUBKEY_TYPE)
+      return err(wrap(TxErrors.ErrTxDecode, `unable to resolve type URL ${info.publicKey.typeUrl}`));
+    let key: Uint8Array;
+    try {
+      key = fromBinary(PubKeySchema, info.publicKey.value).key;
+    } catch (e) {
+      return err(wrap(TxErrors.ErrTxDecode, e instanceof Error ? e.message : String(e)));
+    }
+    if (key.length !== 33 || pubkeyAddress(key) !== signer)
+      return err(
+        wrap(TxErrors.ErrInvalidPubKey, `pubKey does not match signer address ${signer} with signer index: 0`),
+      );
+    pubkey = key;
   }
-  setSequence(ctx, tx.account, BigInt(tx.sequence) + 1n);
-  return ok(undefined);
+  if (pubkey === undefined) return err(wrap(TxErrors.ErrInvalidPubKey, "pubkey on account is not set"));
+
+  // 8. signature
+  const single = info.modeInfo?.sum.case === "single" ? info.modeInfo.sum.value.mode : undefined;
+  if (single !== SignMode.DIRECT)
+    return err(
+      wrap(
+        TxErrors.ErrInvalidRequest,
+        `unsupported sign mode ${single === undefined ? "(multi or none)" : SignMode[single]}`,
+      ),
+    );
+  const expected = accountSequence(ctx, signer) + mode.pending;
+  if (info.sequence !== expected)
+    return err(
+      wrap(TxErrors.ErrWrongSequence, `account sequence mismatch, expected ${expected}, got ${info.sequence}`),
+    );
+  const doc = signDocBytes(tx.raw.bodyBytes, tx.raw.authInfoBytes, env.chainId, accountNumber);
+  if (mode.simulate !== true && !verifySignature(pubkey, doc, sigs[0]!))
+    return err(
+      wrap(
+        TxErrors.ErrUnauthorized,
+        `signature verification failed; please verify account number (${accountNumber}), sequence (${expected}) and chain-id (${env.chainId})`,
+      ),
+    );
+
+  // writes (delivery only): fee, public key, sequence
+  if (!mode.check && mode.simulate !== true) {
+    if (paid.length > 0) {
+      const r = bank.sendToModule(ctx, signer, FEE_COLLECTOR, paid);
+      if (!r.ok) return r;
+    }
+    const addr = decodeAddress(signer)!;
+    if (stored === undefined || !bytesEqual(stored, pubkey)) ctx.kv(AUTH_STORE).set(pubkeyKey(addr), pubkey);
+    ctx.kv(AUTH_STORE).set(sequenceKey(addr), utf8((info.sequence + 1n).toString()));
+  }
+  return ok({
+    signer,
+    fee,
+    gasWanted,
+    gasUsed: anteGas(tx),
+    events: [
+      { type: "tx", attributes: [attr("fee", formatCoins(fee)), attr("fee_payer", signer)] },
+      { type: "tx", attributes: [attr("acc_seq", `${signer}/${info.sequence}`)] },
+      { type: "tx", attributes: [attr("signature", base64.encode(sigs[0]!))] },
+    ],
+  });
 }

@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
 import { inProcessQuery } from "../api/in-process.js";
-import { GOV_AUTHORITY } from "../core/address.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { initNode } from "./init.js";
 import { loadKey } from "./keyring.js";
-import { type JsonMsg, MSG_SOFTWARE_UPGRADE, MSG_SUBMIT_PROPOSAL, MSG_VOTE, signTx } from "./tx.js";
+import { signTx } from "./tx.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -84,41 +84,28 @@ describe("DevnetChain", () => {
     expect(block()).toMatchObject({ kind: "committed", height: 1 });
     await c.flush();
     const planHeight = 8;
-    const submit: JsonMsg = {
-      "@type": MSG_SUBMIT_PROPOSAL,
-      messages: [
-        {
-          "@type": MSG_SOFTWARE_UPGRADE,
-          authority: GOV_AUTHORITY,
-          plan: { name: "v2", height: String(planHeight), info: "" },
-        },
-      ],
-      initial_deposit: [{ denom: "stake", amount: "10000000" }],
-      proposer: val1.value.address,
-      metadata: "",
-      title: "upgrade",
-      summary: "to v2",
-      expedited: false,
-    };
-    const sub = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 0n, msg: submit })));
-    expect(sub.code).toBe(0);
-    const vote: JsonMsg = {
-      "@type": MSG_VOTE,
-      proposal_id: "1",
-      voter: val1.value.address,
-      option: "VOTE_OPTION_YES",
-      metadata: "",
-    };
-    const v = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 1n, msg: vote })));
-    expect(v.code).toBe(0);
-    // A replayed vote (same sequence) is refused at CheckTx.
-    const replay = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 1n, msg: vote })));
-    expect(replay.raw_log).toBe("account sequence mismatch, expected 2, got 1: incorrect account sequence");
+    const submit = upgradeProposalMsg(val1.value.address, { name: "v2", height: BigInt(planHeight) });
+    const sign = (sequence: bigint, msg: typeof submit) =>
+      signTx(val1.value, { chainId: "devnet-test", accountNumber: 0n, sequence, msg });
+    const sub = c.checkTx(sign(0n, submit));
+    expect(sub).toMatchObject({ kind: "checked", code: 0 });
+    const v = c.checkTx(sign(1n, voteMsg(val1.value.address)));
+    expect(v).toMatchObject({ kind: "checked", code: 0 });
+    // The same bytes again are refused by the mempool's cache; a replayed sequence by the ante handler.
+    expect(c.checkTx(sign(1n, voteMsg(val1.value.address)))).toMatchObject({
+      kind: "mempool",
+      message: "tx already exists in cache",
+    });
+    const replay = c.checkTx(sign(1n, voteMsg(val1.value.address, 1n, 3)));
+    expect(replay).toMatchObject({
+      code: 32,
+      log: "account sequence mismatch, expected 2, got 1: incorrect account sequence",
+    });
     expect(block()).toMatchObject({ kind: "committed", height: 2, numTxs: 2 });
-    expect(c.txResult(sub.txhash)).toBeUndefined(); // not durable yet
+    expect(c.txResult(sub.hash)).toBeUndefined(); // not durable yet
     await c.flush();
-    expect(c.txResult(sub.txhash)).toMatchObject({ code: 0, height: "2", proposal_id: "1" });
-    expect(c.txResult(v.txhash)).toMatchObject({ code: 0, height: "2" });
+    expect(c.txResult(sub.hash)).toMatchObject({ code: 0, height: "2", proposal_id: "1" });
+    expect(c.txResult(v.hash)).toMatchObject({ code: 0, height: "2" });
     expect(query(c, "/chain/gov/v1/proposals/1").body.proposal.status).toBe("PROPOSAL_STATUS_VOTING_PERIOD");
     for (let h = 3; h < planHeight; h++) {
       expect(block()).toMatchObject({ kind: "committed", height: h });
@@ -182,15 +169,10 @@ describe("DevnetChain", () => {
     const c = await running(home, "v1");
     const val1 = loadKey(home, "val1");
     if (!val1.ok) throw new Error("key");
-    const vote: JsonMsg = {
-      "@type": MSG_VOTE,
-      proposal_id: "1",
-      voter: val1.value.address,
-      option: "VOTE_OPTION_YES",
-      metadata: "",
-    };
-    const r = c.checkTx(JSON.stringify(signTx(val1.value, { chainId: "devnet-test", sequence: 0n, msg: vote })));
-    expect(r.code).toBe(26);
+    const r = c.checkTx(
+      signTx(val1.value, { chainId: "devnet-test", accountNumber: 0n, sequence: 0n, msg: voteMsg(val1.value.address) }),
+    );
+    expect(r).toMatchObject({ code: 26, log: "chain is not ready; please wait for first block: invalid height" });
     expect(existsSync(join(home, "data", "application.db"))).toBe(true);
     await c.close();
   });

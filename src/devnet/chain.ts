@@ -15,18 +15,19 @@ import { BankKeeper } from "../bank/keeper.js";
 import type { BlockStore } from "../chain/block-store.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
-import { toHex, utf8 } from "../core/bytes.js";
-import { type ChainError, errorText, ok, type Result } from "../core/errors.js";
+import { toHex } from "../core/bytes.js";
+import { type ChainError, err, errorText, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
 import { type FileSystem, MemoryFs } from "../core/fs.js";
 import type { StakingView } from "../gov/types.js";
 import type { MultiStore } from "../store/types.js";
 import { VersionedMultiStore } from "../store/versioned.js";
-import { type AnteEnv, accountSequence, anteDeliver, parseGasPrices, verifyTx } from "./ante.js";
+import { type AnteEnv, type AnteOk, anteGas, parseGasPrices, runAnte, type TxEvent } from "./ante.js";
 import { blockWrites, loadBlockStore, newBlockStore, readTx, type TxRecord } from "./block-log.js";
 import { COMMIT_RECORD_FILE, checkRecovered, readCommitRecord, writeCommitRecord } from "./commit-record.js";
 import type { HomeConfig } from "./home.js";
 import { LevelBackend } from "./level-backend.js";
-import { decodeTx, type SignedTx, toSimTx, txHash } from "./tx.js";
+import { type DecodedMsg, type DecodedTx, decodeTx, txHash } from "./tx.js";
+import { authQueryService, txService } from "./tx-service.js";
 
 /**
  * One devnet node's chain: the simulated application (SimNodeProcess, started through SimAppHost) over a
@@ -39,14 +40,31 @@ import { decodeTx, type SignedTx, toSimTx, txHash } from "./tx.js";
  *   by a crash: after a restart the node resumes at `durableHeight` or later, with the same app hashes.
  * - `produceBlock` must not be called while a flush is in flight (the node's loop awaits each flush).
  */
-export interface TxResponse {
-  readonly txhash: string;
-  readonly height: string;
-  readonly code: number;
-  readonly codespace: string;
-  readonly raw_log: string;
-  readonly proposal_id?: string;
-}
+/** CometBFT's mempool limits (config.toml [mempool] defaults): max_tx_bytes and size. */
+export const MAX_TX_BYTES = 1_048_576;
+export const MEMPOOL_SIZE = 5000;
+
+/**
+ * CheckTx's outcome: the application's answer (code 0 = admitted to the mempool), or a refusal by the mempool itself
+ * before the application sees the tx (CometBFT's errors: `tx already exists in cache`, `tx too large. Max size is N,
+ * but got M`, `mempool is full: ...`).
+ */
+export type CheckOutcome =
+  | {
+      readonly kind: "checked";
+      readonly hash: string;
+      readonly code: number;
+      readonly codespace: string;
+      readonly log: string;
+      readonly gasWanted: bigint;
+      readonly gasUsed: bigint;
+    }
+  | {
+      readonly kind: "mempool";
+      readonly hash: string;
+      readonly reason: "in-cache" | "too-large" | "full";
+      readonly message: string;
+    };
 
 export type BlockOutcome =
   | {
@@ -60,8 +78,7 @@ export type BlockOutcome =
   | { readonly kind: "halted"; readonly height: number; readonly halt: Halt };
 
 interface PoolTx {
-  readonly tx: SignedTx;
-  readonly raw: string;
+  readonly tx: DecodedTx;
   readonly hash: string;
 }
 
@@ -72,12 +89,9 @@ const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : S
 
 const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
 
-const errorResponse = (hash: string, e: ChainError): TxResponse => ({
-  txhash: hash,
-  height: "0",
+const codeOf = (e: ChainError) => ({
   code: e.kind === "sdk" ? e.base.code : 1,
   codespace: e.kind === "sdk" ? e.base.codespace : "",
-  raw_log: errorText(e),
 });
 
 export interface OpenOptions {
@@ -103,7 +117,7 @@ export interface NodeListeners {
 
 export class DevnetChain {
   readonly binary: string;
-  readonly blocks: BlockStore<string>;
+  readonly blocks: BlockStore<Uint8Array>;
   readonly #cfg: HomeConfig;
   readonly #backend: LevelBackend;
   readonly #state: NodeState;
@@ -124,7 +138,7 @@ export class DevnetChain {
     backend: LevelBackend,
     state: NodeState,
     process: SimNodeProcess,
-    blocks: BlockStore<string>,
+    blocks: BlockStore<Uint8Array>,
     env: AnteEnv,
   ) {
     this.#cfg = cfg;
@@ -138,7 +152,8 @@ export class DevnetChain {
     this.#recordPath = join(cfg.paths.data, COMMIT_RECORD_FILE);
     const validators = cfg.chain.genesis.validators;
     this.#staking = {
-      bondedValidators: () => validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
+      bondedValidators: () =>
+        validators.map((v) => ({ operator: v.operator ?? addressOfName(v.name), tokens: BigInt(v.power) })),
     };
   }
 
@@ -186,7 +201,7 @@ export class DevnetChain {
     const backend = opened.value;
     const identity = { chainId: chain.chainId, genesisAppHash, validators: chain.genesis.validators };
     let store: VersionedMultiStore;
-    let blocks: BlockStore<string>;
+    let blocks: BlockStore<Uint8Array>;
     try {
       store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: config.app.pruning, backend });
       blocks = store.latestVersion() === 0 ? newBlockStore(identity) : await loadBlockStore(backend, identity);
@@ -210,7 +225,8 @@ export class DevnetChain {
       return { ok: false, error: refuse(mismatch) };
     }
     const state: NodeState = { store, fs: asNodeFs(o.fs), home: config.paths.home };
-    const env: AnteEnv = { chainId: chain.chainId, pubkeys: chain.pubkeys, minGasPrices: prices.value };
+    const accountNumbers = new Map([...chain.accounts].map(([a, info]) => [a, info.accountNumber]));
+    const env: AnteEnv = { chainId: chain.chainId, accountNumbers, minGasPrices: prices.value };
     let process: SimNodeProcess;
     if (last === 0) {
       process = new SimNodeProcess(state, def, chain.genesis, o.skipHeights);
@@ -257,29 +273,81 @@ export class DevnetChain {
   }
 
   /**
-   * CheckTx: decodes and verifies the transaction against the last committed state (sequence offset by this
-   * account's transactions already in the mempool) and, when it passes, queues it for the next block.
+   * CheckTx: the mempool's own checks (size, cache, capacity), then decoding and the ante handler in CheckTx mode
+   * against the last committed state (sequence offset by this account's transactions already in the mempool). A tx
+   * that passes is queued for the next block.
    */
-  checkTx(body: string): TxResponse {
-    const decoded = decodeTx(body);
-    if (!decoded.ok) return errorResponse("", decoded.error);
+  checkTx(bytes: Uint8Array): CheckOutcome {
+    const hash = txHash(bytes);
+    if (bytes.length > MAX_TX_BYTES)
+      return {
+        kind: "mempool",
+        hash,
+        reason: "too-large",
+        message: `tx too large. Max size is ${MAX_TX_BYTES}, but got ${bytes.length}`,
+      };
+    if (this.#mempool.some((p) => p.hash === hash) || this.#unflushed.has(hash) || this.txResult(hash) !== undefined)
+      return { kind: "mempool", hash, reason: "in-cache", message: "tx already exists in cache" };
+    if (this.#mempool.length >= MEMPOOL_SIZE) {
+      const total = this.#mempool.reduce((n, p) => n + p.tx.bytes.length, 0);
+      return {
+        kind: "mempool",
+        hash,
+        reason: "full",
+        message: `mempool is full: number of txs ${this.#mempool.length} (max: ${MEMPOOL_SIZE}), total txs bytes ${total} (max: 1073741824)`,
+      };
+    }
+    const rejected = (e: ChainError, gasWanted = 0n, gasUsed = 0n): CheckOutcome => ({
+      kind: "checked",
+      hash,
+      ...codeOf(e),
+      log: errorText(e),
+      gasWanted,
+      gasUsed,
+    });
+    const decoded = decodeTx(bytes);
+    if (!decoded.ok) return rejected(decoded.error);
     const tx = decoded.value;
-    const hash = txHash(tx);
     const ctx = this.#ctxAt(this.height);
     if (ctx === undefined)
-      return {
-        txhash: hash,
-        height: "0",
-        code: 26,
-        codespace: "sdk",
-        raw_log: "chain is not ready; please wait for first block: invalid height",
-      };
-    const pending = this.#pendingByAccount.get(tx.account) ?? 0n;
-    const v = verifyTx(ctx, tx, this.#env, { pending, checkFunds: true });
-    if (!v.ok) return errorResponse(hash, v.error);
-    this.#mempool.push({ tx, raw: JSON.stringify(tx), hash });
-    this.#pendingByAccount.set(tx.account, pending + 1n);
-    return { txhash: hash, height: "0", code: 0, codespace: "", raw_log: "" };
+      return rejected(wrap(SdkErrors.ErrInvalidHeight, "chain is not ready; please wait for first block"));
+    const signer = tx.msgs[0]!.signer;
+    const pending = this.#pendingByAccount.get(signer) ?? 0n;
+    const v = runAnte(ctx, tx, this.#env, { check: true, pending, height: this.height + 1 });
+    if (!v.ok) return rejected(v.error, tx.authInfo.fee?.gasLimit ?? 0n, anteGas(tx));
+    this.#mempool.push({ tx, hash });
+    this.#pendingByAccount.set(signer, pending + 1n);
+    return {
+      kind: "checked",
+      hash,
+      code: 0,
+      codespace: "",
+      log: "",
+      gasWanted: v.value.gasWanted,
+      gasUsed: v.value.gasUsed,
+    };
+  }
+
+  /** Simulate: decoding and the ante handler over the latest state without the signature check; nothing is kept. */
+  simulate(bytes: Uint8Array): Result<{ gasWanted: bigint; gasUsed: bigint; events: readonly TxEvent[] }, ChainError> {
+    const decoded = decodeTx(bytes);
+    if (!decoded.ok) return decoded;
+    const ctx = this.#ctxAt(this.#durable);
+    if (ctx === undefined)
+      return err(wrap(SdkErrors.ErrInvalidHeight, "chain is not ready; please wait for first block"));
+    const tx = decoded.value;
+    const v = runAnte(ctx, tx, this.#env, { check: false, simulate: true, pending: 0n, height: this.#durable + 1 });
+    if (!v.ok) return v;
+    return ok({
+      gasWanted: v.value.gasWanted,
+      gasUsed: v.value.gasUsed,
+      events: [...v.value.events, ...msgEvents(tx.msgs[0]!, undefined)],
+    });
+  }
+
+  /** Transactions waiting for the next block (num_unconfirmed_txs). */
+  get mempoolBytes(): number {
+    return this.#mempool.reduce((n, p) => n + p.tx.bytes.length, 0);
   }
 
   /**
@@ -298,42 +366,58 @@ export class DevnetChain {
     });
     const results: (TxRecord | undefined)[] = [];
     const simTxs: SimTx[] = [];
-    const delivered: number[] = [];
+    const delivered: { index: number; ante: AnteOk }[] = [];
     pool.forEach((p, i) => {
+      const gasWanted = (p.tx.authInfo.fee?.gasLimit ?? 0n).toString();
+      const fail = (e: ChainError): TxRecord => ({
+        txhash: p.hash,
+        height: String(height),
+        index: i,
+        ...codeOf(e),
+        raw_log: errorText(e),
+        gas_wanted: gasWanted,
+        gas_used: anteGas(p.tx).toString(),
+        events: [],
+      });
       if (height === 1) {
-        results.push(failed(p.hash, height, i, "chain is not ready; please wait for first block: invalid height"));
+        results.push(fail(wrap(SdkErrors.ErrInvalidHeight, "chain is not ready; please wait for first block")));
         return;
       }
-      const a = anteDeliver(ctx, p.tx, this.#env);
+      const a = runAnte(ctx, p.tx, this.#env, { check: false, pending: 0n, height });
       if (!a.ok) {
-        const r = errorResponse(p.hash, a.error);
-        results.push({ ...r, height: String(height), index: i });
+        results.push(fail(a.error));
         return;
       }
       results.push(undefined);
-      delivered.push(i);
-      simTxs.push(toSimTx(p.tx.msgs[0]!, p.tx.account));
+      delivered.push({ index: i, ante: a.value });
+      simTxs.push(p.tx.msgs[0]!.sim);
     });
     const out = this.#process.execute(height, timeMs, simTxs);
     if (!out.ok) return { kind: "halted", height, halt: out.halt };
     out.txResults.forEach((r, j) => {
-      const i = delivered[j]!;
-      const hash = pool[i]!.hash;
+      const { index: i, ante } = delivered[j]!;
+      const p = pool[i]!;
+      const common = {
+        txhash: p.hash,
+        height: String(height),
+        index: i,
+        gas_wanted: ante.gasWanted.toString(),
+        gas_used: ante.gasUsed.toString(),
+      };
       results[i] = r.ok
         ? {
-            txhash: hash,
-            height: String(height),
-            index: i,
+            ...common,
             code: 0,
             codespace: "",
             raw_log: "",
+            events: [...ante.events, ...msgEvents(p.tx.msgs[0]!, r.proposalId)],
             ...(r.proposalId === undefined ? {} : { proposal_id: r.proposalId.toString() }),
           }
-        : failed(hash, height, i, r.error ?? "");
+        : { ...common, code: 1, codespace: "", raw_log: r.error ?? "", events: ante.events };
     });
     this.#process.commit();
     const appHash = this.#process.lastAppHash();
-    const raws = pool.map((p) => p.raw);
+    const raws = pool.map((p) => p.tx.bytes);
     this.blocks.append(height, timeMs, raws, appHash);
     const records = results.map((r) => r!);
     this.#aux.push(...blockWrites(height, timeMs, appHash, raws, records));
@@ -385,12 +469,9 @@ export class DevnetChain {
     return r !== undefined && Number(r.height) <= this.#durable ? r : undefined;
   }
 
-  /** Sequence and registration of an account at the durable height; undefined when it has no registered key. */
-  account(address: string): { readonly sequence: bigint; readonly pubkey: Uint8Array } | undefined {
-    const pubkey = this.#env.pubkeys.get(address);
-    const ctx = this.#ctxAt(this.#durable);
-    if (pubkey === undefined || ctx === undefined) return undefined;
-    return { sequence: accountSequence(ctx, address), pubkey };
+  /** Genesis account numbers by address (the auth query service reads sequences and keys from the state). */
+  get accountNumbers(): ReadonlyMap<string, bigint> {
+    return this.#env.accountNumbers;
   }
 
   /** Bank balances at the durable height. */
@@ -399,18 +480,14 @@ export class DevnetChain {
     return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
   }
 
-  /**
-   * The API servers' view: upgrade, gov and block services over durable heights only. `listeners` are the node's
-   * listening endpoints as they are now: node_info advertises the RPC address only while an RPC listener runs
-   * (empty otherwise), so it never names a port where nothing answers.
-   */
-  queryBackend(listeners: () => NodeListeners = () => ({})): QueryBackend {
+  /** The node's block store as the API reads it: durable heights only; node_info advertises `listeners().rpc`. */
+  blockSource(listeners: () => NodeListeners = () => ({})): BlockSource {
     const durable = () => this.#durable;
-    const blocks: BlockSource = {
+    return {
       latestHeight: durable,
       baseHeight: () => 1,
       blockMeta: (h) => (h <= durable() ? this.blocks.meta(h) : undefined),
-      blockTxs: (h) => (h <= durable() ? this.blocks.txs(h).map(utf8) : []),
+      blockTxs: (h) => (h <= durable() ? [...this.blocks.txs(h)] : []),
       syncing: () => false,
       nodeInfo: () => ({
         nodeId: toHex(nameToAddressBytes(`node/${this.#cfg.paths.home}`)),
@@ -426,6 +503,16 @@ export class DevnetChain {
         protocolApp: this.#process.protocolVersion,
       }),
     };
+  }
+
+  /**
+   * The API servers' view: upgrade, gov, block, auth and tx services over durable heights only. `listeners` are the
+   * node's listening endpoints as they are now: node_info advertises the RPC address only while an RPC listener runs
+   * (empty otherwise), so it never names a port where nothing answers.
+   */
+  queryBackend(listeners: () => NodeListeners = () => ({})): QueryBackend {
+    const durable = () => this.#durable;
+    const blocks = this.blockSource(listeners);
     return storeBackend({
       state: {
         latestVersion: durable,
@@ -433,7 +520,13 @@ export class DevnetChain {
         readAt: (v) => this.#state.store.readAt(v),
       },
       chainId: this.chainId,
-      services: [upgradeQueryService(), govQueryService(this.#staking), blockService(blocks)],
+      services: [
+        upgradeQueryService(),
+        govQueryService(this.#staking),
+        blockService(blocks),
+        authQueryService(this.#env.accountNumbers),
+        txService(this),
+      ],
       blockTimeMs: (h) => this.blocks.timeMs(h) ?? 0,
     });
   }
@@ -444,6 +537,25 @@ export class DevnetChain {
   }
 }
 
-function failed(hash: string, height: number, index: number, log: string): TxRecord {
-  return { txhash: hash, height: String(height), index, code: 1, codespace: "", raw_log: log };
+const attr = (key: string, value: string) => ({ key, value, index: true });
+
+/** The message events of a delivered message (x/auth's `message` event, gov's `submit_proposal`). */
+function msgEvents(m: DecodedMsg, proposalId: bigint | undefined): TxEvent[] {
+  const out: TxEvent[] = [
+    {
+      type: "message",
+      attributes: [
+        attr("action", m.typeUrl),
+        attr("sender", m.signer),
+        attr("module", m.module),
+        attr("msg_index", "0"),
+      ],
+    },
+  ];
+  if (proposalId !== undefined)
+    out.push({
+      type: "submit_proposal",
+      attributes: [attr("proposal_id", proposalId.toString()), attr("msg_index", "0")],
+    });
+  return out;
 }

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, exited, getJson, initTestHome, spawnCli, waitFor } from "../../test/kit/devnet.js";
+import { bundleCli, exited, getJson, initTestHome, spawnCli, voteMsg, waitFor } from "../../test/kit/devnet.js";
 import { inProcessQuery } from "../api/in-process.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { loadKey } from "./keyring.js";
-import { MSG_VOTE, signTx } from "./tx.js";
+import { signTx } from "./tx.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -60,18 +60,13 @@ describe("crash safety of the live node", () => {
         if (acc?.status === 200) {
           const tx = signTx(val1.value, {
             chainId: "devnet-test",
+            accountNumber: BigInt(acc.body.account.account_number),
             sequence: BigInt(acc.body.account.sequence),
-            msg: {
-              "@type": MSG_VOTE,
-              proposal_id: "1",
-              voter: val1.value.address,
-              option: "VOTE_OPTION_YES",
-              metadata: "",
-            },
+            msg: voteMsg(val1.value.address),
           });
           const sent = await fetch(`${restUrl}/chain/tx/v1beta1/txs`, {
             method: "POST",
-            body: JSON.stringify(tx),
+            body: JSON.stringify({ tx_bytes: Buffer.from(tx).toString("base64"), mode: "BROADCAST_MODE_SYNC" }),
           }).catch(() => undefined);
           if (sent?.ok === true) txs++;
         }

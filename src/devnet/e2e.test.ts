@@ -18,6 +18,7 @@ describe("devnet end to end (real processes)", () => {
     dirs.push(home);
     const api = await freePort();
     const grpc = await freePort();
+    const rpc = await freePort();
     const node = `http://127.0.0.1:${api}`;
     const init = await runCli(cli, [
       "init",
@@ -28,16 +29,18 @@ describe("devnet end to end (real processes)", () => {
       "--key-seed",
       "e2e",
       "--voting-period",
-      "2s",
+      "5s",
       "--deposit-period",
       "10s",
       "--api-address",
       `tcp://127.0.0.1:${api}`,
       "--grpc-address",
       `127.0.0.1:${grpc}`,
+      "--rpc-address",
+      `tcp://127.0.0.1:${rpc}`,
     ]);
     expect(init.code, init.output).toBe(0);
-    expect(init.output).toContain("deposit period 10s, voting period 2s");
+    expect(init.output).toContain("deposit period 10s, voting period 5s");
 
     const visor = spawnCli(cli, ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "250ms"], {
       DAEMON_POLL_INTERVAL: "100ms",
@@ -106,7 +109,16 @@ describe("devnet end to end (real processes)", () => {
         "json",
       ]);
       expect(submit.code, submit.output).toBe(0);
-      expect(JSON.parse(submit.output)).toMatchObject({ code: 0, proposal_id: "1" });
+      // The proposal id is in the submit_proposal event, as the reference reports it.
+      expect(JSON.parse(submit.output)).toMatchObject({
+        code: 0,
+        events: expect.arrayContaining([
+          {
+            type: "submit_proposal",
+            attributes: expect.arrayContaining([{ key: "proposal_id", value: "1", index: true }]),
+          },
+        ]),
+      });
       const deposit = await runCli(cli, [
         "tx",
         "gov",

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { addressOfName } from "../core/address.js";
 import { DEFAULT_BINARIES, genesisDocument, loadDevnetConfig } from "./genesis.js";
 import { keyFromSeed } from "./keyring.js";
 
 const val1 = keyFromSeed("val1", "s");
-const alice = keyFromSeed("alice", "s");
+const alice = keyFromSeed("alice", "s2");
 const genesis = (gov: Record<string, string> = {}) =>
   JSON.stringify(
     genesisDocument({
@@ -18,18 +17,20 @@ const load = (g: string, b: string = JSON.stringify(DEFAULT_BINARIES), bName = "
   loadDevnetConfig("config/genesis.json", g, bName, b);
 
 describe("devnet genesis and binaries", () => {
-  it("resolves like a scenario: balances by named address, short gov periods, auth mounted in every binary", () => {
+  it("resolves like a scenario: balances and validators by their keys' addresses, account numbers in genesis order, short gov periods, auth mounted in every binary", () => {
     const r = load(genesis());
     if (!r.ok) throw new Error(r.error.join("\n"));
     const c = r.value;
     expect(c.chainId).toBe("g-1");
     expect(c.genesis.balances).toEqual([
-      { address: addressOfName("alice"), coins: [{ denom: "stake", amount: 5n }] },
-      { address: addressOfName("val1"), coins: [{ denom: "stake", amount: 1000000000000n }] },
+      { address: alice.address, coins: [{ denom: "stake", amount: 5n }] },
+      { address: val1.address, coins: [{ denom: "stake", amount: 1000000000000n }] },
     ]);
     expect(c.scenario.chain.gov.votingPeriodMs).toBe(20_000);
     expect(c.scenario.chain.gov.maxDepositPeriodMs).toBe(20_000);
-    expect(c.pubkeys.get(addressOfName("val1"))).toEqual(val1.pubkey);
+    expect(c.accounts.get(val1.address)).toEqual({ name: "val1", pubkey: val1.pubkey, accountNumber: 0n });
+    expect(c.accounts.get(alice.address)?.accountNumber).toBe(1n);
+    expect(c.genesis.validators).toEqual([{ name: "val1", power: 100, operator: val1.address }]);
     expect([...c.binaries.get("v1")!.modules.keys()]).toEqual(["auth", "bank", "gov", "upgrade"]);
     expect([...c.binaries.get("v2")!.upgrades.keys()]).toEqual(["v2"]);
     const noAuth = load(genesis(), JSON.stringify({ binaries: { a: {} } }));
@@ -69,7 +70,7 @@ describe("devnet genesis and binaries", () => {
       ok: false,
       error: [
         "config/genesis.json: extra: unknown key",
-        "config/genesis.json: accounts.0.pubkey: expected base64 of a 33-byte key",
+        "config/genesis.json: accounts.0.pubkey: expected base64 of a 33-byte compressed secp256k1 key",
       ],
     });
   });

@@ -1,21 +1,22 @@
 import { base64 } from "@scure/base";
 import type { BinaryDef } from "../app/binary.js";
 import type { ChainGenesis } from "../app/node-process.js";
-import { addressOfName } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatScenarioError, type Scenario, scenarioFromData } from "../scenario/index.js";
 import { govParamsOf } from "../scenario/simulate.js";
 import { parseSource } from "../scenario/source.js";
 import { AUTH_STORE } from "./ante.js";
-import type { KeyRecord } from "./keyring.js";
+import { type KeyRecord, pubkeyAddress } from "./keyring.js";
 
 /**
  * A devnet's chain definition, as two files under `<home>/config/`:
  *
  * - `genesis.json`: `{"chain": <scenario chain section>, "accounts": [{"name","address","pubkey"}]}`. `chain` is
  *   exactly the `chain` section of a scenario file (docs/scenario-format.md §2: chainId, validators, accounts with balances,
- *   gov params with Go durations); `accounts` registers the public key (base64, 33 bytes) of each account that may
- *   sign, by name (address = bech32(sha256(name)[0:20]), see keyring.ts).
+ *   gov params with Go durations), where validators and balances name their accounts; `accounts` binds each name to
+ *   its public key (base64, 33 bytes) and so to its address, bech32(ripemd160(sha256(pubkey))) (keyring.ts). Every
+ *   validator and every funded name must be listed. An account's number is its position in `accounts` (0, 1, ...),
+ *   as genesis assigns account numbers in order; `address`, when present, must be the key's address.
  * - `binaries.json` (or `.yaml`): `{"genesisBinary"?, "binaries": {...}}`, the `binaries` of a scenario file.
  *
  * Both go through the scenario loader, so they are validated (and defaulted) exactly as a scenario is. Every binary
@@ -28,13 +29,21 @@ export interface GenesisAccount {
   readonly pubkey: string;
 }
 
+export interface GenesisAccountInfo {
+  readonly name: string;
+  readonly pubkey: Uint8Array;
+  readonly accountNumber: bigint;
+}
+
 export interface DevnetConfig {
   readonly chainId: string;
   readonly genesis: ChainGenesis;
   readonly binaries: ReadonlyMap<string, BinaryDef>;
   readonly genesisBinary: string;
-  /** Registered public keys by address. */
-  readonly pubkeys: ReadonlyMap<string, Uint8Array>;
+  /** Genesis accounts by address: public key and account number. */
+  readonly accounts: ReadonlyMap<string, GenesisAccountInfo>;
+  /** Account addresses by genesis name. */
+  readonly addressOf: ReadonlyMap<string, string>;
   /** The resolved scenario view (gov params in ms, validators, balances), for display. */
   readonly scenario: Scenario;
 }
@@ -117,27 +126,38 @@ export function loadDevnetConfig(
     if (k !== "chain" && k !== "accounts") errors.push(`${genesisName}: ${k}: unknown key`);
   for (const k of Object.keys(b.value))
     if (k !== "binaries" && k !== "genesisBinary") errors.push(`${binariesName}: ${k}: unknown key`);
-  const accounts = g.value.accounts ?? [];
-  const pubkeys = new Map<string, Uint8Array>();
-  if (!Array.isArray(accounts)) errors.push(`${genesisName}: accounts: expected a list`);
+  const listed = g.value.accounts ?? [];
+  const accounts = new Map<string, GenesisAccountInfo>();
+  const addressOf = new Map<string, string>();
+  if (!Array.isArray(listed)) errors.push(`${genesisName}: accounts: expected a list`);
   else
-    accounts.forEach((a: unknown, i) => {
+    listed.forEach((a: unknown, i) => {
       const at = `${genesisName}: accounts.${i}`;
       if (!isRecord(a) || typeof a.name !== "string" || typeof a.pubkey !== "string") {
         errors.push(`${at}: expected {name, address, pubkey}`);
         return;
       }
-      const address = addressOfName(a.name);
-      if (a.address !== undefined && a.address !== address)
-        errors.push(`${at}.address: expected ${address} (bech32 of sha256(name)[0:20]), got ${String(a.address)}`);
       let key: Uint8Array | undefined;
       try {
         key = base64.decode(a.pubkey);
       } catch {
         key = undefined;
       }
-      if (key === undefined || key.length !== 33) errors.push(`${at}.pubkey: expected base64 of a 33-byte key`);
-      else pubkeys.set(address, key);
+      if (key === undefined || key.length !== 33) {
+        errors.push(`${at}.pubkey: expected base64 of a 33-byte compressed secp256k1 key`);
+        return;
+      }
+      const address = pubkeyAddress(key);
+      if (a.address !== undefined && a.address !== address)
+        errors.push(
+          `${at}.address: expected ${address} (bech32 of ripemd160(sha256(pubkey))), got ${String(a.address)}`,
+        );
+      else if (addressOf.has(a.name)) errors.push(`${at}.name: duplicate account ${JSON.stringify(a.name)}`);
+      else if (accounts.has(address)) errors.push(`${at}.pubkey: duplicate key (address ${address})`);
+      else {
+        addressOf.set(a.name, address);
+        accounts.set(address, { name: a.name, pubkey: key, accountNumber: BigInt(accounts.size) });
+      }
     });
   if (errors.length > 0) return err(errors);
 
@@ -153,19 +173,25 @@ export function loadDevnetConfig(
   const params = govParamsOf(s.value.chain.gov);
   if (!params.ok) return err([`${genesisName}: ${params.error}`]);
   const sc = s.value;
+  for (const v of sc.chain.validators)
+    if (!addressOf.has(v.name)) errors.push(`${genesisName}: chain.validators: ${v.name}: no key in accounts`);
+  for (const name of sc.chain.accounts.keys())
+    if (!addressOf.has(name)) errors.push(`${genesisName}: chain.accounts.${name}: no key in accounts`);
+  if (errors.length > 0) return err(errors);
   const binaries = new Map<string, BinaryDef>([...sc.binaries].map(([n, def]) => [n, withAuth(def)]));
   return ok({
     chainId: sc.chain.chainId,
     genesis: {
       chainId: sc.chain.chainId,
-      validators: sc.chain.validators.map((v) => ({ name: v.name, power: v.power })),
-      balances: [...sc.chain.accounts].map(([name, coins]) => ({ address: addressOfName(name), coins })),
+      validators: sc.chain.validators.map((v) => ({ name: v.name, power: v.power, operator: addressOf.get(v.name)! })),
+      balances: [...sc.chain.accounts].map(([name, coins]) => ({ address: addressOf.get(name)!, coins })),
       govParams: params.value,
       govConfig: { expeditedFallbackVotes: sc.options.expeditedFallbackVotes, maxMetadataLen: 255 },
     },
     binaries,
     genesisBinary: sc.genesisBinary,
-    pubkeys,
+    accounts,
+    addressOf,
     scenario: sc,
   });
 }

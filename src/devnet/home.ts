@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { err, ok, type Result } from "../core/errors.js";
 import { type AppConfig, parseAppToml } from "../server/config.js";
 import { UPGRADE_INFO_FILENAME } from "../upgrade/upgrade-info.js";
+import { type CometConfig, DEFAULT_COMET_CONFIG, parseCometConfig } from "./comet-config.js";
 import { type DevnetConfig, loadDevnetConfig } from "./genesis.js";
 
 /** The node home layout (the reference's): config/, data/, keyring-test/, cosmovisor/. */
@@ -10,6 +11,8 @@ export interface HomePaths {
   /** Absolute. */
   readonly home: string;
   readonly appToml: string;
+  /** config/config.toml (CometBFT's; the devnet reads its [rpc] section). */
+  readonly configToml: string;
   readonly genesis: string;
   /** The binaries file that exists (json, yaml or yml), else the json path. */
   readonly binaries: string;
@@ -26,6 +29,7 @@ export function homePaths(home: string): HomePaths {
   return {
     home: h,
     appToml: join(config, "app.toml"),
+    configToml: join(config, "config.toml"),
     genesis: join(config, "genesis.json"),
     binaries: candidates.find((p) => existsSync(p)) ?? candidates[0]!,
     data: join(h, "data"),
@@ -46,6 +50,9 @@ function read(path: string): Result<string, string> {
 export interface HomeConfig {
   readonly paths: HomePaths;
   readonly app: AppConfig;
+  readonly comet: CometConfig;
+  /** The genesis document as written (what the RPC's `genesis` shows as app_state). */
+  readonly genesisDoc: unknown;
   readonly chain: DevnetConfig;
 }
 
@@ -61,5 +68,13 @@ export function readHome(home: string): Result<HomeConfig, string[]> {
   if (!app.ok) return err([`${paths.appToml}: ${app.error.message}`]);
   const chain = loadDevnetConfig(paths.genesis, genesisText.value, paths.binaries, binariesText.value);
   if (!chain.ok) return chain;
-  return ok({ paths, app: app.value, chain: chain.value });
+  let comet: CometConfig = DEFAULT_COMET_CONFIG;
+  if (existsSync(paths.configToml)) {
+    const text = read(paths.configToml);
+    if (!text.ok) return err([text.error]);
+    const c = parseCometConfig(text.value);
+    if (!c.ok) return err([`${paths.configToml}: ${c.error}`]);
+    comet = c.value;
+  }
+  return ok({ paths, app: app.value, comet, genesisDoc: JSON.parse(genesisText.value), chain: chain.value });
 }

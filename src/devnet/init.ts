@@ -3,6 +3,7 @@ import { extname, join } from "node:path";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
 import { defaultAppToml } from "../server/config.js";
+import { cometConfigToml } from "./comet-config.js";
 import { COMMIT_RECORD_FILE, writeCommitRecord } from "./commit-record.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";
 import { homePaths } from "./home.js";
@@ -26,6 +27,8 @@ export interface InitOptions {
   readonly minimumGasPrices?: string;
   readonly apiAddress?: string;
   readonly grpcAddress?: string;
+  /** config.toml `rpc.laddr` (default tcp://127.0.0.1:26657). */
+  readonly rpcAddress?: string;
   /** Derives keys from this text instead of randomness (reproducible devnets and tests). */
   readonly keySeed?: string;
   /** Replace an existing genesis (and the state under data/). */
@@ -108,6 +111,7 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
   const files: string[] = [];
   for (const [path, text] of [
     [paths.appToml, appToml],
+    [paths.configToml, cometConfigToml(o.rpcAddress)],
     [paths.genesis, genesisText],
     [binariesPath, binariesText],
   ] as const) {

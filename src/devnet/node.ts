@@ -1,19 +1,23 @@
 import { Gateway as GatewayClass } from "../api/gateway/gateway.js";
 import { DEFAULT_NON_NULLABLE } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
+import { RpcHandler } from "../api/rpc/handler.js";
 import { HostFs } from "../node/host-fs.js";
 import { parseApiAddress, validateAppConfig } from "../server/config.js";
 import { listenRest } from "../server/rest.js";
+import { DEFAULT_RPC_LIMITS, listenRpc } from "../server/rpc.js";
 import { startApiServers } from "../server/server.js";
 import { swaggerUiAssets } from "../server/swagger-assets.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { devnetRest } from "./rest.js";
+import { devnetRpcSource } from "./rpc-source.js";
 
 /**
  * `chainsim start`: the live node. Produces a block every `blockTimeMs` of wall-clock time (block time = the host
  * clock, strictly increasing), flushes each block to LevelDB before the next one and before anything outside can
- * see it, and serves REST (with the devnet routes of rest.ts) and gRPC per app.toml.
+ * see it, and serves REST (with the devnet routes of rest.ts) and gRPC per app.toml, and the CometBFT RPC per
+ * config.toml `[rpc] laddr`.
  *
  * Exit codes: 0 after SIGINT/SIGTERM (the block in progress is finished and flushed first); 1 when the chain halts
  * (an upgrade is needed: data/upgrade-info.json is written and the reference message goes to stderr; or the binary is
@@ -124,6 +128,29 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
   }
   closers.push(grpc.value.close);
   if (grpc.value.grpcAddress !== undefined) o.out(`INF gRPC server listening address=${grpc.value.grpcAddress}`);
+  const laddr = cfg.comet.rpc.laddr;
+  if (laddr !== "") {
+    const m = /^tcp:\/\/(.*):([0-9]+)$/.exec(laddr)!;
+    const host = m[1]!.replace(/^\[(.*)\]$/, "$1");
+    const rpc = await listenRpc(
+      new RpcHandler(devnetRpcSource(chain, cfg, backend, () => listeners)),
+      host,
+      Number(m[2]),
+      {
+        ...DEFAULT_RPC_LIMITS,
+        maxOpenConnections: cfg.comet.rpc.maxOpenConnections,
+        maxBodyBytes: cfg.comet.rpc.maxBodyBytes,
+      },
+    );
+    if (!rpc.ok) {
+      o.err(`Error: listen ${laddr}: ${rpc.error.message}`);
+      await shutdown();
+      return EXIT_CONFIG;
+    }
+    closers.push(rpc.value.close);
+    listeners.rpc = `tcp://${host || "0.0.0.0"}:${rpc.value.port}`;
+    o.out(`INF CometBFT RPC listening address=${listeners.rpc}`);
+  }
   o.out(
     `INF node started home=${cfg.paths.home} binary=${chain.binary} chain_id=${chain.chainId} height=${chain.height}`,
   );

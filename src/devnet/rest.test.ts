@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { voteMsg } from "../../test/kit/devnet.js";
 import { Gateway } from "../api/gateway/gateway.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { HostFs } from "../node/host-fs.js";
@@ -10,7 +11,7 @@ import { readHome } from "./home.js";
 import { initNode } from "./init.js";
 import { loadKey } from "./keyring.js";
 import { devnetRest } from "./rest.js";
-import { MSG_VOTE, signTx } from "./tx.js";
+import { signTx } from "./tx.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -52,22 +53,53 @@ describe("devnet REST routes", () => {
     await chain.flush();
     const val1 = loadKey(home, "val1");
     if (!val1.ok) throw new Error("key");
-    expect(await get(`/chain/auth/v1beta1/accounts/${val1.value.address}`)).toMatchObject({
+    expect(await get(`/chain/auth/v1beta1/accounts/${val1.value.address}`)).toEqual({
       status: 200,
-      body: { account: { address: val1.value.address, sequence: "0" } },
+      body: {
+        account: {
+          "@type": "/chain.auth.v1beta1.BaseAccount",
+          address: val1.value.address,
+          pub_key: null,
+          account_number: "0",
+          sequence: "0",
+        },
+      },
     });
-    expect((await get("/chain/auth/v1beta1/accounts/chain1nobody")).status).toBe(404);
+    const nobody = "chain1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqxp55vg";
+    expect(await get(`/chain/auth/v1beta1/accounts/${nobody}`)).toEqual({
+      status: 404,
+      body: { code: 5, message: `account ${nobody} not found`, details: [] },
+    });
     expect((await get(`/chain/bank/v1beta1/balances/${val1.value.address}`)).body).toEqual({
       balances: [{ denom: "stake", amount: "1000000000000" }],
       pagination: { next_key: null, total: "1" },
     });
-    const tx = signTx(val1.value, {
-      chainId: "r",
-      sequence: 0n,
-      msg: { "@type": MSG_VOTE, proposal_id: "1", voter: val1.value.address, option: "VOTE_OPTION_YES", metadata: "" },
+    const tx = signTx(val1.value, { chainId: "r", accountNumber: 0n, sequence: 0n, msg: voteMsg(val1.value.address) });
+    const body = JSON.stringify({ tx_bytes: Buffer.from(tx).toString("base64"), mode: "BROADCAST_MODE_SYNC" });
+    const posted = JSON.parse((await req("POST", "/chain/tx/v1beta1/txs", body)).body).tx_response;
+    expect(posted).toEqual({
+      height: "0",
+      txhash: expect.stringMatching(/^[0-9A-F]{64}$/),
+      codespace: "",
+      code: 0,
+      data: "",
+      raw_log: "",
+      logs: [],
+      info: "",
+      gas_wanted: "0",
+      gas_used: "0",
+      tx: null,
+      timestamp: "",
+      events: [],
     });
-    const posted = JSON.parse((await req("POST", "/chain/tx/v1beta1/txs", JSON.stringify(tx))).body).tx_response;
-    expect(posted).toMatchObject({ code: 0, height: "0" });
+    // The same bytes again: the mempool cache's error as the SDK reports it (code 19).
+    const again = JSON.parse((await req("POST", "/chain/tx/v1beta1/txs", body)).body).tx_response;
+    expect(again).toMatchObject({ code: 19, codespace: "sdk", txhash: posted.txhash });
+    const badMode = await req("POST", "/chain/tx/v1beta1/txs", body.replace("SYNC", "BLOCK"));
+    expect(JSON.parse(badMode.body).message).toBe(
+      "codespace sdk code 18: invalid request: unsupported return type BROADCAST_MODE_BLOCK; supported types: sync, async",
+    );
+    expect((await req("POST", "/chain/tx/v1beta1/txs", "{")).status).toBe(400);
     expect(await get(`/chain/tx/v1beta1/txs/${posted.txhash}`)).toEqual({
       status: 404,
       body: { code: 5, message: `tx not found: ${posted.txhash}`, details: [] },
@@ -79,8 +111,15 @@ describe("devnet REST routes", () => {
       height: "2",
       code: 1,
       raw_log: expect.stringContaining("inactive proposal"),
+      tx: { "@type": "/chain.tx.v1beta1.Tx", body: { messages: [{ "@type": "/chain.gov.v1.MsgVote" }] } },
     });
-    expect((await get(`/chain/auth/v1beta1/accounts/${val1.value.address}`)).body.account.sequence).toBe("1");
+    expect(got.body.tx.auth_info.signer_infos[0].public_key["@type"]).toBe("/chain.crypto.secp256k1.PubKey");
+    const account = (await get(`/chain/auth/v1beta1/accounts/${val1.value.address}`)).body.account;
+    expect(account.sequence).toBe("1");
+    expect(account.pub_key).toEqual({
+      "@type": "/chain.crypto.secp256k1.PubKey",
+      key: Buffer.from(val1.value.pubkey).toString("base64"),
+    });
     expect((await get("/chain/devnet/v1/block_meta/2")).body.num_txs).toBe("1");
     expect((await get("/chain/devnet/v1/block_meta/3")).status).toBe(404);
     expect((await get("/chain/devnet/v1/status")).body).toMatchObject({

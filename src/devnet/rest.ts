@@ -1,28 +1,39 @@
-import { base64 } from "@scure/base";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { Code as GrpcCode } from "@connectrpc/connect";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
-import { goHtmlEscape } from "../api/json.js";
+import { gatewayJson, goHtmlEscape } from "../api/json.js";
+import { NODE_JSON } from "../api/node-backend.js";
+import { grpcMessage } from "../core/errors.js";
 import { parseRequestTarget } from "../core/go/url.js";
+import {
+  BroadcastMode,
+  BroadcastTxRequestSchema,
+  BroadcastTxResponseSchema,
+  SimulateRequestSchema,
+  SimulateResponseSchema,
+} from "../gen/chain/tx/v1beta1/service_pb.js";
 import type { DevnetChain } from "./chain.js";
-import { PUBKEY_TYPE } from "./keyring.js";
+import { TxErrors } from "./tx.js";
+import { broadcastResponseOf, modeName } from "./tx-service.js";
 
 /**
- * The devnet's REST front: a few routes the query gateway does not have (it serves GET query services only), in
- * front of the gateway, on the same listener (`api.address`, with app.toml's limits):
+ * The devnet's REST front: the routes the query gateway does not serve (it serves GET rules only), in front of the
+ * gateway, on the same listener (`api.address`, with app.toml's limits):
  *
  * | route | answer |
  * |---|---|
- * | `POST /chain/tx/v1beta1/txs` | CheckTx of the body (a signed tx, tx.ts); 200 `{"tx_response":{txhash,height,code,codespace,raw_log}}`, code 0 = queued; a body over `api.rpc-max-body-bytes` → 413 |
- * | `GET /chain/tx/v1beta1/txs/{hash}` | the durable result `{"tx_response":{...,"height","index"}}`, or 404 `tx not found: <hash>` |
- * | `GET /chain/auth/v1beta1/accounts/{address}` | `{"account":{"@type","address","pub_key","account_number","sequence"}}`, or 404 |
+ * | `POST /chain/tx/v1beta1/txs` | `{tx_bytes: base64 TxRaw, mode: "BROADCAST_MODE_SYNC"\|"BROADCAST_MODE_ASYNC"}` → `{"tx_response": TxResponse}` (CheckTx; code 0 = queued) |
+ * | `POST /chain/tx/v1beta1/simulate` | `{tx_bytes}` → `{"gas_info","result"}` |
  * | `GET /chain/bank/v1beta1/balances/{address}` | `{"balances":[...],"pagination":{"next_key":null,"total"}}` |
  * | `GET /chain/devnet/v1/block_meta/{height}` | the block meta `query upgrade applied` prints, or 404 |
  * | `GET /chain/devnet/v1/status` | `{"chain_id","binary","latest_block_height","latest_block_time","mempool_size"}` |
  *
- * Errors use the gateway's body `{"code","message","details":[]}` (gRPC code 5 NotFound → 404, 3 → 400).
+ * `GET /chain/tx/v1beta1/txs/{hash}` (GetTxResponse) and `GET /chain/auth/v1beta1/accounts/{address}` are the
+ * gateway's own routes of the bound services (tx-service.ts). Errors use the gateway's body `{"code","message",
+ * "details":[]}`; a body over `api.rpc-max-body-bytes` → 413.
  */
 export const TXS_PATH = "/chain/tx/v1beta1/txs";
-const TX_PREFIX = `${TXS_PATH}/`;
-const ACCOUNT_PREFIX = "/chain/auth/v1beta1/accounts/";
+export const SIMULATE_PATH = "/chain/tx/v1beta1/simulate";
 const BALANCES_PREFIX = "/chain/bank/v1beta1/balances/";
 const BLOCK_META_PREFIX = "/chain/devnet/v1/block_meta/";
 export const STATUS_PATH = "/chain/devnet/v1/status";
@@ -35,31 +46,13 @@ const json = (status: number, value: unknown): GatewayResponse => ({
   body: goHtmlEscape(JSON.stringify(value)),
   close: false,
 });
+const raw = (status: number, body: string): GatewayResponse => ({ status, headers: JSON_HEADERS, body, close: false });
 const status = (http: number, code: number, message: string): GatewayResponse =>
   json(http, { code, message, details: [] });
 
 /** The devnet GET routes (synchronous); undefined when the request is not one of them. */
 function getRoute(chain: DevnetChain, method: string, path: string): GatewayResponse | undefined {
   if (method !== "GET") return undefined;
-  if (path.startsWith(TX_PREFIX)) {
-    const hash = path.slice(TX_PREFIX.length);
-    const r = chain.txResult(hash);
-    return r === undefined ? status(404, 5, `tx not found: ${hash}`) : json(200, { tx_response: r });
-  }
-  if (path.startsWith(ACCOUNT_PREFIX)) {
-    const address = path.slice(ACCOUNT_PREFIX.length);
-    const a = chain.account(address);
-    if (a === undefined) return status(404, 5, `account ${address} not found`);
-    return json(200, {
-      account: {
-        "@type": "/chain.auth.v1beta1.BaseAccount",
-        address,
-        pub_key: { "@type": PUBKEY_TYPE, key: base64.encode(a.pubkey) },
-        account_number: "0",
-        sequence: a.sequence.toString(),
-      },
-    });
-  }
   if (path.startsWith(BALANCES_PREFIX)) {
     const balances = chain.balances(path.slice(BALANCES_PREFIX.length));
     return json(200, {
@@ -88,10 +81,70 @@ function getRoute(chain: DevnetChain, method: string, path: string): GatewayResp
   return undefined;
 }
 
+/** grpc-gateway's body decoding: proto-JSON of the request message; a failure is 400 with code 3. */
+function parseBody<T>(text: string, parse: (v: JsonValue) => T): { ok: true; value: T } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: parse(JSON.parse(text) as JsonValue) };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function postRoute(chain: DevnetChain, path: string, body: string): GatewayResponse | undefined {
+  if (path === TXS_PATH) {
+    const req = parseBody(body, (v) => fromJson(BroadcastTxRequestSchema, v));
+    if (!req.ok) return status(400, GrpcCode.InvalidArgument, req.error);
+    if (req.value.txBytes.length === 0) return status(400, GrpcCode.InvalidArgument, "invalid empty tx");
+    if (req.value.mode !== BroadcastMode.SYNC && req.value.mode !== BroadcastMode.ASYNC) {
+      const e = {
+        kind: "sdk" as const,
+        base: TxErrors.ErrInvalidRequest,
+        wraps: [`unsupported return type ${modeName(req.value.mode)}; supported types: sync, async`],
+      };
+      return status(500, GrpcCode.Unknown, grpcMessage(e));
+    }
+    const res = {
+      $typeName: "chain.tx.v1beta1.BroadcastTxResponse" as const,
+      txResponse: broadcastResponseOf(chain.checkTx(req.value.txBytes)),
+    };
+    return raw(200, gatewayJson(BroadcastTxResponseSchema, res, NODE_JSON));
+  }
+  if (path === SIMULATE_PATH) {
+    const req = parseBody(body, (v) => fromJson(SimulateRequestSchema, v));
+    if (!req.ok) return status(400, GrpcCode.InvalidArgument, req.error);
+    const r = chain.simulate(req.value.txBytes);
+    if (!r.ok) return status(400, GrpcCode.Unknown, grpcMessage(r.error));
+    const res = {
+      $typeName: "chain.tx.v1beta1.SimulateResponse" as const,
+      gasInfo: {
+        $typeName: "chain.base.abci.v1beta1.GasInfo" as const,
+        gasWanted: r.value.gasWanted,
+        gasUsed: r.value.gasUsed,
+      },
+      result: {
+        $typeName: "chain.base.abci.v1beta1.Result" as const,
+        data: new Uint8Array(),
+        log: "",
+        events: r.value.events.map((e) => ({
+          $typeName: "chain.base.abci.v1beta1.Event" as const,
+          type: e.type,
+          attributes: e.attributes.map((a) => ({ $typeName: "chain.base.abci.v1beta1.EventAttribute" as const, ...a })),
+        })),
+        msgResponses: [],
+      },
+    };
+    return raw(200, gatewayJson(SimulateResponseSchema, res, NODE_JSON));
+  }
+  return undefined;
+}
+
 const pathOf = (target: string): string | undefined => {
   const t = parseRequestTarget(target);
   return t.ok ? t.value.path : undefined;
 };
+
+const isPost = (method: string, path: string | undefined) =>
+  method === "POST" && (path === TXS_PATH || path === SIMULATE_PATH);
 
 /**
  * The REST handler: the query gateway with the devnet routes in front. It is the gateway itself behind a Proxy that
@@ -101,7 +154,7 @@ const pathOf = (target: string): string | undefined => {
 export function devnetRest(gateway: Gateway, chain: DevnetChain): Gateway {
   const handleWithoutBody = (req: Pick<GatewayRequest, "method" | "target" | "rawHeaders">) => {
     const path = pathOf(req.target);
-    if (path === TXS_PATH && req.method === "POST") return undefined;
+    if (isPost(req.method, path)) return undefined;
     try {
       const r = path === undefined ? undefined : getRoute(chain, req.method, path);
       return r ?? gateway.handleWithoutBody(req);
@@ -112,10 +165,10 @@ export function devnetRest(gateway: Gateway, chain: DevnetChain): Gateway {
   const handle = async (req: GatewayRequest): Promise<GatewayResponse> => {
     try {
       const path = pathOf(req.target);
-      if (path === TXS_PATH && req.method === "POST") {
+      if (path !== undefined && isPost(req.method, path)) {
         const body = await req.readBody();
         if (!body.ok) return status(413, 3, "http: request body too large");
-        return json(200, { tx_response: chain.checkTx(Buffer.from(body.value, "latin1").toString("utf8")) });
+        return postRoute(chain, path, Buffer.from(body.value, "latin1").toString("utf8"))!;
       }
       const r = path === undefined ? undefined : getRoute(chain, req.method, path);
       return r ?? (await gateway.handle(req));

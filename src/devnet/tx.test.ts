@@ -1,23 +1,26 @@
+import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { StoreCtx } from "../app/context.js";
 import { BankKeeper } from "../bank/keeper.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { height, unixMs } from "../core/brand.js";
-import { errorText, grpcMessage } from "../core/errors.js";
+import { type ChainError, errorText, type Result } from "../core/errors.js";
+import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
+import { MsgDepositSchema, MsgSubmitProposalSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
+import { TxBodySchema, TxRawSchema } from "../gen/chain/tx/v1beta1/tx_pb.js";
+import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { MemMultiStore } from "../store/mem-multistore.js";
-import { type AnteEnv, accountSequence, anteDeliver, parseGasPrices, requiredFees, verifyTx } from "./ante.js";
-import { keyFromSeed } from "./keyring.js";
 import {
-  decodeTx,
-  type JsonMsg,
-  MSG_DEPOSIT,
-  MSG_SOFTWARE_UPGRADE,
-  MSG_SUBMIT_PROPOSAL,
-  MSG_VOTE,
-  signTx,
-  toSimTx,
-  txHash,
-} from "./tx.js";
+  type AnteEnv,
+  type AnteMode,
+  accountPubkey,
+  accountSequence,
+  parseGasPrices,
+  requiredFees,
+  runAnte,
+} from "./ante.js";
+import { keyFromSeed } from "./keyring.js";
+import { type DecodedTx, decodeTx, packAny, signTx, type TxDraft, txHash } from "./tx.js";
 
 const alice = keyFromSeed("alice", "alice-seed");
 const bob = keyFromSeed("bob", "bob-seed");
@@ -29,166 +32,171 @@ function setup(minGasPrices = "0stake") {
   new BankKeeper().mint(ctx, alice.address, [{ denom: "stake", amount: 1000n }]);
   const prices = parseGasPrices(minGasPrices);
   if (!prices.ok) throw new Error(prices.error);
-  const env: AnteEnv = {
-    chainId: CHAIN,
-    pubkeys: new Map([[alice.address, alice.pubkey]]),
-    minGasPrices: prices.value,
-  };
+  const env: AnteEnv = { chainId: CHAIN, accountNumbers: new Map([[alice.address, 3n]]), minGasPrices: prices.value };
   return { ctx, env };
 }
 
-const vote = (voter: string): JsonMsg => ({
-  "@type": MSG_VOTE,
-  proposal_id: "1",
-  voter,
-  option: "VOTE_OPTION_YES",
-  metadata: "",
-});
-const deposit = (amount: string): JsonMsg => ({
-  "@type": MSG_DEPOSIT,
-  proposal_id: "1",
-  depositor: alice.address,
-  amount: [{ denom: "stake", amount }],
+const vote = (voter: string) =>
+  packAny(MsgVoteSchema, create(MsgVoteSchema, { proposalId: 1n, voter, option: VoteOption.YES }));
+const deposit = (amount: string) =>
+  packAny(
+    MsgDepositSchema,
+    create(MsgDepositSchema, { proposalId: 1n, depositor: alice.address, amount: [{ denom: "stake", amount }] }),
+  );
+const draft = (d: Partial<TxDraft> = {}): TxDraft => ({
+  chainId: CHAIN,
+  accountNumber: 3n,
+  sequence: 0n,
+  msg: vote(alice.address),
+  ...d,
 });
 
-const roundTrip = (tx: unknown) => decodeTx(JSON.stringify(tx));
-const failure = (r: { ok: boolean; error?: unknown }) =>
-  r.ok ? "ok" : grpcMessage(r.error as Parameters<typeof grpcMessage>[0]);
+const decoded = (bytes: Uint8Array): DecodedTx => {
+  const r = decodeTx(bytes);
+  if (!r.ok) throw new Error(errorText(r.error));
+  return r.value;
+};
+const text = (r: Result<unknown, ChainError>): string => (r.ok ? "ok" : errorText(r.error));
+const DELIVER: AnteMode = { check: false, pending: 0n, height: 2 };
+const CHECK: AnteMode = { check: true, pending: 0n, height: 2 };
 
-describe("signed transactions", () => {
-  it("round-trips through JSON, converts to the simulated tx, and hashes deterministically", () => {
-    const tx = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: vote(alice.address) });
-    const back = roundTrip(tx);
-    expect(back).toEqual({ ok: true, value: tx });
-    expect(txHash(tx)).toMatch(/^[0-9A-F]{64}$/);
-    expect(txHash(tx)).toBe(txHash(JSON.parse(JSON.stringify(tx))));
-    expect(toSimTx(tx.msgs[0]!, alice.address)).toEqual({
-      kind: "vote",
-      proposalId: 1n,
-      voter: alice.address,
-      option: "yes",
-    });
-    const up: JsonMsg = {
-      "@type": MSG_SOFTWARE_UPGRADE,
-      authority: GOV_AUTHORITY,
-      plan: { name: "v2", height: "-5", info: "" },
-    };
-    expect(toSimTx(up, alice.address)).toEqual({
-      kind: "upgrade",
+describe("TxRaw decoding", () => {
+  it("decodes a signed tx into the application's message; the hash is the upper-hex sha256 of the TxRaw bytes", () => {
+    const bytes = signTx(alice, draft());
+    const tx = decoded(bytes);
+    expect(tx.hash).toBe(txHash(bytes));
+    expect(tx.hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(tx.msgs[0]).toMatchObject({
+      typeUrl: "/chain.gov.v1.MsgVote",
       signer: alice.address,
-      messages: [{ type: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: -5n, info: "" } }],
+      sim: { kind: "vote", proposalId: 1n, voter: alice.address, option: "yes" },
+    });
+    const up = packAny(
+      MsgSoftwareUpgradeSchema,
+      create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: { name: "v2", height: -5n } }),
+    );
+    const sub = packAny(
+      MsgSubmitProposalSchema,
+      create(MsgSubmitProposalSchema, {
+        messages: [up],
+        proposer: alice.address,
+        initialDeposit: [{ denom: "stake", amount: "10" }],
+      }),
+    );
+    expect(decoded(signTx(alice, draft({ msg: sub }))).msgs[0]).toMatchObject({
+      signer: alice.address,
+      spend: [{ denom: "stake", amount: 10n }],
+      sim: { kind: "submitProposal", messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: -5n } }] },
     });
   });
 
-  it("rejects malformed bodies as tx parse errors naming the field", () => {
-    const tx = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: vote(alice.address) });
-    expect(failure(decodeTx("{"))).toMatch(/^codespace sdk code 2: tx parse error: /);
-    expect(failure(roundTrip({ ...tx, sequence: "-1" }))).toBe(
-      "codespace sdk code 2: tx parse error: sequence: expected a decimal uint64 string",
+  it("rejects bad bytes, unknown type URLs, unknown critical fields and bodies without one message", () => {
+    expect(text(decodeTx(Uint8Array.of(0xff, 0xff, 0xff)))).toMatch(/: tx parse error$/);
+    const body = (messages: ReturnType<typeof vote>[], extra?: Uint8Array) => {
+      const b = toBinary(TxBodySchema, create(TxBodySchema, { messages }));
+      return toBinary(
+        TxRawSchema,
+        create(TxRawSchema, {
+          bodyBytes: extra === undefined ? b : new Uint8Array([...b, ...extra]),
+          authInfoBytes: new Uint8Array(),
+        }),
+      );
+    };
+    expect(text(decodeTx(body([{ ...vote(alice.address), typeUrl: "/cosmos.gov.v1.MsgVote" }])))).toBe(
+      "unable to resolve type URL /cosmos.gov.v1.MsgVote: tx parse error",
     );
-    expect(failure(roundTrip({ ...tx, msgs: [] }))).toBe(
-      "codespace sdk code 2: tx parse error: msgs: a transaction carries exactly one message",
+    expect(text(decodeTx(body([])))).toBe("must contain at least one message: invalid request");
+    expect(text(decodeTx(body([vote(alice.address), vote(alice.address)])))).toMatch(/one message per transaction/);
+    // field 9 (varint) is unknown and critical; field 1024 would be non-critical.
+    expect(text(decodeTx(body([vote(alice.address)], Uint8Array.of(0x48, 0x01))))).toBe(
+      'errUnknownField "*tx.TxBody": tx parse error',
     );
-    expect(failure(roundTrip({ ...tx, extra: 1 }))).toMatch(/^codespace sdk code 2: tx parse error: .*extra/);
-    expect(failure(roundTrip({ ...tx, msgs: [{ "@type": "/x.Msg" }] }))).toMatch(/tx parse error: msgs\.0/);
+    expect(decodeTx(body([vote(alice.address)], Uint8Array.of(0x80, 0x40, 0x01))).ok).toBe(true);
   });
 });
 
 describe("ante handler", () => {
-  it("accepts a good transaction, then increments the sequence (replay protection)", () => {
+  it("accepts a good transaction, stores the public key, then increments the sequence (replay protection)", () => {
     const { ctx, env } = setup();
-    const tx = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: vote(alice.address) });
-    expect(verifyTx(ctx, tx, env, { pending: 0n, checkFunds: true })).toEqual({ ok: true, value: undefined });
-    expect(anteDeliver(ctx, tx, env).ok).toBe(true);
+    const tx = decoded(signTx(alice, draft()));
+    expect(runAnte(ctx, tx, env, CHECK).ok).toBe(true);
+    expect(accountSequence(ctx, alice.address)).toBe(0n);
+    expect(accountPubkey(ctx, alice.address)).toBeUndefined();
+    expect(runAnte(ctx, tx, env, DELIVER).ok).toBe(true);
     expect(accountSequence(ctx, alice.address)).toBe(1n);
-    const replay = anteDeliver(ctx, tx, env);
-    expect(failure(replay)).toBe(
-      "codespace sdk code 32: incorrect account sequence: account sequence mismatch, expected 1, got 0",
+    expect(accountPubkey(ctx, alice.address)).toEqual(alice.pubkey);
+    expect(text(runAnte(ctx, tx, env, DELIVER))).toBe(
+      "account sequence mismatch, expected 1, got 0: incorrect account sequence",
     );
     // With one accepted transaction pending in the mempool, the next one must use sequence 2.
-    const next = signTx(alice, { chainId: CHAIN, sequence: 1n, msg: vote(alice.address) });
-    expect(failure(verifyTx(ctx, next, env, { pending: 1n, checkFunds: true }))).toMatch(/expected 2, got 1/);
+    const next = decoded(signTx(alice, draft({ sequence: 1n })));
+    expect(text(runAnte(ctx, next, env, { ...CHECK, pending: 1n }))).toMatch(/expected 2, got 1/);
   });
 
-  it("reports a bad signature, an unknown signer, a foreign message signer and a wrong chain id", () => {
+  it("reports a bad signature, a wrong account number or chain id (as the reference: signature failures), an unknown signer and a foreign key", () => {
     const { ctx, env } = setup();
-    const tx = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: vote(alice.address) });
-    const tampered = { ...tx, memo: "changed after signing" };
-    expect(errorText(verifyErr(ctx, tampered, env))).toBe(
-      `signature verification failed; please verify account number (0), sequence (0) and chain-id (${CHAIN}): unauthorized`,
+    const failed = `signature verification failed; please verify account number (3), sequence (0) and chain-id (${CHAIN}): unauthorized`;
+    const good = signTx(alice, draft());
+    const sig = decoded(good).raw.signatures[0]!;
+    const flipped = toBinary(
+      TxRawSchema,
+      create(TxRawSchema, {
+        ...decoded(good).raw,
+        signatures: [Uint8Array.from(sig, (b, i) => (i === 5 ? b ^ 1 : b))],
+      }),
     );
-    const fromBob = signTx(bob, { chainId: CHAIN, sequence: 0n, msg: vote(bob.address) });
-    expect(errorText(verifyErr(ctx, fromBob, env))).toBe(`account ${bob.address} does not exist: unknown address`);
-    const bobKeyForAlice = signTx(
-      { ...bob, address: alice.address },
-      { chainId: CHAIN, sequence: 0n, msg: vote(alice.address) },
+    expect(text(runAnte(ctx, decoded(flipped), env, DELIVER))).toBe(failed);
+    expect(text(runAnte(ctx, decoded(signTx(alice, draft({ chainId: "other" }))), env, DELIVER))).toBe(failed);
+    expect(text(runAnte(ctx, decoded(signTx(alice, draft({ accountNumber: 0n }))), env, DELIVER))).toBe(failed);
+    expect(accountSequence(ctx, alice.address)).toBe(0n);
+    const fromBob = decoded(signTx(bob, draft({ msg: vote(bob.address) })));
+    expect(text(runAnte(ctx, fromBob, env, DELIVER))).toBe(
+      `fee payer address: ${bob.address} does not exist: unknown address`,
     );
-    expect(errorText(verifyErr(ctx, bobKeyForAlice, env))).toBe(
+    const bobKeyForAlice = decoded(signTx(bob, draft()));
+    expect(text(runAnte(ctx, bobKeyForAlice, env, DELIVER))).toBe(
       `pubKey does not match signer address ${alice.address} with signer index: 0: invalid pubkey`,
     );
-    const foreign = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: vote(bob.address) });
-    expect(errorText(verifyErr(ctx, foreign, env))).toMatch(/^pubKey does not match signer address chain1/);
-    const other = signTx(alice, { chainId: "other", sequence: 0n, msg: vote(alice.address) });
-    expect(errorText(verifyErr(ctx, other, env))).toBe(
-      `invalid chain-id on tx; expected ${CHAIN}, got other: invalid chain-id`,
-    );
+    const noSig = toBinary(TxRawSchema, create(TxRawSchema, { ...decoded(good).raw, signatures: [] }));
+    expect(text(runAnte(ctx, decoded(noSig), env, DELIVER))).toBe("no signatures supplied");
   });
 
-  it("reports insufficient funds (fee plus spend at CheckTx) and insufficient fees", () => {
+  it("checks memo length, tx size gas and timeout height", () => {
+    const { ctx, env } = setup();
+    expect(text(runAnte(ctx, decoded(signTx(alice, draft({ memo: "é".repeat(257) }))), env, DELIVER))).toBe(
+      "maximum number of characters is 256 but received 257 characters: memo too large",
+    );
+    const small = decoded(signTx(alice, draft({ gas: 100n })));
+    expect(text(runAnte(ctx, small, env, DELIVER))).toBe(
+      `out of gas in location: txSize; gasWanted: 100, gasUsed: ${small.bytes.length * 10}: out of gas`,
+    );
+    expect(text(runAnte(ctx, decoded(signTx(alice, draft({ timeoutHeight: 1n }))), env, DELIVER))).toBe(
+      "block height: 2, timeout height: 1: tx timeout height",
+    );
+    expect(accountSequence(ctx, alice.address)).toBe(0n);
+  });
+
+  it("reports insufficient fees at CheckTx and unpaid fees as insufficient funds, writing nothing", () => {
     const { ctx, env } = setup("0.001stake");
     expect(requiredFees(env.minGasPrices, 200_000n)).toEqual([{ denom: "stake", amount: 200n }]);
     expect(requiredFees(env.minGasPrices, 1_500n)).toEqual([{ denom: "stake", amount: 2n }]);
-    const cheap = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: vote(alice.address), fee: [] });
-    expect(errorText(verifyErr(ctx, cheap, env))).toBe("insufficient fees; got:  required: 200stake: insufficient fee");
+    const cheap = decoded(signTx(alice, draft()));
+    expect(text(runAnte(ctx, cheap, env, CHECK))).toBe("insufficient fees; got:  required: 200stake: insufficient fee");
+    // Delivery does not apply the node's minimum gas prices.
+    expect(runAnte(ctx, cheap, env, DELIVER).ok).toBe(true);
     const fee = [{ denom: "stake", amount: 200n }];
-    const big = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: deposit("900"), fee });
-    expect(errorText(verifyErr(ctx, big, env))).toBe(
-      "spendable balance 1000stake is smaller than 1100stake: insufficient funds",
+    expect(runAnte(ctx, decoded(signTx(alice, draft({ sequence: 1n, msg: deposit("900"), fee }))), env, CHECK).ok).toBe(
+      true,
     );
-    const ok = signTx(alice, { chainId: CHAIN, sequence: 0n, msg: deposit("800"), fee });
-    expect(verifyTx(ctx, ok, env, { pending: 0n, checkFunds: true }).ok).toBe(true);
-    expect(anteDeliver(ctx, ok, env).ok).toBe(true);
-    expect(new BankKeeper().balance(ctx, alice.address, "stake")).toBe(800n);
-    const { ctx: poor, env: env2 } = setup("1stake");
-    const pricey = signTx(alice, {
-      chainId: CHAIN,
-      sequence: 0n,
-      msg: vote(alice.address),
-      gas: 2000n,
-      fee: [{ denom: "stake", amount: 2000n }],
-    });
-    expect(errorText(anteDeliverErr(poor, pricey, env2))).toBe(
-      "spendable balance 1000stake is smaller than 2000stake: insufficient funds",
+    const { ctx: poor, env: env2 } = setup("0.1stake");
+    const pricey = decoded(signTx(alice, draft({ gas: 5000n, fee: [{ denom: "stake", amount: 2000n }] })));
+    expect(text(runAnte(poor, pricey, env2, DELIVER))).toBe(
+      "spendable balance 1000stake is smaller than 2000stake: insufficient funds: insufficient funds",
     );
     expect(accountSequence(poor, alice.address)).toBe(0n);
-  });
-
-  it("a submit-proposal message is signed by its proposer", () => {
-    const { ctx, env } = setup();
-    const msg: JsonMsg = {
-      "@type": MSG_SUBMIT_PROPOSAL,
-      messages: [
-        { "@type": MSG_SOFTWARE_UPGRADE, authority: GOV_AUTHORITY, plan: { name: "v2", height: "30", info: "" } },
-      ],
-      initial_deposit: [{ denom: "stake", amount: "10" }],
-      proposer: alice.address,
-      metadata: "",
-      title: "t",
-      summary: "s",
-      expedited: false,
-    };
-    const tx = signTx(alice, { chainId: CHAIN, sequence: 0n, msg });
-    expect(verifyTx(ctx, tx, env, { pending: 0n, checkFunds: true }).ok).toBe(true);
+    expect(new BankKeeper().balance(poor, alice.address, "stake")).toBe(1000n);
+    const paid = decoded(signTx(alice, draft({ gas: 5000n, fee: [{ denom: "stake", amount: 600n }] })));
+    expect(runAnte(poor, paid, env2, DELIVER).ok).toBe(true);
+    expect(new BankKeeper().balance(poor, alice.address, "stake")).toBe(400n);
   });
 });
-
-function verifyErr(ctx: StoreCtx, tx: Parameters<typeof verifyTx>[1], env: AnteEnv) {
-  const r = verifyTx(ctx, tx, env, { pending: 0n, checkFunds: true });
-  if (r.ok) throw new Error("expected an error");
-  return r.error;
-}
-function anteDeliverErr(ctx: StoreCtx, tx: Parameters<typeof verifyTx>[1], env: AnteEnv) {
-  const r = anteDeliver(ctx, tx, env);
-  if (r.ok) throw new Error("expected an error");
-  return r.error;
-}

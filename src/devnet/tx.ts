@@ -1,84 +1,47 @@
+import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { base64 } from "@scure/base";
-import { z } from "zod";
 import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../app/types.js";
 import type { Coin, Coins } from "../bank/coins.js";
-import { canonicalJson } from "../chain/canonical-json.js";
-import { toHex, utf8 } from "../core/bytes.js";
+import { toHex } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
-import { type KeyRecord, signBytes } from "./keyring.js";
+import { PubKeySchema } from "../gen/chain/crypto/secp256k1/keys_pb.js";
+import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
+import {
+  MsgCancelProposalSchema,
+  MsgDepositSchema,
+  MsgSubmitProposalSchema,
+  MsgVoteSchema,
+} from "../gen/chain/gov/v1/tx_pb.js";
+import { SignMode } from "../gen/chain/tx/signing/v1beta1/signing_pb.js";
+import {
+  type AuthInfo,
+  AuthInfoSchema,
+  SignDocSchema,
+  type TxBody,
+  TxBodySchema,
+  type TxRaw,
+  TxRawSchema,
+} from "../gen/chain/tx/v1beta1/tx_pb.js";
+import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
+import { type KeyRecord, PUBKEY_TYPE, signBytes } from "./keyring.js";
 
 /**
- * The devnet's signed transaction: one JSON object, sent as the body of `POST /chain/tx/v1beta1/txs`.
+ * The devnet's transactions, as the reference encodes and signs them (x/auth/tx, SIGN_MODE_DIRECT):
  *
- *   {"chain_id","account","sequence","fee":[Coin],"gas","memo","msgs":[Msg],"pubkey","signature"}
+ * - On the wire a transaction is `chain.tx.v1beta1.TxRaw` bytes {body_bytes, auth_info_bytes, signatures}. Its hash
+ *   is the upper-case hex SHA-256 of those bytes (what CometBFT and the tx index key it by).
+ * - A signature is 64-byte compact low-S secp256k1 ECDSA over sha256 of `SignDoc{body_bytes, auth_info_bytes,
+ *   chain_id, account_number}`; the signer's sequence is in its SignerInfo, so a changed chain id, account number or
+ *   sequence invalidates the signature.
+ * - Messages are Any-packed with type URL `/` + full name: `/chain.gov.v1.MsgSubmitProposal` (whose `messages` are
+ *   `/chain.upgrade.v1beta1.MsgSoftwareUpgrade` or `MsgCancelUpgrade`), `MsgDeposit`, `MsgVote`, `MsgCancelProposal`,
+ *   and the two upgrade messages sent directly (signed by their authority).
+ * - Public keys are `/chain.crypto.secp256k1.PubKey` {key: 33 bytes}.
  *
- * - `sequence` and `gas` are decimal uint64 strings; coins are `{"denom","amount"}` with a decimal amount.
- * - `msgs` holds exactly one message (a SimTx carries one), as proto-JSON with `@type` and snake_case fields:
- *   `/chain.gov.v1.MsgSubmitProposal` {messages, initial_deposit, proposer, metadata, title, summary, expedited},
- *   whose `messages` are `/chain.upgrade.v1beta1.MsgSoftwareUpgrade` {authority, plan{name, height, info}} or
- *   `/chain.upgrade.v1beta1.MsgCancelUpgrade` {authority}; `/chain.gov.v1.MsgDeposit` {proposal_id, depositor,
- *   amount}; `/chain.gov.v1.MsgVote` {proposal_id, voter, option, metadata}; `/chain.gov.v1.MsgCancelProposal`
- *   {proposal_id, proposer}; and the two upgrade messages sent directly (signed by their authority).
- * - `pubkey`: base64 of the 33-byte compressed secp256k1 key; `signature`: base64 of the 64-byte compact ECDSA
- *   signature over sha256(sign bytes).
- * - Sign bytes: the canonical JSON (keys sorted, no whitespace) of the object without `signature`. Any change to a
- *   signed field therefore invalidates the signature, the chain id and the sequence included (replay protection).
- * - The tx hash is the upper-case hex sha256 of the canonical JSON of the whole object.
+ * Deviation (documented in docs/node-api.md): the simulated application executes one message per transaction, so a
+ * body with several messages is rejected with `invalid request`.
  */
-export interface JsonCoin {
-  readonly denom: string;
-  readonly amount: string;
-}
-
-export type JsonPlan = { readonly name: string; readonly height: string; readonly info: string };
-
-export type JsonUpgradeMsg =
-  | { readonly "@type": typeof MSG_SOFTWARE_UPGRADE; readonly authority: string; readonly plan: JsonPlan }
-  | { readonly "@type": typeof MSG_CANCEL_UPGRADE; readonly authority: string };
-
-export type JsonMsg =
-  | {
-      readonly "@type": typeof MSG_SUBMIT_PROPOSAL;
-      readonly messages: readonly JsonUpgradeMsg[];
-      readonly initial_deposit: readonly JsonCoin[];
-      readonly proposer: string;
-      readonly metadata: string;
-      readonly title: string;
-      readonly summary: string;
-      readonly expedited: boolean;
-    }
-  | {
-      readonly "@type": typeof MSG_DEPOSIT;
-      readonly proposal_id: string;
-      readonly depositor: string;
-      readonly amount: readonly JsonCoin[];
-    }
-  | {
-      readonly "@type": typeof MSG_VOTE;
-      readonly proposal_id: string;
-      readonly voter: string;
-      readonly option: VoteOptionText;
-      readonly metadata: string;
-    }
-  | { readonly "@type": typeof MSG_CANCEL_PROPOSAL; readonly proposal_id: string; readonly proposer: string }
-  | JsonUpgradeMsg;
-
-export interface UnsignedTx {
-  readonly chain_id: string;
-  readonly account: string;
-  readonly sequence: string;
-  readonly fee: readonly JsonCoin[];
-  readonly gas: string;
-  readonly memo: string;
-  readonly msgs: readonly JsonMsg[];
-  readonly pubkey: string;
-}
-
-export interface SignedTx extends UnsignedTx {
-  readonly signature: string;
-}
-
 export const MSG_SUBMIT_PROPOSAL = "/chain.gov.v1.MsgSubmitProposal";
 export const MSG_DEPOSIT = "/chain.gov.v1.MsgDeposit";
 export const MSG_VOTE = "/chain.gov.v1.MsgVote";
@@ -86,24 +49,23 @@ export const MSG_CANCEL_PROPOSAL = "/chain.gov.v1.MsgCancelProposal";
 export const MSG_SOFTWARE_UPGRADE = "/chain.upgrade.v1beta1.MsgSoftwareUpgrade";
 export const MSG_CANCEL_UPGRADE = "/chain.upgrade.v1beta1.MsgCancelUpgrade";
 
-export const VOTE_OPTIONS = {
-  VOTE_OPTION_YES: "yes",
-  VOTE_OPTION_NO: "no",
-  VOTE_OPTION_ABSTAIN: "abstain",
-  VOTE_OPTION_NO_WITH_VETO: "no_with_veto",
-} as const satisfies Record<string, VoteOptionName>;
-export type VoteOptionText = keyof typeof VOTE_OPTIONS;
-
-/** The reference's root errors of the ante handler, by their registered codes. */
+/** The reference's root errors of tx decoding and the ante handler, by their registered codes. */
 export const TxErrors = {
   ErrTxDecode: reg(2, "tx parse error"),
   ErrUnauthorized: reg(4, "unauthorized"),
   ErrInsufficientFunds: reg(5, "insufficient funds"),
   ErrInvalidPubKey: reg(8, "invalid pubkey"),
   ErrUnknownAddress: reg(9, "unknown address"),
+  ErrInvalidCoins: reg(10, "invalid coins"),
+  ErrOutOfGas: reg(11, "out of gas"),
+  ErrMemoTooLarge: reg(12, "memo too large"),
   ErrInsufficientFee: reg(13, "insufficient fee"),
+  ErrNoSignatures: reg(15, "no signatures supplied"),
   ErrInvalidRequest: reg(18, "invalid request"),
-  ErrInvalidChainID: reg(28, "invalid chain-id"),
+  ErrTxTooLarge: reg(21, "tx too large"),
+  ErrTxInMempoolCache: reg(19, "tx already in mempool"),
+  ErrTxTimeoutHeight: reg(30, "tx timeout height"),
+  ErrUnknownExtensionOptions: reg(31, "unknown extension options"),
   ErrWrongSequence: reg(32, "incorrect account sequence"),
 } as const;
 
@@ -112,186 +74,249 @@ function reg(code: number, description: string): RegisteredError {
 }
 
 export const DEFAULT_GAS = 200_000n;
+/** x/auth default params: max memo characters, tx size cost per byte, secp256k1 verification cost. */
+export const MAX_MEMO_CHARACTERS = 256;
+export const TX_SIZE_COST_PER_BYTE = 10n;
+export const SIG_VERIFY_COST_SECP256K1 = 1000n;
 
-// ---- shape -------------------------------------------------------------------------------------------------------
+/** The SDK's Any: type URL `/` + full name (protobuf-es's own `anyPack` uses `type.googleapis.com/`). */
+export const packAny = <D extends DescMessage>(schema: D, m: MessageShape<D>): Any =>
+  create(AnySchema, { typeUrl: `/${schema.typeName}`, value: toBinary(schema, m) });
 
-const uint64 = z.string().regex(/^(0|[1-9][0-9]{0,19})$/, "expected a decimal uint64 string");
-const int64 = z.string().regex(/^-?(0|[1-9][0-9]{0,18})$/, "expected a decimal int64 string");
-const coin = z.strictObject({ denom: z.string(), amount: uint64 });
-const plan = z.strictObject({ name: z.string(), height: int64, info: z.string() });
-const softwareUpgrade = z.strictObject({
-  "@type": z.literal(MSG_SOFTWARE_UPGRADE),
-  authority: z.string(),
-  plan,
-});
-const cancelUpgrade = z.strictObject({ "@type": z.literal(MSG_CANCEL_UPGRADE), authority: z.string() });
-const upgradeMsg = z.discriminatedUnion("@type", [softwareUpgrade, cancelUpgrade]);
-const msg = z.discriminatedUnion("@type", [
-  z.strictObject({
-    "@type": z.literal(MSG_SUBMIT_PROPOSAL),
-    messages: z.array(upgradeMsg),
-    initial_deposit: z.array(coin),
-    proposer: z.string(),
-    metadata: z.string(),
-    title: z.string(),
-    summary: z.string(),
-    expedited: z.boolean(),
-  }),
-  z.strictObject({
-    "@type": z.literal(MSG_DEPOSIT),
-    proposal_id: uint64,
-    depositor: z.string(),
-    amount: z.array(coin),
-  }),
-  z.strictObject({
-    "@type": z.literal(MSG_VOTE),
-    proposal_id: uint64,
-    voter: z.string(),
-    option: z.enum(Object.keys(VOTE_OPTIONS) as [VoteOptionText, ...VoteOptionText[]]),
-    metadata: z.string(),
-  }),
-  z.strictObject({ "@type": z.literal(MSG_CANCEL_PROPOSAL), proposal_id: uint64, proposer: z.string() }),
-  softwareUpgrade,
-  cancelUpgrade,
-]);
-const signedTx = z.strictObject({
-  chain_id: z.string(),
-  account: z.string(),
-  sequence: uint64,
-  fee: z.array(coin),
-  gas: uint64,
-  memo: z.string(),
-  msgs: z.array(msg).length(1, "a transaction carries exactly one message"),
-  pubkey: z.string(),
-  signature: z.string(),
-});
+/** One decoded message: what the application executes, who must sign it, what it spends. */
+export interface DecodedMsg {
+  readonly typeUrl: string;
+  readonly signer: string;
+  readonly spend: Coins;
+  readonly sim: SimTx;
+  /** The module whose message server handles it (the `message.module` event attribute). */
+  readonly module: "gov" | "upgrade";
+}
+
+export interface DecodedTx {
+  readonly bytes: Uint8Array;
+  readonly hash: string;
+  readonly raw: TxRaw;
+  readonly body: TxBody;
+  readonly authInfo: AuthInfo;
+  readonly msgs: readonly DecodedMsg[];
+}
 
 const parseError = (detail: string): ChainError => wrap(TxErrors.ErrTxDecode, detail);
+const hasUnknown = (
+  m: { $unknown?: readonly { no: number }[] | undefined },
+  below = Number.POSITIVE_INFINITY,
+): boolean => m.$unknown?.some((f) => f.no < below) ?? false;
 
-/** Decodes the request body. Any shape error is `<detail>: tx parse error` (sdk code 2). */
-export function decodeTx(body: string): Result<SignedTx, ChainError> {
-  let data: unknown;
+function decode<D extends DescMessage>(schema: D, bytes: Uint8Array): Result<MessageShape<D>, ChainError> {
   try {
-    data = JSON.parse(body);
+    return ok(fromBinary(schema, bytes));
   } catch (e) {
     return err(parseError(e instanceof Error ? e.message : String(e)));
   }
-  const r = signedTx.safeParse(data);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const path = issue.path.map(String).join(".");
-    return err(parseError(path === "" ? issue.message : `${path}: ${issue.message}`));
+}
+
+export const txHash = (bytes: Uint8Array): string => toHex(sha256(bytes)).toUpperCase();
+
+function coinsOf(cs: readonly { denom: string; amount: string }[]): Result<Coin[], ChainError> {
+  const out: Coin[] = [];
+  for (const c of cs) {
+    if (!/^[0-9]{1,77}$/.test(c.amount)) return err(wrap(TxErrors.ErrInvalidCoins, `${c.amount}${c.denom}`));
+    out.push({ denom: c.denom, amount: BigInt(c.amount) });
   }
-  return ok(r.data as SignedTx);
+  return ok(out);
 }
 
-// ---- signing -----------------------------------------------------------------------------------------------------
+const VOTE_NAMES: Partial<Record<number, VoteOptionName>> = {
+  [VoteOption.YES]: "yes",
+  [VoteOption.NO]: "no",
+  [VoteOption.ABSTAIN]: "abstain",
+  [VoteOption.NO_WITH_VETO]: "no_with_veto",
+};
 
-/** The bytes a signature covers: canonical JSON of the transaction without its signature. */
-export function signDoc(tx: UnsignedTx): Uint8Array {
-  const { signature: _drop, ...rest } = tx as UnsignedTx & { signature?: string };
-  return utf8(canonicalJson(rest));
+const unresolved = (url: string): ChainError => parseError(`unable to resolve type URL ${url}`);
+
+function upgradeInput(a: Any): Result<UpgradeMsgInput, ChainError> {
+  if (a.typeUrl === MSG_SOFTWARE_UPGRADE) {
+    const m = decode(MsgSoftwareUpgradeSchema, a.value);
+    if (!m.ok) return m;
+    const p = m.value.plan;
+    return ok({
+      type: "softwareUpgrade",
+      authority: m.value.authority,
+      plan: { name: p?.name ?? "", height: p?.height ?? 0n, info: p?.info ?? "" },
+    });
+  }
+  if (a.typeUrl === MSG_CANCEL_UPGRADE) {
+    const m = decode(MsgCancelUpgradeSchema, a.value);
+    return m.ok ? ok({ type: "cancelUpgrade", authority: m.value.authority }) : m;
+  }
+  return err(unresolved(a.typeUrl));
 }
 
-export const txHash = (tx: SignedTx): string => toHex(sha256(utf8(canonicalJson(tx)))).toUpperCase();
+/** Decodes one Any-packed message into the application's transaction. */
+export function decodeMsg(a: Any): Result<DecodedMsg, ChainError> {
+  const base = { typeUrl: a.typeUrl };
+  switch (a.typeUrl) {
+    case MSG_SUBMIT_PROPOSAL: {
+      const m = decode(MsgSubmitProposalSchema, a.value);
+      if (!m.ok) return m;
+      const inner: UpgradeMsgInput[] = [];
+      for (const x of m.value.messages) {
+        const u = upgradeInput(x);
+        if (!u.ok) return u;
+        inner.push(u.value);
+      }
+      const deposit = coinsOf(m.value.initialDeposit);
+      if (!deposit.ok) return deposit;
+      const v = m.value;
+      return ok({
+        ...base,
+        module: "gov",
+        signer: v.proposer,
+        spend: deposit.value,
+        sim: {
+          kind: "submitProposal",
+          proposer: v.proposer,
+          messages: inner,
+          initialDeposit: deposit.value,
+          title: v.title,
+          summary: v.summary,
+          metadata: v.metadata,
+          expedited: v.expedited,
+        },
+      });
+    }
+    case MSG_DEPOSIT: {
+      const m = decode(MsgDepositSchema, a.value);
+      if (!m.ok) return m;
+      const amount = coinsOf(m.value.amount);
+      if (!amount.ok) return amount;
+      const { proposalId, depositor } = m.value;
+      return ok({
+        ...base,
+        module: "gov",
+        signer: depositor,
+        spend: amount.value,
+        sim: { kind: "deposit", proposalId, depositor, amount: amount.value },
+      });
+    }
+    case MSG_VOTE: {
+      const m = decode(MsgVoteSchema, a.value);
+      if (!m.ok) return m;
+      const option = VOTE_NAMES[m.value.option];
+      // The reference's MsgVote validation: `invalid vote option` (gov codespace, code 7) for 0 and unknown values.
+      if (option === undefined)
+        return err(wrap({ codespace: "gov", code: 7, description: "invalid vote option" }, String(m.value.option)));
+      const { proposalId, voter } = m.value;
+      return ok({ ...base, module: "gov", signer: voter, spend: [], sim: { kind: "vote", proposalId, voter, option } });
+    }
+    case MSG_CANCEL_PROPOSAL: {
+      const m = decode(MsgCancelProposalSchema, a.value);
+      if (!m.ok) return m;
+      const { proposalId, proposer } = m.value;
+      return ok({
+        ...base,
+        module: "gov",
+        signer: proposer,
+        spend: [],
+        sim: { kind: "cancelProposal", proposalId, proposer },
+      });
+    }
+    case MSG_SOFTWARE_UPGRADE:
+    case MSG_CANCEL_UPGRADE: {
+      const u = upgradeInput(a);
+      if (!u.ok) return u;
+      return ok({
+        ...base,
+        module: "upgrade",
+        signer: u.value.authority,
+        spend: [],
+        sim: { kind: "upgrade", signer: u.value.authority, messages: [u.value] },
+      });
+    }
+    default:
+      return err(unresolved(a.typeUrl));
+  }
+}
+
+/**
+ * The reference's tx decoder (x/auth/tx DefaultTxDecoder) plus the parts of ValidateBasic that need no state: TxRaw,
+ * then body and auth info, unknown fields rejected (body fields numbered 1024 and up are non-critical and allowed),
+ * every message resolved. Any failure is `<detail>: tx parse error` (code 2), or the validation error.
+ */
+export function decodeTx(bytes: Uint8Array): Result<DecodedTx, ChainError> {
+  const raw = decode(TxRawSchema, bytes);
+  if (!raw.ok) return raw;
+  if (hasUnknown(raw.value)) return err(parseError('errUnknownField "*tx.TxRaw"'));
+  const body = decode(TxBodySchema, raw.value.bodyBytes);
+  if (!body.ok) return body;
+  if (hasUnknown(body.value, 1024)) return err(parseError('errUnknownField "*tx.TxBody"'));
+  const authInfo = decode(AuthInfoSchema, raw.value.authInfoBytes);
+  if (!authInfo.ok) return authInfo;
+  if (hasUnknown(authInfo.value)) return err(parseError('errUnknownField "*tx.AuthInfo"'));
+  const msgs: DecodedMsg[] = [];
+  for (const a of body.value.messages) {
+    const m = decodeMsg(a);
+    if (!m.ok) return m;
+    msgs.push(m.value);
+  }
+  if (msgs.length === 0) return err(wrap(TxErrors.ErrInvalidRequest, "must contain at least one message"));
+  if (msgs.length > 1)
+    return err(wrap(TxErrors.ErrInvalidRequest, `the devnet executes one message per transaction, got ${msgs.length}`));
+  return ok({
+    bytes,
+    hash: txHash(bytes),
+    raw: raw.value,
+    body: body.value,
+    authInfo: authInfo.value,
+    msgs,
+  });
+}
+
+/** The SIGN_MODE_DIRECT sign bytes. */
+export const signDocBytes = (
+  bodyBytes: Uint8Array,
+  authInfoBytes: Uint8Array,
+  chainId: string,
+  accountNumber: bigint,
+): Uint8Array => toBinary(SignDocSchema, create(SignDocSchema, { bodyBytes, authInfoBytes, chainId, accountNumber }));
 
 export interface TxDraft {
   readonly chainId: string;
+  readonly accountNumber: bigint;
   readonly sequence: bigint;
-  readonly msg: JsonMsg;
+  readonly msg: Any;
   readonly fee?: Coins;
   readonly gas?: bigint;
   readonly memo?: string;
+  readonly timeoutHeight?: bigint;
 }
 
-export const jsonCoins = (coins: Coins): JsonCoin[] =>
-  coins.map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
-
-/** Builds and signs a transaction from `key`'s account. */
-export function signTx(key: KeyRecord, d: TxDraft): SignedTx {
-  const unsigned: UnsignedTx = {
-    chain_id: d.chainId,
-    account: key.address,
-    sequence: d.sequence.toString(),
-    fee: jsonCoins(d.fee ?? []),
-    gas: (d.gas ?? DEFAULT_GAS).toString(),
-    memo: d.memo ?? "",
-    msgs: [d.msg],
-    pubkey: base64.encode(key.pubkey),
-  };
-  return { ...unsigned, signature: base64.encode(signBytes(key, signDoc(unsigned))) };
+/** Builds and signs a transaction from `key`'s account (SIGN_MODE_DIRECT); returns the TxRaw bytes. */
+export function signTx(key: KeyRecord, d: TxDraft): Uint8Array {
+  const bodyBytes = toBinary(
+    TxBodySchema,
+    create(TxBodySchema, { messages: [d.msg], memo: d.memo ?? "", timeoutHeight: d.timeoutHeight ?? 0n }),
+  );
+  const authInfoBytes = toBinary(
+    AuthInfoSchema,
+    create(AuthInfoSchema, {
+      signerInfos: [
+        {
+          publicKey: packAny(PubKeySchema, create(PubKeySchema, { key: key.pubkey })),
+          modeInfo: { sum: { case: "single", value: { mode: SignMode.DIRECT } } },
+          sequence: d.sequence,
+        },
+      ],
+      fee: {
+        amount: (d.fee ?? []).map((c) => ({ denom: c.denom, amount: c.amount.toString() })),
+        gasLimit: d.gas ?? DEFAULT_GAS,
+      },
+    }),
+  );
+  const signature = signBytes(key, signDocBytes(bodyBytes, authInfoBytes, d.chainId, d.accountNumber));
+  return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes, authInfoBytes, signatures: [signature] }));
 }
 
-/** base64 text → bytes; undefined when malformed. */
-export function decodeBase64(text: string): Uint8Array | undefined {
-  try {
-    return base64.decode(text);
-  } catch {
-    return undefined;
-  }
-}
-
-// ---- messages ----------------------------------------------------------------------------------------------------
-
-const coinsOf = (cs: readonly JsonCoin[]): Coin[] => cs.map((c) => ({ denom: c.denom, amount: BigInt(c.amount) }));
-
-const upgradeInput = (m: JsonUpgradeMsg): UpgradeMsgInput =>
-  m["@type"] === MSG_SOFTWARE_UPGRADE
-    ? {
-        type: "softwareUpgrade",
-        authority: m.authority,
-        plan: { name: m.plan.name, height: BigInt(m.plan.height), info: m.plan.info },
-      }
-    : { type: "cancelUpgrade", authority: m.authority };
-
-/** The address that must sign a message (its `chain.msg.v1.signer` field). */
-export function msgSigner(m: JsonMsg): string {
-  switch (m["@type"]) {
-    case MSG_SUBMIT_PROPOSAL:
-      return m.proposer;
-    case MSG_DEPOSIT:
-      return m.depositor;
-    case MSG_VOTE:
-      return m.voter;
-    case MSG_CANCEL_PROPOSAL:
-      return m.proposer;
-    case MSG_SOFTWARE_UPGRADE:
-    case MSG_CANCEL_UPGRADE:
-      return m.authority;
-  }
-}
-
-/** Coins a message moves out of its signer's account (what the funds check compares with the balance). */
-export function msgSpend(m: JsonMsg): Coins {
-  if (m["@type"] === MSG_SUBMIT_PROPOSAL) return coinsOf(m.initial_deposit);
-  if (m["@type"] === MSG_DEPOSIT) return coinsOf(m.amount);
-  return [];
-}
-
-/** The simulated application's transaction for a decoded message signed by `account`. */
-export function toSimTx(m: JsonMsg, account: string): SimTx {
-  switch (m["@type"]) {
-    case MSG_SUBMIT_PROPOSAL:
-      return {
-        kind: "submitProposal",
-        proposer: m.proposer,
-        messages: m.messages.map(upgradeInput),
-        initialDeposit: coinsOf(m.initial_deposit),
-        title: m.title,
-        summary: m.summary,
-        metadata: m.metadata,
-        expedited: m.expedited,
-      };
-    case MSG_DEPOSIT:
-      return { kind: "deposit", proposalId: BigInt(m.proposal_id), depositor: m.depositor, amount: coinsOf(m.amount) };
-    case MSG_VOTE:
-      return { kind: "vote", proposalId: BigInt(m.proposal_id), voter: m.voter, option: VOTE_OPTIONS[m.option] };
-    case MSG_CANCEL_PROPOSAL:
-      return { kind: "cancelProposal", proposalId: BigInt(m.proposal_id), proposer: m.proposer };
-    case MSG_SOFTWARE_UPGRADE:
-    case MSG_CANCEL_UPGRADE:
-      return { kind: "upgrade", signer: account, messages: [upgradeInput(m)] };
-  }
-}
-
-export { coinsOf };
+export { PUBKEY_TYPE };

@@ -136,7 +136,7 @@ const INTERNAL: GatewayResponse = {
 
 /** Starts the REST listener on host:port (port 0 picks a free port). */
 export function listenRest(
-  gateway: Gateway,
+  gateway: Pick<Gateway, "handle" | "handleWithoutBody">,
   host: string,
   port: number,
   limits: RestLimits,

@@ -1,11 +1,22 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { create } from "@bufbuild/protobuf";
+import type { Any } from "@bufbuild/protobuf/wkt";
 import { build } from "esbuild";
-import { initNode } from "../../src/devnet/init.js";
+import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { DevnetChain } from "../../src/devnet/chain.js";
+import { type HomeConfig, readHome } from "../../src/devnet/home.js";
+import { initHome, initNode } from "../../src/devnet/init.js";
+import { packAny } from "../../src/devnet/tx.js";
+import { VoteOption } from "../../src/gen/chain/gov/v1/gov_pb.js";
+import { MsgSubmitProposalSchema, MsgVoteSchema } from "../../src/gen/chain/gov/v1/tx_pb.js";
+import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../../src/gen/chain/upgrade/v1beta1/tx_pb.js";
+import { HostFs } from "../../src/node/host-fs.js";
 
 /**
  * Helpers for the devnet's process-level tests. Node processes start from an esbuild bundle of the CLI (a few hundred
@@ -79,6 +90,8 @@ export function freePort(): Promise<number> {
 export interface TestHome {
   readonly home: string;
   readonly restUrl: string;
+  /** The CometBFT RPC (http://127.0.0.1:<port>). */
+  readonly rpcUrl: string;
 }
 
 /** Initializes a home with loopback listeners on free ports and reproducible keys; `pruning` edits app.toml. */
@@ -88,6 +101,7 @@ export async function initTestHome(
 ): Promise<TestHome> {
   const api = await freePort();
   const grpc = await freePort();
+  const rpc = await freePort();
   const r = await initNode({
     home,
     chainId: "devnet-test",
@@ -95,6 +109,7 @@ export async function initTestHome(
     keySeed: "devnet-test",
     apiAddress: `tcp://127.0.0.1:${api}`,
     grpcAddress: `127.0.0.1:${grpc}`,
+    rpcAddress: `tcp://127.0.0.1:${rpc}`,
     ...(o.votingPeriod === undefined ? {} : { votingPeriod: o.votingPeriod }),
     ...(o.depositPeriod === undefined ? {} : { depositPeriod: o.depositPeriod }),
   });
@@ -107,7 +122,7 @@ export async function initTestHome(
       .replace('pruning-interval = "0"', `pruning-interval = "${o.pruning.interval}"`);
     writeFileSync(path, text);
   }
-  return { home, restUrl: `http://127.0.0.1:${api}` };
+  return { home, restUrl: `http://127.0.0.1:${api}`, rpcUrl: `http://127.0.0.1:${rpc}` };
 }
 
 /** Spawns the bundled CLI; output is collected (and shown on failure by the caller). */
@@ -172,4 +187,46 @@ export async function getJson(
   } catch {
     return undefined;
   }
+}
+
+/** A MsgVote from `voter` (yes unless told), Any-packed. */
+export const voteMsg = (voter: string, proposalId = 1n, option = VoteOption.YES): Any =>
+  packAny(MsgVoteSchema, create(MsgVoteSchema, { proposalId, voter, option }));
+
+/** A MsgSubmitProposal carrying MsgSoftwareUpgrade (or MsgCancelUpgrade without a plan), Any-packed. */
+export function upgradeProposalMsg(
+  proposer: string,
+  plan: { readonly name: string; readonly height: bigint } | undefined,
+  deposit = "10000000",
+): Any {
+  const inner =
+    plan === undefined
+      ? packAny(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: GOV_AUTHORITY }))
+      : packAny(MsgSoftwareUpgradeSchema, create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan }));
+  return packAny(
+    MsgSubmitProposalSchema,
+    create(MsgSubmitProposalSchema, {
+      messages: [inner],
+      initialDeposit: [{ denom: "stake", amount: deposit }],
+      proposer,
+      title: "upgrade",
+      summary: "s",
+    }),
+  );
+}
+
+/** A fresh devnet home (chain id `chainId`, one validator, reproducible keys) opened in-process on binary v1. */
+export async function openTestChain(
+  chainId: string,
+  dirs: string[],
+): Promise<{ home: string; cfg: HomeConfig; chain: DevnetChain }> {
+  const home = mkdtempSync(join(tmpdir(), `devnet-${chainId}-`));
+  dirs.push(home);
+  const init = await initNode({ home, chainId, validators: 1, keySeed: chainId });
+  if (!init.ok) throw new Error(init.error);
+  const cfg = readHome(home);
+  if (!cfg.ok) throw new Error(cfg.error.join("\n"));
+  const o = await DevnetChain.open({ config: cfg.value, binary: "v1", skipHeights: [], fs: new HostFs(), sync: false });
+  if (!o.ok || o.value.kind !== "running") throw new Error(`the test chain did not open: ${o.ok ? "halted" : o.error}`);
+  return { home, cfg: cfg.value, chain: o.value.chain };
 }
