@@ -18,7 +18,7 @@ afterAll(() => {
 
 describe("docs/node-api.md cosmjs snippet", () => {
   it("connects, queries the plan through abci_query and derives a chain address", async () => {
-    const doc = readFileSync(join(ROOT, "docs", "node-api.md"), "utf8");
+    const doc = readFileSync(join(ROOT, "docs/node-api.md"), "utf8");
     const snippet = /```js cosmjs-example\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(snippet).toBeDefined();
     const { cfg, chain } = await openTestChain("doc-1", dirs);

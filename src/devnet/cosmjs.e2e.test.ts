@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fromBase64 } from "@cosmjs/encoding";
 import {
   DirectSecp256k1HdWallet,
   type GeneratedType,
@@ -126,7 +125,11 @@ describe("cosmjs drives the devnet through an upgrade (real processes)", () => {
         );
         const signDoc = makeSignDoc(bodyBytes, authInfoBytes, chainId, Number(acc.accountNumber));
         const { signature } = await who.wallet.signDirect(who.account.address, signDoc);
-        const tx = TxRaw.encode({ bodyBytes, authInfoBytes, signatures: [fromBase64(signature.signature)] }).finish();
+        const tx = TxRaw.encode({
+          bodyBytes,
+          authInfoBytes,
+          signatures: [Uint8Array.from(Buffer.from(signature.signature, "base64"))],
+        }).finish();
         const res = await client.broadcastTx(tx, 20_000, 200);
         assertIsDeliverTxSuccess(res);
         return res;

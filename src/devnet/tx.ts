@@ -319,4 +319,3 @@ export function signTx(key: KeyRecord, d: TxDraft): Uint8Array {
   return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes, authInfoBytes, signatures: [signature] }));
 }
 
-export { PUBKEY_TYPE };

@@ -11,7 +11,7 @@ import { build } from "esbuild";
 import { GOV_AUTHORITY } from "../../src/core/address.js";
 import { DevnetChain } from "../../src/devnet/chain.js";
 import { type HomeConfig, readHome } from "../../src/devnet/home.js";
-import { initHome, initNode } from "../../src/devnet/init.js";
+import { initNode } from "../../src/devnet/init.js";
 import { packAny } from "../../src/devnet/tx.js";
 import { VoteOption } from "../../src/gen/chain/gov/v1/gov_pb.js";
 import { MsgSubmitProposalSchema, MsgVoteSchema } from "../../src/gen/chain/gov/v1/tx_pb.js";
