@@ -6,6 +6,7 @@ import { err, ok, type Result } from "../core/errors.js";
 import { buildReport } from "../report/build.js";
 import { parseExploration, parseScenariosFile, parseSummary, scenariosFile } from "../report/load.js";
 import { mergeJunit, mergeSummaries } from "../report/merge.js";
+import type { MutationSummary } from "../report/mutation-summary.js";
 import type { ReportInput, ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { ExitCode } from "./exit.js";
 import { renderSvg } from "./explore.js";
@@ -86,8 +87,20 @@ export async function writeRunReport(o: {
     exploration = { data: x.value, source: snapshot };
   }
 
+  let mutation: ReportInput["mutation"] = null;
+  const mutationPath = join(o.reportDir, "mutation", "summary.json");
+  if (existsSync(mutationPath)) {
+    const text = read(mutationPath);
+    if (!text.ok) return text;
+    try {
+      mutation = { summary: JSON.parse(text.value) as MutationSummary, dir: "../mutation" };
+    } catch (e) {
+      return err(`${mutationPath}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
   const html = await buildReport(
-    { summary: summary.value, scenarios, exploration, transitions: machineTransitions() },
+    { summary: summary.value, scenarios, exploration, transitions: machineTransitions(), mutation },
     o.render ?? renderSvg,
   );
   const path = join(runDir, RUN_FILES.html);

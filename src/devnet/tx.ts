@@ -24,7 +24,7 @@ import {
   TxRawSchema,
 } from "../gen/chain/tx/v1beta1/tx_pb.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
-import { type KeyRecord, PUBKEY_TYPE, signBytes } from "./keyring.js";
+import { type KeyRecord, signBytes } from "./keyring.js";
 
 /**
  * The devnet's transactions, as the reference encodes and signs them (x/auth/tx, SIGN_MODE_DIRECT):
@@ -318,4 +318,3 @@ export function signTx(key: KeyRecord, d: TxDraft): Uint8Array {
   const signature = signBytes(key, signDocBytes(bodyBytes, authInfoBytes, d.chainId, d.accountNumber));
   return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes, authInfoBytes, signatures: [signature] }));
 }
-

@@ -1,6 +1,7 @@
 import { explorationChart, sweepChart, type VegaLiteSpec } from "../explore/chart.js";
 import { chartKey, reportPage, type ScenarioView, scenarioViews } from "./html.js";
 import { coverageCounts, modelDiagram } from "./model-chart.js";
+import { mutationChart } from "./mutation-chart.js";
 import { propertiesChart, regionsChart } from "./summary-chart.js";
 import { addMarkTitles, inlineSvg, scopeSvgIds } from "./svg.js";
 import { scenarioTimeline } from "./timeline.js";
@@ -37,6 +38,12 @@ export function reportCharts(input: ReportInput, views: readonly ScenarioView[] 
       key: chartKey.exploration,
       label: "probability that a cancel lands by plan offset",
       spec: x.kind === "cancel-window" ? explorationChart(x) : sweepChart(x),
+    });
+  if (input.mutation != null)
+    jobs.push({
+      key: chartKey.mutation,
+      label: "mutation score per file and detector",
+      spec: mutationChart(input.mutation.summary),
     });
   return jobs;
 }

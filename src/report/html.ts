@@ -10,12 +10,13 @@ import type { PropertySummary } from "../harness/summary.js";
 import { failureText } from "../scenario/failure.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { countText, coverageCounts, thousands } from "./model-chart.js";
+import { mutationSection } from "./mutation-section.js";
 import { replayCommand } from "./replay.js";
 import { REPORT_CSS } from "./style.js";
 import { savedTraceEvents } from "./trace-read.js";
 import type { ReportInput, ScenarioRecord } from "./types.js";
 
-export const SECTION_IDS = ["summary", "model", "scenarios", "counterexamples", "exploration"] as const;
+export const SECTION_IDS = ["summary", "model", "scenarios", "counterexamples", "exploration", "mutation"] as const;
 
 /** HTML-escapes text for element content and attribute values. */
 export const esc = (s: string): string =>
@@ -34,6 +35,7 @@ export const chartKey = {
   regions: "regions",
   properties: "properties",
   exploration: "exploration",
+  mutation: "mutation",
   scenario: (anchor: string) => anchor,
 } as const;
 
@@ -295,13 +297,14 @@ export function reportPage(
     `<title>${esc(title)}</title><style>${REPORT_CSS}</style></head><body>`,
     `<header><h1>chainsim report ${badge(s.verdict === "passed", s.verdict)}</h1>`,
     `<div class="meta">run ${esc(s.runId)} · seed ${s.seed} · commit ${esc(s.commit)} · ${esc(s.startedAt)}</div></header>`,
-    `<nav>${SECTION_IDS.map((id) => `<a href="#${id}">${{ summary: "Summary", model: "Model", scenarios: "Scenarios", counterexamples: "Counterexamples", exploration: "Cancel window" }[id]}</a>`).join("")}</nav>`,
+    `<nav>${SECTION_IDS.map((id) => `<a href="#${id}">${{ summary: "Summary", model: "Model", scenarios: "Scenarios", counterexamples: "Counterexamples", exploration: "Cancel window", mutation: "Mutation score" }[id]}</a>`).join("")}</nav>`,
     `<main>`,
     summarySection(input, views, svg),
     modelSection(input, svg),
     scenariosSection(views, svg),
     counterexamplesSection(input),
     explorationSection(input, svg),
+    mutationSection(input.mutation ?? null, svg(chartKey.mutation)),
     `<footer>Written by <code>chainsim report</code> from <code>summary.json</code>${
       views === null ? "" : ", <code>scenarios.json</code>"
     }${input.exploration === null ? "" : " and the exploration"}; charts are Vega-Lite rendered to SVG.</footer>`,

@@ -7,6 +7,7 @@ import type { VegaLiteSpec } from "../explore/chart.js";
 import type { Exploration, SweepExploration } from "../explore/explore.js";
 import type { CheckSummary } from "../harness/summary.js";
 import type { RunReport } from "../scenario/runner.js";
+import type { MutationInput } from "./mutation-section.js";
 
 /** One replayed scenario: its `chainsim run --json` report and its canonical trace lines. */
 export interface ScenarioRecord {
@@ -33,6 +34,8 @@ export interface ReportInput {
   readonly exploration: { readonly data: ExplorationData; readonly source: string } | null;
   /** The model's transitions (models/coverage.ts machineTransitions()). */
   readonly transitions: readonly TransitionInfo[];
+  /** The last `npm run mutate` (reports/mutation/summary.json), when there is one. */
+  readonly mutation?: MutationInput | null;
 }
 
 /** Renders a Vega-Lite spec to an SVG document (injected: vega at the edge, a stub in tests). */
