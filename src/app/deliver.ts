@@ -1,6 +1,6 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
-import type { CoinInput, SimTx, TxResult, UpgradeMsgInput, VoteOptionName } from "../chain/types.js";
+import type { CoinInput, SimTx, TxResult, UpgradeMessage, VoteOptionName } from "../chain/types.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, errorText, type RegisteredError, wrap } from "../core/errors.js";
 import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
@@ -30,8 +30,8 @@ const coins = (cs: readonly CoinInput[]) =>
   cs.map((c) => create(CoinSchema, { denom: c.denom, amount: c.amount.toString() }));
 
 /** An upgrade message as the `Any` a proposal carries; the type URL has the Cosmos-style `/` prefix. */
-export function packUpgradeMsg(m: UpgradeMsgInput): { typeUrl: string; value: Uint8Array } {
-  if (m.type === "softwareUpgrade") {
+export function packUpgradeMsg(m: UpgradeMessage): { typeUrl: string; value: Uint8Array } {
+  if (m.kind === "softwareUpgrade") {
     const msg = create(MsgSoftwareUpgradeSchema, {
       authority: m.authority,
       plan: makePlan({ name: m.plan.name, height: m.plan.height, info: m.plan.info }),

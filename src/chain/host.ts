@@ -1,3 +1,4 @@
+import type { StoredProposalStatus } from "./records.js";
 import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
 /** An upgrade-info.json as a node or its sidecar reads it. */
@@ -8,7 +9,7 @@ export type UpgradeInfoRead =
 
 /** A proposal as the committed state shows it (times in ms; undefined when not set). */
 export interface ProposalView {
-  readonly status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed";
+  readonly status: StoredProposalStatus;
   readonly submitTimeMs: number;
   readonly depositEndTimeMs: number;
   readonly votingStartTimeMs?: number;

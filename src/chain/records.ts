@@ -1,3 +1,4 @@
+import type { CheckRunner } from "./actions.js";
 import type { Halt } from "./types.js";
 
 /** A halt as the chain records it. */
@@ -9,11 +10,28 @@ export interface HaltRecord {
   readonly timeMs: number;
 }
 
+/**
+ * A proposal's status as the chain records it: x/gov's statuses, plus `dropped` (deleted at its deposit end) and
+ * `cancelled` (deleted by MsgCancelProposal), which gov's store no longer shows.
+ */
+export const PROPOSAL_STATUSES = [
+  "deposit_period",
+  "voting_period",
+  "passed",
+  "rejected",
+  "failed",
+  "dropped",
+  "cancelled",
+] as const;
+export type ProposalStatusName = (typeof PROPOSAL_STATUSES)[number];
+/** The statuses gov's store can show (a dropped or cancelled proposal is deleted). */
+export type StoredProposalStatus = Exclude<ProposalStatusName, "dropped" | "cancelled">;
+
 /** Everything known about a proposal submitted through a step. */
 export interface ProposalRecord {
   readonly id: bigint;
   readonly label: string | null;
-  status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed" | "dropped" | "cancelled";
+  status: ProposalStatusName;
   readonly submitHeight: number;
   depositEndTimeMs: number | null;
   votingStartTimeMs: number | null;
@@ -40,6 +58,8 @@ export interface EngineOptions {
   readonly noSharedExecution?: boolean;
   /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
   readonly consensusRule?: "two-thirds" | "unanimous";
+  /** Resolves `{kind: "check", id}` steps (e.g. a scenario's inline expectations); without it a check fails. */
+  readonly check?: CheckRunner;
 }
 
 /** Hard cap for settle runs whose plan lies absurdly far ahead. */

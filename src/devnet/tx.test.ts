@@ -76,7 +76,7 @@ describe("signed transactions", () => {
     expect(toSimTx(up, alice.address)).toEqual({
       kind: "upgrade",
       signer: alice.address,
-      messages: [{ type: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: -5n, info: "" } }],
+      messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: -5n, info: "" } }],
     });
   });
 

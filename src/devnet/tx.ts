@@ -3,7 +3,7 @@ import { base64 } from "@scure/base";
 import { z } from "zod";
 import { type Coin, type Coins, formatCoins } from "../bank/coins.js";
 import { canonicalJson } from "../chain/canonical-json.js";
-import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../chain/types.js";
+import type { SimTx, UpgradeMessage, VoteOptionName } from "../chain/types.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
 import { type KeyRecord, signBytes } from "./keyring.js";
@@ -235,14 +235,14 @@ export function decodeBase64(text: string): Uint8Array | undefined {
 
 const coinsOf = (cs: readonly JsonCoin[]): Coin[] => cs.map((c) => ({ denom: c.denom, amount: BigInt(c.amount) }));
 
-const upgradeInput = (m: JsonUpgradeMsg): UpgradeMsgInput =>
+const upgradeInput = (m: JsonUpgradeMsg): UpgradeMessage =>
   m["@type"] === MSG_SOFTWARE_UPGRADE
     ? {
-        type: "softwareUpgrade",
+        kind: "softwareUpgrade",
         authority: m.authority,
         plan: { name: m.plan.name, height: BigInt(m.plan.height), info: m.plan.info },
       }
-    : { type: "cancelUpgrade", authority: m.authority };
+    : { kind: "cancelUpgrade", authority: m.authority };
 
 /** The address that must sign a message (its `chain.msg.v1.signer` field). */
 export function msgSigner(m: JsonMsg): string {

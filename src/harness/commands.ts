@@ -162,7 +162,10 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
       const label = target(s, c.target);
       if (label === undefined) return;
       const votes = VOTES[c.outcome];
-      s.act({ type: "vote", proposal: label, votes }, { vote: { proposal: label, votes: Object.fromEntries(votes) } });
+      s.act(
+        { kind: "vote", proposal: label, votes: new Map(votes) },
+        { vote: { proposal: label, votes: Object.fromEntries(votes) } },
+      );
       return;
     }
     case "deposit": {
@@ -170,7 +173,7 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
       if (label === undefined) return;
       const amount = [{ denom: "stake", amount: EXPEDITED_MIN_DEPOSIT }];
       s.act(
-        { type: "deposit", proposal: label, from: "val2", amount },
+        { kind: "deposit", proposal: label, from: "val2", amount },
         { deposit: { proposal: label, from: "val2", amount: `${EXPEDITED_MIN_DEPOSIT}stake` } },
       );
       return;
@@ -179,7 +182,7 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
       const label = target(s, c.target);
       if (label === undefined) return;
       s.act(
-        { type: "cancelProposal", proposal: label, from: "val1" },
+        { kind: "cancelProposal", proposal: label, from: "val1" },
         { cancelProposal: { proposal: label, from: "val1" } },
       );
       return;
@@ -206,23 +209,23 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
       s.advanceTime(c.ms);
       return;
     case "swap":
-      s.act({ type: "swapBinary", node: c.node, binary: c.binary }, { swapBinary: { node: c.node, binary: c.binary } });
+      s.act({ kind: "swapBinary", node: c.node, binary: c.binary }, { swapBinary: { node: c.node, binary: c.binary } });
       return;
     case "swap-all":
       for (const node of VALIDATORS)
-        s.act({ type: "swapBinary", node, binary: c.binary }, { swapBinary: { node, binary: c.binary } });
+        s.act({ kind: "swapBinary", node, binary: c.binary }, { swapBinary: { node, binary: c.binary } });
       return;
     case "restart": {
       const plan = sim.committed()?.plan;
       const skip = c.skipPlanHeight && plan !== null && plan !== undefined ? [plan.height] : [];
       s.act(
-        { type: "restart", node: c.node, skipUpgradeHeights: skip },
+        { kind: "restart", node: c.node, skipUpgradeHeights: skip },
         { restart: { node: c.node, skipUpgradeHeights: skip } },
       );
       return;
     }
     case "stop":
-      s.act({ type: "stop", node: c.node }, { stop: { node: c.node } });
+      s.act({ kind: "stop", node: c.node }, { stop: { node: c.node } });
       return;
   }
 }

@@ -12,38 +12,16 @@
  */
 import { z } from "zod";
 import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { PROPOSAL_STATUSES } from "../chain/records.js";
+import { VOTE_OPTIONS } from "../chain/types.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { pruningOptions } from "../store/pruning.js";
+import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { parseRfc3339, parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Closed sets
-
-export const HALT_KINDS = [
-  "upgrade-needed",
-  "binary-too-early",
-  "downgrade",
-  "handler-error",
-  "upgrade-info-write-failed",
-  "store-load-failed",
-  "app-hash-mismatch",
-] as const;
-export type HaltKind = (typeof HALT_KINDS)[number];
-
-export const PROPOSAL_STATUSES = [
-  "deposit_period",
-  "voting_period",
-  "passed",
-  "rejected",
-  "failed",
-  "dropped",
-  "cancelled",
-] as const;
-export type ProposalStatusName = (typeof PROPOSAL_STATUSES)[number];
-
-export const VOTE_OPTIONS = ["yes", "no", "abstain", "no_with_veto"] as const;
-export type VoteOptionName = (typeof VOTE_OPTIONS)[number];
 
 export const HANDLER_KINDS = ["migrate", "noop", "fail"] as const;
 export type HandlerKind = (typeof HANDLER_KINDS)[number];
