@@ -1,7 +1,7 @@
 import fc from "fast-check";
+import { PROPERTIES } from "../properties/index.js";
 import { campaignUnits, runCampaign } from "../src/harness/campaign.js";
 import { commandArbitraries } from "../src/harness/commands.js";
-import { PROPERTY_NAMES } from "../src/harness/properties.js";
 import { sidecarArb } from "../src/harness/run-property.js";
 import { type BenchResult, median, result } from "./bench.js";
 
@@ -50,7 +50,7 @@ function bareCampaign(): { runs: number; commands: number } {
     runs++;
     commands += real.n;
   });
-  for (const u of campaignUnits({ seed: SEED, properties: PROPERTY_NAMES, runsPerProperty: RUNS_PER_PROPERTY })) {
+  for (const u of campaignUnits({ seed: SEED, properties: PROPERTIES, runsPerProperty: RUNS_PER_PROPERTY })) {
     const d = fc.check(prop, { seed: u.seed, numRuns: u.numRuns });
     if (d.failed) throw new Error("bare run failed");
   }
@@ -60,14 +60,14 @@ function bareCampaign(): { runs: number; commands: number } {
 export async function run(): Promise<BenchResult[]> {
   // Warm-up: a small campaign and one bare pass.
   runCampaign(
-    { seed: SEED + 1, properties: PROPERTY_NAMES, runsPerProperty: 2, generationSamples: 0 },
+    { seed: SEED + 1, properties: PROPERTIES, runsPerProperty: 2, generationSamples: 0 },
     { clock: () => performance.now() },
   );
   bareCampaign();
 
   const t0 = performance.now();
   const h = runCampaign(
-    { seed: SEED, properties: PROPERTY_NAMES, runsPerProperty: RUNS_PER_PROPERTY, generationSamples: 0 },
+    { seed: SEED, properties: PROPERTIES, runsPerProperty: RUNS_PER_PROPERTY, generationSamples: 0 },
     { clock: () => performance.now() },
   );
   const harnessMs = performance.now() - t0;
@@ -87,7 +87,7 @@ export async function run(): Promise<BenchResult[]> {
   const harnessRunsPerS = h.runs / (harnessMs / 1000);
   const bareRunsPerS = bare.runs / (bareMs / 1000);
   process.stderr.write(
-    `harness: ${h.runs} runs (${h.commands} commands executed) of ${PROPERTY_NAMES.length} properties in ${harnessMs.toFixed(0)} ms ` +
+    `harness: ${h.runs} runs (${h.commands} commands executed) of ${PROPERTIES.length} properties in ${harnessMs.toFixed(0)} ms ` +
       `= ${harnessRunsPerS.toFixed(1)} runs/s; bare fast-check counters: ${bare.runs} runs (${bare.commands} commands) ` +
       `in ${bareMs.toFixed(1)} ms (median of ${BARE_REPEATS}) = ${bareRunsPerS.toFixed(0)} runs/s; ` +
       `the harness runs at ${((harnessRunsPerS / bareRunsPerS) * 100).toFixed(3)}% of the bare loop's speed\n`,

@@ -8,8 +8,9 @@ import * as engine from "./engine.bench.js";
 import * as explore from "./explore.bench.js";
 import * as harness from "./harness.bench.js";
 import * as lifecycle from "./lifecycle.bench.js";
+import * as startup from "./startup.bench.js";
 
-const BENCHES: readonly BenchModule[] = [lifecycle, engine, harness, explore, api];
+const BENCHES: readonly BenchModule[] = [lifecycle, engine, harness, explore, api, startup];
 
 const only = process.argv.slice(2);
 for (const b of BENCHES) {

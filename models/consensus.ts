@@ -22,8 +22,25 @@ import type { BinaryInput, ChainState, HaltRecord, NodeState, OracleContext, Pla
 export const appHashMismatchMessage = (h: number): string => `wrong Block.Header.AppHash at height ${h}`;
 
 export function blockKey(post: ChainState, effects: readonly string[]): string {
-  return canonicalJson({ post, effects });
+  if (effects.length > 0) return canonicalJson({ post, effects });
+  // Idle blocks commit the very state object they start from, block after block: its key is written once.
+  let key = idleKeys.get(post);
+  if (key === undefined) {
+    key = canonicalJson({ post, effects });
+    idleKeys.set(post, key);
+  }
+  return key;
 }
+
+/** Block keys of states with no handler effects, by state object (states are immutable). */
+const idleKeys = new WeakMap<ChainState, string>();
+
+/**
+ * What a node's PreBlocker reads besides the committed state (see runPreBlock): nodes with equal inputs get the
+ * same outcome from the same state, so one PreBlock per distinct input serves them all.
+ */
+const preBlockInput = (n: NodeState): string =>
+  `${n.binary}\u0000${n.skipHeights.join(",")}\u0000${n.downgradeCheckPending}\u0000${n.pendingStoreUpgrade ?? "\u0001"}`;
 
 const binaryOf = (ctx: OracleContext, node: NodeState): BinaryInput => ctx.binaries[node.binary] ?? { handlers: {} };
 
@@ -63,7 +80,7 @@ export function catchUpNode(ctx: OracleContext, start: NodeState): CatchUpResult
       node = { ...haltNode(node, record), upgradeInfo: out.upgradeInfo ?? node.upgradeInfo };
       return { node, halts: [record] };
     }
-    if (blockKey(out.post, out.effects) !== ctx.blockKeys[k]) {
+    if (blockKey(out.post, out.effects) !== ctx.blockKeys.at(k)) {
       const record: HaltRecord = {
         node: node.name,
         height: h,
@@ -106,7 +123,7 @@ interface Group {
   readonly outcome: Extract<PreBlockOutcome, { kind: "ok" }>;
 }
 
-function computeBlock(ctx0: OracleContext, h: Height): BlockResolution {
+function computeBlock(ctx0: OracleContext, h: Height, share: boolean): BlockResolution {
   // 1. Lagging running nodes catch up first.
   let ctx = ctx0;
   for (const n of ctx0.nodes) if (isRunning(n) && n.lastHeight < ctx0.height) ctx = catchUp(ctx, n.name).context;
@@ -117,9 +134,16 @@ function computeBlock(ctx0: OracleContext, h: Height): BlockResolution {
   const groups = new Map<string, Group>();
   const okNodes = new Map<string, string>();
   const handlerRanOn: string[] = [];
+  const outcomes = new Map<string, { readonly out: PreBlockOutcome; key: string | undefined }>();
   let nodes = ctx.nodes.map((node): NodeState => {
     if (!isRunning(node)) return node;
-    const out = runPreBlock(ctx, node, pre, h);
+    const input = share ? preBlockInput(node) : undefined;
+    let shared = input === undefined ? undefined : outcomes.get(input);
+    if (shared === undefined) {
+      shared = { out: runPreBlock(ctx, node, pre, h), key: undefined };
+      if (input !== undefined) outcomes.set(input, shared);
+    }
+    const out = shared.out;
     const ran = { ...node, downgradeCheckPending: false };
     if (out.handlerRan) handlerRanOn.push(node.name);
     if (out.kind === "halt") {
@@ -127,7 +151,8 @@ function computeBlock(ctx0: OracleContext, h: Height): BlockResolution {
       halts.push(record);
       return { ...haltNode(ran, record), upgradeInfo: out.upgradeInfo ?? node.upgradeInfo };
     }
-    const key = blockKey(out.post, out.effects);
+    shared.key ??= blockKey(out.post, out.effects);
+    const key = shared.key;
     const group = groups.get(key) ?? { key, power: 0, members: [], outcome: out };
     group.power += node.power;
     group.members.push(node.name);
@@ -180,8 +205,8 @@ function computeBlock(ctx0: OracleContext, h: Height): BlockResolution {
       ...ctx,
       nodes,
       height: h,
-      states: [...ctx.states, post],
-      blockKeys: [...ctx.blockKeys, winner.key],
+      states: ctx.states.append(post),
+      blockKeys: ctx.blockKeys.append(winner.key),
       handlerRuns: applied ? incrementCount(ctx.handlerRuns, planName) : ctx.handlerRuns,
       halts: [...ctx0.halts, ...halts],
       lastBlock: {
@@ -215,7 +240,15 @@ export function resolveBlock(ctx: OracleContext, h: number): BlockResolution {
   }
   const cached = perContext.get(h);
   if (cached !== undefined) return cached;
-  const resolution = computeBlock(ctx, height(h));
+  const resolution = computeBlock(ctx, height(h), true);
   perContext.set(h, resolution);
   return resolution;
+}
+
+/** `resolveBlock` with every node's PreBlock and key computed on its own: the reference the sharing must equal. */
+export function resolveBlockUnshared(ctx: OracleContext, h: number): BlockResolution {
+  if (!Number.isSafeInteger(h) || h !== ctx.height + 1) {
+    return { valid: false, committed: false, action: null, context: ctx };
+  }
+  return computeBlock(ctx, height(h), false);
 }

@@ -3,6 +3,7 @@
  */
 import { type Height, height } from "../src/core/brand.js";
 import { genesisVersionMap } from "./binaries.js";
+import { History } from "./history.js";
 import type { ChainState, NameCount, NodeState, OracleContext, OracleInput } from "./types.js";
 
 export function initialContext(input: OracleInput): OracleContext {
@@ -30,8 +31,8 @@ export function initialContext(input: OracleInput): OracleContext {
     binaries: input.binaries,
     nodes,
     height: height(0),
-    states: [genesis],
-    blockKeys: [""],
+    states: History.of(genesis),
+    blockKeys: History.of(""),
     handlerRuns: [],
     halts: [],
     storeUpgradesApplied: [],
@@ -42,7 +43,7 @@ export function initialContext(input: OracleInput): OracleContext {
 
 /** The committed state at `h` (the genesis state for unknown heights is never needed: h ≤ chain height). */
 export function stateAt(ctx: OracleContext, h: Height): ChainState {
-  const s = ctx.states[h];
+  const s = ctx.states.at(h);
   if (s === undefined) throw new RangeError(`no committed state at height ${h}`);
   return s;
 }

@@ -37,5 +37,5 @@ export function applyExec(ctx: OracleContext, ev: ExecEvent): OracleContext {
     error: r.result.ok ? null : r.result.error,
   } as const;
   if (!r.result.ok) return { ...ctx, lastExec };
-  return { ...ctx, states: [...ctx.states.slice(0, -1), r.result.state], lastExec };
+  return { ...ctx, states: ctx.states.withLast(r.result.state), lastExec };
 }

@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { transition } from "xstate";
+import { resolveBlock, resolveBlockUnshared } from "./consensus.js";
 import { coverageFromIds } from "./coverage.js";
-import { createOracle, type Oracle, observe, predict, step } from "./oracle.js";
+import { createOracle, type Oracle, observe, predict, step, transitionOf } from "./oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "./types.js";
+import { upgradeMachine } from "./upgrade-machine.js";
 
 /** Three equal validators and a full node; binaries with and without handlers for two plan names. */
 const WORLD: OracleInput = {
@@ -138,5 +141,31 @@ describe("oracle invariants under random event sequences", () => {
     );
     // Random runs reach most of the machine; the graph-generated paths (coverage.test.ts) reach all of it.
     expect(coverageFromIds(fired).ratio).toBeGreaterThan(0.5);
+  });
+});
+
+describe("the oracle's shortcuts change no output", () => {
+  it("one shared actor scope = xstate's transition(); shared PreBlocks and keys = one PreBlock per node", () => {
+    fc.assert(
+      fc.property(fc.array(draft, { minLength: 1, maxLength: 40 }), (drafts) => {
+        let o = createOracle(WORLD);
+        for (const d of drafts) {
+          const event = materialize(o, d);
+          const [reference, referenceActions] = transition(upgradeMachine, o.snapshot, event);
+          const [shared, sharedActions] = transitionOf(o.snapshot, event);
+          expect(shared.value).toEqual(reference.value);
+          expect(shared.context).toEqual(reference.context);
+          // Actions compared as data: their `info` names the (throwaway or shared) actor that collected them.
+          const data = (a: { type: string; params?: unknown }) => ({ type: a.type, params: a.params });
+          expect(sharedActions.map(data)).toEqual(referenceActions.map(data));
+          if (event.type === "BLOCK")
+            expect(resolveBlock(o.snapshot.context, event.height)).toEqual(
+              resolveBlockUnshared(o.snapshot.context, event.height),
+            );
+          o = step(o, event);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

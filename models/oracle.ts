@@ -3,7 +3,14 @@
  * real chain after every step. `observe()` is JSON-safe (plan heights outside the safe-integer range become decimal
  * strings) for readable diffs.
  */
-import { initialTransition, type SnapshotFrom, transition } from "xstate";
+import {
+  type ActorScope,
+  createActor,
+  type EventFromLogic,
+  type ExecutableActionObject,
+  initialTransition,
+  type SnapshotFrom,
+} from "xstate";
 import type { Height } from "../src/core/brand.js";
 import type { VersionMap } from "./binary-outcome.js";
 import { currentState } from "./context.js";
@@ -12,7 +19,6 @@ import type {
   ExecReport,
   HaltKind,
   HaltRecord,
-  OracleContext,
   OracleEvent,
   OracleInput,
   Plan,
@@ -43,15 +49,53 @@ export function createOracle(input: OracleInput): Oracle {
   return { snapshot, fired: [] };
 }
 
+/**
+ * xstate's pure `transition(logic, snapshot, event)`, with one inert actor scope for every call instead of a fresh
+ * one per call (xstate builds a new actor, and with it the machine's initial snapshot, each time). Same contract:
+ * the next snapshot and the actions, collected and never executed. Sharing the scope is sound because nothing of it
+ * outlives a call: the machine spawns no children, schedules no delayed events, emits nothing, and the collector is
+ * replaced on every call (calls never nest: guards and assigns are plain functions). Equal to xstate's own
+ * `transition()` on every event (oracle.scope.test.ts).
+ */
+export function transitionOf(snapshot: OracleSnapshot, event: OracleEvent): [OracleSnapshot, ExecutableActionObject[]] {
+  const actions: ExecutableActionObject[] = [];
+  const scope = inertScope();
+  scope.actionExecutor = (a) => {
+    actions.push(a);
+  };
+  return [upgradeMachine.transition(snapshot, event, scope), actions];
+}
+
+type OracleScope = ActorScope<OracleSnapshot, EventFromLogic<UpgradeMachine>>;
+let shared: OracleScope | undefined;
+
+/** The one inert scope: an actor that is never started (its only effect, its initial snapshot, is built once). */
+function inertScope(): OracleScope {
+  if (shared !== undefined) return shared;
+  const self = createActor(upgradeMachine, { input: { binaries: {}, nodes: [] } });
+  shared = {
+    self,
+    id: "",
+    sessionId: "",
+    logger: () => {},
+    defer: () => {},
+    emit: () => {},
+    system: self.system,
+    stopChild: () => {},
+    actionExecutor: () => {},
+  };
+  return shared;
+}
+
 /** Steps the model with one event. */
 export function step(oracle: Oracle, event: OracleEvent): Oracle {
-  const [snapshot, actions] = transition(upgradeMachine, oracle.snapshot, event);
+  const [snapshot, actions] = transitionOf(oracle.snapshot, event);
   return { snapshot, fired: tracedIds(actions) };
 }
 
 /** The transition ids `event` would fire from `snapshot`, without keeping the result. */
 export function firedBy(snapshot: OracleSnapshot, event: OracleEvent): readonly string[] {
-  return tracedIds(transition(upgradeMachine, snapshot, event)[1]);
+  return tracedIds(transitionOf(snapshot, event)[1]);
 }
 
 /* Selectors ------------------------------------------------------------------------------------------------------ */
@@ -64,7 +108,6 @@ export function selectRegions(s: OracleSnapshot): { readonly plan: PlanRegion; r
   return { plan: value.plan, chain: value.chain };
 }
 
-export const selectContext = (s: OracleSnapshot): OracleContext => s.context;
 export const selectHeight = (s: OracleSnapshot): Height => s.context.height;
 export const selectPlan = (s: OracleSnapshot): Plan | null => currentState(s.context).plan;
 export const selectProtocolVersion = (s: OracleSnapshot): number => currentState(s.context).protocolVersion;

@@ -3,8 +3,10 @@
  * can be compared, printed and rehydrated. The oracle is written from the specs (docs/fidelity.md §2.2-§2.6, §2.10;
  * docs/scenario-format.md §1; docs/fidelity.md §3.10), never from the implementation under src/.
  */
+
 import type { Height } from "../src/core/brand.js";
 import type { BinaryDefinition, StoreUpgradesSpec, VersionMap } from "./binary-outcome.js";
+import type { History } from "./history.js";
 
 /** A plan height as a message carries it: any 64-bit integer (safe integers are kept as numbers). */
 export type PlanHeight = number | bigint;
@@ -162,9 +164,9 @@ export interface OracleContext {
   /** Last committed height of the chain. */
   readonly height: Height;
   /** `states[k]` is the committed state after block k (including block k's transactions); `states[0]` = genesis. */
-  readonly states: readonly ChainState[];
+  readonly states: History<ChainState>;
   /** `blockKeys[k]` is the abstract app-hash key of block k's PreBlock result ("" for genesis). */
-  readonly blockKeys: readonly string[];
+  readonly blockKeys: History<string>;
   /** Times each plan's handler effects were committed on the chain, in first-commit order. */
   readonly handlerRuns: readonly NameCount[];
   readonly halts: readonly HaltRecord[];

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { cancelEffective } from "./cancel-effective.js";
 
-describe("cancel-effective", () => propertySuite("cancel-effective", "ignore-cancel", { replayFails: true }));
+describe("cancel-effective", () => propertySuite(cancelEffective));

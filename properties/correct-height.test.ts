@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { correctHeight } from "./correct-height.js";
 
-describe("correct-height", () => propertySuite("correct-height", "off-by-one-due-height", { replayFails: true }));
+describe("correct-height", () => propertySuite(correctHeight));

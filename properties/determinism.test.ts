@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { determinism } from "./determinism.js";
 
-describe("determinism", () => propertySuite("determinism", "nondeterministic-genesis", { replayFails: false }));
+describe("determinism", () => propertySuite(determinism));

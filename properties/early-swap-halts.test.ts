@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { earlySwapHalts } from "./early-swap-halts.js";
 
-describe("early-swap-halts", () => propertySuite("early-swap-halts", "no-early-halt", { replayFails: true }));
+describe("early-swap-halts", () => propertySuite(earlySwapHalts));

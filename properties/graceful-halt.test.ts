@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { gracefulHalt } from "./graceful-halt.js";
 
-describe("graceful-halt", () => propertySuite("graceful-halt", "missed-halt", { replayFails: true }));
+describe("graceful-halt", () => propertySuite(gracefulHalt));

@@ -1,5 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { latestScheduleWins } from "./latest-schedule-wins.js";
 
-describe("latest-schedule-wins", () =>
-  propertySuite("latest-schedule-wins", "keep-first-schedule", { replayFails: true }));
+describe("latest-schedule-wins", () => propertySuite(latestScheduleWins));

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { liveness } from "./liveness.js";
 
-describe("liveness", () => propertySuite("liveness", "unanimous-consensus", { replayFails: true }));
+describe("liveness", () => propertySuite(liveness));

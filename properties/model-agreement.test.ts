@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { modelAgreement } from "./model-agreement.js";
 
-describe("model-agreement", () => propertySuite("model-agreement", "off-by-one-due-height", { replayFails: true }));
+describe("model-agreement", () => propertySuite(modelAgreement));

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { runOnce } from "./run-once.js";
 
-describe("run-once", () => propertySuite("run-once", "skip-done-marker", { replayFails: true }));
+describe("run-once", () => propertySuite(runOnce));

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
-import { propertySuite } from "./property-suite.js";
+import { propertySuite } from "../test/kit/property-suite.js";
+import { scheduleChecks } from "./schedule-checks.js";
 
-describe("schedule-checks", () => propertySuite("schedule-checks", "allow-past-plans", { replayFails: true }));
+describe("schedule-checks", () => propertySuite(scheduleChecks, ["allow-past-plans"]));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAULT_NAMES, type Fault } from "../src/app/faults.js";
+import { FAULT_NAMES, type Fault } from "../src/../src/faults/index.js";
 import type { Scenario } from "../src/scenario/index.js";
 import { reportOf } from "../src/scenario/runner.js";
 import { buildSimulation, stopConditionOf } from "../src/scenario/simulate.js";

@@ -1,4 +1,5 @@
-import type { DescMethod, DescMethodUnary, DescService, Message, MessageShape } from "@bufbuild/protobuf";
+import type { DescMethodUnary, DescService, Message, MessageShape } from "@bufbuild/protobuf";
+import type { Code } from "@connectrpc/connect";
 import type { Ctx } from "../core/context.js";
 import type { ChainError, Result } from "../core/errors.js";
 
@@ -29,13 +30,13 @@ export interface QueryBackend {
  */
 export interface GrpcStatusError {
   readonly kind: "status";
-  readonly code: number;
+  readonly code: Code;
   readonly message: string;
 }
 
 export type HandlerError = ChainError | GrpcStatusError;
 
-export const statusError = (code: number, message: string): GrpcStatusError => ({ kind: "status", code, message });
+export const statusError = (code: Code, message: string): GrpcStatusError => ({ kind: "status", code, message });
 
 /** A unary query handler over the state at the resolved height. Expected failures are results, never throws. */
 export type UnaryHandler = (ctx: Ctx, request: Message) => Result<Message, HandlerError>;
@@ -67,7 +68,3 @@ export function bindService<S extends DescService>(service: S, impl: ServiceHand
   }
   return { service, handlers };
 }
-
-/** The handler of a method, if bound. */
-export const handlerOf = (bound: BoundService, method: DescMethod): UnaryHandler | undefined =>
-  bound.handlers.get(method.name);

@@ -1,16 +1,17 @@
 import type { Message } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import type { Ctx } from "../core/context.js";
 import { err, grpcMessage, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
 import { parseGoInt, quoteLatin1 } from "../core/go/strconv.js";
 import type { QueryBackend, UnaryHandler } from "./backend.js";
-import { GrpcCode, INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
+import { INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
 
 /** The request header / gRPC metadata key that selects the state version. */
 export const HEIGHT_HEADER = "x-chain-block-height";
 /** The REST request header forwarded under the same metadata key (grpc-gateway strips `Grpc-Metadata-`). */
 export const GRPC_METADATA_HEIGHT_HEADER = "grpc-metadata-x-chain-block-height";
 
-const sdkStatus = (e: ReturnType<typeof wrap>): Status => ({ code: GrpcCode.Unknown, message: grpcMessage(e) });
+const sdkStatus = (e: ReturnType<typeof wrap>): Status => ({ code: Code.Unknown, message: grpcMessage(e) });
 
 /**
  * The height interceptor (docs/node-api.md §2.6; reference baseapp/grpcserver.go): the header is honoured only when it has
@@ -103,6 +104,6 @@ export function runQuery(
     if (!res.ok) return { ok: false, status: statusOf(res.error), height };
     return { ok: true, response: res.value, height };
   } catch {
-    return { ok: false, status: { code: GrpcCode.Internal, message: INTERNAL_ERROR_MESSAGE }, height };
+    return { ok: false, status: { code: Code.Internal, message: INTERNAL_ERROR_MESSAGE }, height };
   }
 }

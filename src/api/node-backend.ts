@@ -1,10 +1,10 @@
 import { createRegistry } from "@bufbuild/protobuf";
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { NodeState } from "../app/node-process.js";
+import type { SimTx } from "../app/types.js";
 import type { BlockMeta } from "../chain/block-store.js";
 import { canonicalJson } from "../chain/canonical-json.js";
 import type { ChainEngine } from "../chain/engine.js";
-import type { SimTx } from "../chain/types.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
@@ -126,7 +126,7 @@ export function nodeBackend(
       network: sim.cfg.chainId,
       version: COMET_VERSION,
       moniker: node,
-      rpcAddress: "tcp://127.0.0.1:26657",
+      rpcAddress: "", // nothing serves CometBFT RPC here: no address is advertised
       appName: NODE_APP_NAME,
       appVersion: sim.nodeStatus(node)?.binary ?? "",
       gitCommit: "",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { plain, SdkErrors, wrap } from "../core/errors.js";
 import { statusError } from "./backend.js";
-import { errorBody, httpStatusOf, statusOf } from "./status.js";
+import { errorBody, GRPC_CODE_NAMES, httpStatusOf, statusOf } from "./status.js";
 
 describe("gRPC status → HTTP", () => {
   it("maps every code like grpc-gateway", () => {
@@ -25,5 +25,29 @@ describe("gRPC status → HTTP", () => {
     });
     expect(statusOf(plain("boom"))).toEqual({ code: 2, message: "boom" });
     expect(statusOf(statusError(3, "bad"))).toEqual({ code: 3, message: "bad" });
+  });
+});
+
+describe("gRPC code names", () => {
+  it("are grpc-go's codes.Code strings, indexed by number (connect's Code has no OK)", () => {
+    expect(GRPC_CODE_NAMES).toEqual([
+      "OK",
+      "Canceled",
+      "Unknown",
+      "InvalidArgument",
+      "DeadlineExceeded",
+      "NotFound",
+      "AlreadyExists",
+      "PermissionDenied",
+      "ResourceExhausted",
+      "FailedPrecondition",
+      "Aborted",
+      "OutOfRange",
+      "Unimplemented",
+      "Internal",
+      "Unavailable",
+      "DataLoss",
+      "Unauthenticated",
+    ]);
   });
 });

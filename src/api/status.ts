@@ -1,43 +1,21 @@
+import { Code } from "@connectrpc/connect";
 import { grpcMessage } from "../core/errors.js";
 import type { HandlerError } from "./backend.js";
 import { stringifyGo } from "./json.js";
 
-/** gRPC status codes used by the servers. */
-export const GrpcCode = {
-  OK: 0,
-  Canceled: 1,
-  Unknown: 2,
-  InvalidArgument: 3,
-  DeadlineExceeded: 4,
-  NotFound: 5,
-  AlreadyExists: 6,
-  PermissionDenied: 7,
-  ResourceExhausted: 8,
-  FailedPrecondition: 9,
-  Aborted: 10,
-  OutOfRange: 11,
-  Unimplemented: 12,
-  Internal: 13,
-  Unavailable: 14,
-  DataLoss: 15,
-  Unauthenticated: 16,
-} as const;
-
 /** grpc-go's code names by number (what `rpc error: code = <Name>` prints). */
-export const GRPC_CODE_NAMES: readonly string[] = Object.keys(GrpcCode);
+export const GRPC_CODE_NAMES: readonly string[] = ["OK", ...Array.from({ length: 16 }, (_, i) => Code[i + 1]!)];
 
 /** A gRPC status: the code and message a gRPC client sees, and what the gateway renders as the error body. */
 export interface Status {
-  readonly code: number;
+  readonly code: Code;
   readonly message: string;
 }
-
-export const status = (code: number, message: string): Status => ({ code, message });
 
 /** A handler error as a status: SDK errors are code 2 Unknown with the gRPC message `codespace ... code ...: ...`. */
 export function statusOf(e: HandlerError): Status {
   if (e.kind === "status") return { code: e.code, message: e.message };
-  return { code: GrpcCode.Unknown, message: grpcMessage(e) };
+  return { code: Code.Unknown, message: grpcMessage(e) };
 }
 
 const HTTP_OF_CODE: readonly number[] = [
@@ -56,9 +34,6 @@ export const errorBody = (s: Status): string =>
       ["details", []],
     ],
   });
-
-/** What the reference writes when the error itself cannot be marshalled (HTTP 500). */
-export const MARSHAL_FALLBACK_BODY = `{"code": 13, "message": "failed to marshal error message"}`;
 
 /** Message of code-13 errors for failures inside the simulator (thrown exceptions): never a crash. */
 export const INTERNAL_ERROR_MESSAGE = "internal error";

@@ -1,6 +1,5 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
-import type { CoinInput, SimTx, TxResult, UpgradeMessage, VoteOptionName } from "../chain/types.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, errorText, type RegisteredError, wrap } from "../core/errors.js";
 import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
@@ -15,6 +14,7 @@ import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/u
 import type { GovKeeper } from "../gov/keeper.js";
 import type { UpgradeMsgServer } from "../upgrade/msg-server.js";
 import { makePlan } from "../upgrade/plan.js";
+import type { CoinInput, SimTx, TxResult, UpgradeMessage, VoteOptionName } from "./types.js";
 
 /** Root SDK error for a signature that does not belong to the message's signer. */
 const ErrInvalidPubKey: RegisteredError = Object.freeze({ codespace: "sdk", code: 8, description: "invalid pubkey" });

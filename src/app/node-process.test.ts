@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import type { NodeConfig } from "../chain/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
+import type { NodeConfig } from "./types.js";
 
 /** Block execution on a node (docs/scenario-format.md §1): upgrade handlers, and the idle horizon the fast path relies on. */
 const PLAN = 20;

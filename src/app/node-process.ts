@@ -1,6 +1,5 @@
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { BankKeeper } from "../bank/keeper.js";
-import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "../chain/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
@@ -9,28 +8,23 @@ import { type ChainError, err, errorText, ok, plain, type Result } from "../core
 import type { FileSystem, MemoryFs } from "../core/fs.js";
 import type { AppModule } from "../core/module.js";
 import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
-import { MsgCancelUpgradeResponseSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
+import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { GovKeeper } from "../gov/keeper.js";
 import { queueFirst } from "../gov/store.js";
 import type { GovConfig, MsgRouter, StakingView } from "../gov/types.js";
 import type { VersionedMultiStore } from "../store/versioned.js";
 import type { Halt } from "../upgrade/halt.js";
-import { UpgradeKeeper } from "../upgrade/keeper.js";
-import {
-  MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL,
-  MSG_CANCEL_UPGRADE_TYPE_URL,
-  newMsgServer,
-  type UpgradeMsgServer,
-} from "../upgrade/msg-server.js";
-import { type PreBlockResult, preBlock } from "../upgrade/preblocker.js";
+import type { UpgradeKeeper } from "../upgrade/keeper.js";
+import { newMsgServer, type UpgradeMsgServer } from "../upgrade/msg-server.js";
+import { preBlock } from "../upgrade/preblocker.js";
 import type { BinaryDef } from "./binary.js";
 import { DEFAULT_FAIL_MESSAGE } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { deliverTx } from "./deliver.js";
-import { type FaultSet, NO_FAULTS } from "./faults.js";
-import { FaultyUpgradeKeeper } from "./faulty-keeper.js";
+import { type AppHooks, NO_HOOKS } from "./hooks.js";
 import { genesisMarkerKey, markerValue, migrationMarkerKey } from "./markers.js";
 import { ModuleManager } from "./module-manager.js";
+import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "./types.js";
 
 /** Chain-wide facts every node shares (genesis). */
 export interface ChainGenesis {
@@ -106,7 +100,7 @@ export class SimNodeProcess implements NodeProcess {
   readonly #state: NodeState;
   readonly #genesis: ChainGenesis;
   readonly #skip: readonly number[];
-  readonly #faults: FaultSet;
+  readonly #hooks: AppHooks;
   readonly keeper: UpgradeKeeper;
   readonly #mm: ModuleManager;
   readonly #gov: GovKeeper;
@@ -132,20 +126,20 @@ export class SimNodeProcess implements NodeProcess {
     def: BinaryDef,
     genesis: ChainGenesis,
     skip: readonly number[],
-    faults: FaultSet = NO_FAULTS,
+    hooks: AppHooks = NO_HOOKS,
   ) {
     this.binary = def.name;
     this.#def = def;
     this.#state = state;
     this.#genesis = genesis;
     this.#skip = skip;
-    this.#faults = faults;
+    this.#hooks = hooks;
     this.#fs = new CountingFs(state.fs);
     this.#fixedKey = [
       identityOf(def),
       identityOf(genesis),
       [...new Set(skip)].sort((a, b) => a - b).join(","),
-      [...faults].sort().join(","),
+      identityOf(hooks),
     ].join("|");
     const keeperOpts = {
       skipUpgradeHeights: new Set(skip),
@@ -159,10 +153,8 @@ export class SimNodeProcess implements NodeProcess {
         },
       },
     };
-    this.keeper = faults.size === 0 ? new UpgradeKeeper(keeperOpts) : new FaultyUpgradeKeeper(keeperOpts, faults);
-    this.#msgs = faults.has("ignore-cancel")
-      ? ignoringCancel(newMsgServer(this.keeper), this.keeper)
-      : newMsgServer(this.keeper);
+    this.keeper = new hooks.keeper(keeperOpts);
+    this.#msgs = hooks.msgServer(newMsgServer(this.keeper), this.keeper);
     this.#mm = this.#buildModuleManager();
     const staking: StakingView = {
       bondedValidators: () =>
@@ -248,7 +240,7 @@ export class SimNodeProcess implements NodeProcess {
 
   /**
    * Everything `execute` reads besides its arguments: the binary (handlers, modules, migrations), the genesis,
-   * skip heights, planted faults, the keeper's downgrade-verified flag, and the store (its own executionKey:
+   * skip heights, the app hooks, the keeper's downgrade-verified flag, and the store (its own executionKey:
    * history, versions, mounted and live stores, clean working state). Not read, only written, by a block: the
    * in-memory protocol version and the keeper's upgrade-height gauge; an execution records what it set of them,
    * and an adoption sets the same (see adoptCommitted). The node's file system and home are read only on the way
@@ -349,7 +341,7 @@ export class SimNodeProcess implements NodeProcess {
       if (!g.ok) return this.#halt({ kind: "handler-error", message: `InitChain failed: ${errorText(g.error)}` });
     }
     const before = this.keeper.getUpgradePlan(ctx);
-    const pre = withHaltFaults(preBlock(this.keeper, ctx), this.#faults);
+    const pre = this.#hooks.preBlock(preBlock(this.keeper, ctx));
     if (!pre.ok) return this.#halt(pre.halt);
     let skipped: string | undefined;
     if (pre.applied === undefined && before.ok && !this.keeper.getUpgradePlan(ctx).ok) skipped = before.value.name;
@@ -451,38 +443,11 @@ export class SimNodeProcess implements NodeProcess {
 
   /** A copy bound to `state` (a clone of this process's state), with the keeper's in-memory flags. */
   cloneOnto(state: NodeState): SimNodeProcess {
-    const c = new SimNodeProcess(state, this.#def, this.#genesis, this.#skip, this.#faults);
+    const c = new SimNodeProcess(state, this.#def, this.#genesis, this.#skip, this.#hooks);
     c.keeper.setDowngradeVerified(this.keeper.downgradeVerified());
     c.#protocolVersion = this.#protocolVersion;
     return c;
   }
-}
-
-/** Planted bugs that swallow a PreBlocker halt: the node carries on as if nothing were due (faults.ts). */
-function withHaltFaults(r: PreBlockResult, faults: FaultSet): PreBlockResult {
-  if (r.ok) return r;
-  if (r.halt.kind === "upgrade-needed" && faults.has("missed-halt")) return { ok: true, consensusParamsChanged: false };
-  if (r.halt.kind === "binary-too-early" && faults.has("no-early-halt"))
-    return { ok: true, consensusParamsChanged: false };
-  return r;
-}
-
-/** A msg server whose MsgCancelUpgrade checks the authority and then does nothing (fault `ignore-cancel`). */
-function ignoringCancel(inner: UpgradeMsgServer, keeper: UpgradeKeeper): UpgradeMsgServer {
-  return {
-    ...inner,
-    route: (ctx, typeUrl, bytes) => {
-      if (typeUrl !== MSG_CANCEL_UPGRADE_TYPE_URL) return inner.route(ctx, typeUrl, bytes);
-      const authority = decodeAuthority(bytes);
-      if (!authority.ok || authority.value !== keeper.authority) return inner.route(ctx, typeUrl, bytes);
-      const message = create(MsgCancelUpgradeResponseSchema);
-      return ok({
-        typeUrl: MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL,
-        message,
-        bytes: toBinary(MsgCancelUpgradeResponseSchema, message),
-      });
-    },
-  };
 }
 
 /** Submission and activation facts from the gov events of a block. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import type { NodeConfig, SidecarConfig } from "../chain/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import { utf8 } from "../core/bytes.js";
 import { genesisMarkerKey } from "./markers.js";
+import type { NodeConfig, SidecarConfig } from "./types.js";
 
 /** Starting a binary over a node's state (docs/scenario-format.md §1 "Starting a node"): upgrade-info.json and store upgrades. */
 const PLAN = 20;

@@ -1,6 +1,5 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
-import type { AppHost, CommittedView, ProposalView, UpgradeInfoRead } from "../chain/host.js";
-import type { Halt, NodeConfig, NodeProcess } from "../chain/types.js";
+import { BankKeeper } from "../bank/keeper.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
@@ -17,15 +16,14 @@ import { upgradeStoreLoader } from "../upgrade/store-loader.js";
 import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
-import { type FaultSet, NO_FAULTS } from "./faults.js";
+import { type AppHooks, NO_HOOKS } from "./hooks.js";
+import type { AppHost, BankView, CommittedView, ProposalView, UpgradeInfoRead } from "./host.js";
 import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
+import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
 const UPGRADE_INFO = "data/upgrade-info.json";
 
 const COMMITTED_VIEWS_MAX = 256;
-
-/** Only read under the `nondeterministic-genesis` fault. */
-let leakyCounter = 0;
 
 /** Mounted store names of a binary: one store per module. */
 const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
@@ -39,7 +37,7 @@ export class SimAppHost implements AppHost<NodeState> {
   readonly #binaries: ReadonlyMap<string, BinaryDef>;
   readonly #genesisBinary: BinaryDef;
   readonly #pruning: PruningOptions;
-  readonly #faults: FaultSet;
+  readonly #hooks: AppHooks;
   #genesisHash: string | undefined;
   /** readCommitted views by app hash (see there). */
   readonly #committedViews = new Map<string, CommittedView>();
@@ -49,9 +47,9 @@ export class SimAppHost implements AppHost<NodeState> {
     binaries: ReadonlyMap<string, BinaryDef>,
     genesisBinary: string,
     pruning: PruningOptions,
-    faults: FaultSet = NO_FAULTS,
+    hooks: AppHooks = NO_HOOKS,
   ) {
-    this.#faults = faults;
+    this.#hooks = hooks;
     this.#genesis = genesis;
     this.#binaries = binaries;
     const g = binaries.get(genesisBinary);
@@ -67,9 +65,9 @@ export class SimAppHost implements AppHost<NodeState> {
   genesisAppHash(): string {
     if (this.#genesisHash === undefined) {
       const scratch = this.createNodeState({ name: "genesis", upgradeInfoWritable: true } as NodeConfig);
-      this.#genesisHash = new SimNodeProcess(scratch, this.#genesisBinary, this.#genesis, []).genesisAppHash();
-      // Fault `nondeterministic-genesis`: a process-global counter leaks into the trace (never in a real run).
-      if (this.#faults.has("nondeterministic-genesis")) this.#genesisHash += `-${++leakyCounter}`;
+      this.#genesisHash = this.#hooks.genesisAppHash(
+        new SimNodeProcess(scratch, this.#genesisBinary, this.#genesis, []).genesisAppHash(),
+      );
     }
     return this.#genesisHash;
   }
@@ -113,18 +111,16 @@ export class SimAppHost implements AppHost<NodeState> {
     if (last === 0) {
       // Fresh node: nothing committed yet; mount the binary's stores directly.
       state.store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: this.#pruning });
-      return { ok: true, process: new SimNodeProcess(state, def, this.#genesis, skip, this.#faults) };
+      return { ok: true, process: new SimNodeProcess(state, def, this.#genesis, skip, this.#hooks) };
     }
-    const process = new SimNodeProcess(state, def, this.#genesis, skip, this.#faults);
+    const process = new SimNodeProcess(state, def, this.#genesis, skip, this.#hooks);
     const info = process.keeper.readUpgradeInfoFromDisk();
     if (!info.ok) return fail(`failed to read upgrade info from disk ${errorText(info.error)}`);
     const plan = info.value;
     let upgrades = undefined as ReturnType<ReturnType<typeof upgradeStoreLoader>> | undefined;
     const u = plan.name === "" ? undefined : def.upgrades.get(plan.name);
     if (u?.storeUpgrades !== undefined && !process.keeper.isSkipHeight(plan.height)) {
-      // Fault `store-upgrades-wrong-height`: the loader compares against last+2 instead of last+1.
-      const shift = this.#faults.has("store-upgrades-wrong-height") ? 1 : 0;
-      upgrades = upgradeStoreLoader(plan.height, u.storeUpgrades)(last + shift);
+      upgrades = this.#hooks.storeLoader(upgradeStoreLoader)(plan.height, u.storeUpgrades)(last);
       if (!upgrades.ok) return fail(errorText(upgrades.error));
     }
     const store = state.store.reopen(storeNamesOf(def));
@@ -232,6 +228,19 @@ export class SimAppHost implements AppHost<NodeState> {
       protocolVersion: Number(keeper.getProtocolVersion(c.ctx)),
       stores: [...c.ms.storeNames()],
       appHash,
+    };
+  }
+
+  /**
+   * The committed balance of one denom at each address, and its total supply (bank's own bookkeeping, not the sum
+   * of the balances). Nothing committed yet: all zero.
+   */
+  readBank(state: NodeState, addresses: readonly string[], denom: string): BankView {
+    const c = this.#committedCtx(state);
+    const bank = new BankKeeper();
+    return {
+      balances: new Map(addresses.map((a) => [a, c === undefined ? 0n : bank.balance(c.ctx, a, denom)])),
+      supply: c === undefined ? 0n : bank.supply(c.ctx, denom),
     };
   }
 

@@ -1,6 +1,6 @@
+import type { SimTx } from "../app/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import type { Action } from "./actions.js";
-import type { SimTx } from "./types.js";
 
 /** A transaction-sending action, as transactions; or why it cannot be sent. */
 export type ActionTxs =

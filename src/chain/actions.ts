@@ -1,5 +1,5 @@
+import type { CoinInput, UpgradeMessage, VoteOptionName } from "../app/types.js";
 import type { HaltKind } from "../upgrade/halt.js";
-import type { CoinInput, UpgradeMessage, VoteOptionName } from "./types.js";
 
 /**
  * The chain's domain vocabulary of steps: what to do (`Action`), when (`Trigger`), and the outcome (`StepResult`).

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 
 /** What the chain keeps of each committed block. Transactions are kept so that lagging nodes can replay them. */
 export interface CommittedBlock<Tx> {
@@ -57,6 +57,9 @@ export class BlockStore<Tx> {
   readonly #hashIndex = new Map<string, number>();
   readonly #txs = new Map<number, readonly Tx[]>();
   #height = 0;
+  /** The app hash of the last append and its index: runs of idle blocks repeat it (no map lookup per block). */
+  #lastHash: string | undefined;
+  #lastHashIdx = 0;
 
   constructor(
     readonly chainId: string,
@@ -81,12 +84,14 @@ export class BlockStore<Tx> {
       i.set(this.#hashIdx);
       this.#hashIdx = i;
     }
-    let idx = this.#hashIndex.get(appHash);
+    let idx = appHash === this.#lastHash ? this.#lastHashIdx : this.#hashIndex.get(appHash);
     if (idx === undefined) {
       idx = this.#hashes.length;
       this.#hashes.push(appHash);
       this.#hashIndex.set(appHash, idx);
     }
+    this.#lastHash = appHash;
+    this.#lastHashIdx = idx;
     this.#times[height - 1] = timeMs;
     this.#hashIdx[height - 1] = idx;
     if (txs.length > 0) this.#txs.set(height, txs);

@@ -15,19 +15,25 @@ export type CommitDecision =
   | { readonly commit: false };
 
 /**
- * The consensus rule of docs/scenario-format.md §1 (`unanimous` exists only as the planted bug of the liveness property): block h commits when the running nodes that executed it without error
+ * An interception point over the commit decision (none in production: the planted-fault catalog, src/faults/, is
+ * the only user). It receives the decision of the rule below and what it was decided from.
+ */
+export type ConsensusHook = (
+  decision: CommitDecision,
+  executions: readonly NodeExecution[],
+  totalPower: number,
+) => CommitDecision;
+
+/**
+ * The consensus rule of docs/scenario-format.md §1: block h commits when the running nodes that executed it without error
  * and reached the same app hash hold MORE than 2/3 of the total voting power (all validators, whatever their
  * state). Otherwise nothing commits and the chain stalls. Pure.
  */
-export function decideCommit(
-  executions: readonly NodeExecution[],
-  totalPower: number,
-  rule: "two-thirds" | "unanimous" = "two-thirds",
-): CommitDecision {
+export function decideCommit(executions: readonly NodeExecution[], totalPower: number): CommitDecision {
   const powerByHash = new Map<string, number>();
   for (const e of executions) if (e.ok) powerByHash.set(e.appHash, (powerByHash.get(e.appHash) ?? 0) + e.power);
   for (const [appHash, power] of powerByHash) {
-    if (rule === "two-thirds" ? 3 * power > 2 * totalPower : power >= totalPower) {
+    if (3 * power > 2 * totalPower) {
       const committers: string[] = [];
       const mismatched: string[] = [];
       for (const e of executions) {

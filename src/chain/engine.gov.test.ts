@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
+import type { UpgradeMessage, VoteOptionName } from "../app/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step } from "./actions.js";
-import type { UpgradeMessage, VoteOptionName } from "./types.js";
 
 /** Deposit and voting periods of 1 h with 6 s blocks: a proposal submitted at block h ends near block h + 600. */
 const HOUR_MS = 3_600_000;

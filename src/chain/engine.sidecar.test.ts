@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
+import type { SidecarConfig } from "../app/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
-import type { SidecarConfig } from "./types.js";
 
 const PLAN = 20;
 const DELAY_MS = 600_000;

@@ -1,4 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import type { AppHost, CommittedView, ProposalView } from "../app/host.js";
 import { nameToAddressBytes } from "../core/address.js";
 import { present } from "../core/assert.js";
 import type { UnixMs } from "../core/brand.js";
@@ -8,9 +9,8 @@ import type { Action, ActionKind, Step, StepResult, Trigger } from "./actions.js
 import { BlockStore } from "./block-store.js";
 import { BlockTimeSource } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
-import { decideCommit, type NodeExecution } from "./consensus.js";
+import { type CommitDecision, decideCommit, type NodeExecution } from "./consensus.js";
 import { enqueue, type QueuedEvent, type QueuedPayload } from "./event-queue.js";
-import type { AppHost, CommittedView, ProposalView } from "./host.js";
 import {
   type EngineOptions,
   type HaltRecord,
@@ -24,17 +24,16 @@ import { type TraceEvent, TraceWriter } from "./trace.js";
 export type { EngineOptions, HaltRecord, ProposalRecord, StopCondition };
 export { SETTLE_BLOCKS_MAX };
 
-import type {
-  ChainConfig,
-  ExecOutcome,
-  GovBlockEvent,
-  Halt,
-  NodeConfig,
-  NodeProcess,
-  NodeStatus,
-  SimTx,
-} from "./types.js";
-import { simTxWire } from "./types.js";
+import {
+  type ExecOutcome,
+  type GovBlockEvent,
+  type Halt,
+  type NodeConfig,
+  type NodeProcess,
+  type SimTx,
+  simTxWire,
+} from "../app/types.js";
+import type { ChainConfig, NodeStatus } from "./config.js";
 
 interface NodeRuntime<S> {
   readonly cfg: NodeConfig;
@@ -305,7 +304,7 @@ export class ChainEngine<S> {
       timeEndMs = Math.min(timeEndMs, hz.timeEndMs);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: p.lastAppHash() });
     }
-    const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
+    const decision = this.#decide(execs);
     if (!decision.commit || decision.mismatched.length > 0) return false;
     if (stop.untilHeight !== undefined) heightEnd = Math.min(heightEnd, stop.untilHeight + 1);
     heightEnd = Math.min(heightEnd, this.#height + 1 + (maxBlocks - (this.#blocksCommitted - startBlocks)));
@@ -373,7 +372,7 @@ export class ChainEngine<S> {
       outcomes.set(n.cfg.name, out);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: true, appHash: out.appHash });
     }
-    const decision = decideCommit(execs, this.#totalPower, this.#opts.consensusRule);
+    const decision = this.#decide(execs);
     if (!decision.commit) {
       for (const name of outcomes.keys()) if (!adopters.has(name)) this.#node(name)!.process!.abort();
       this.#trace.emit({ kind: "stall", height: h, timeMs });
@@ -875,6 +874,12 @@ export class ChainEngine<S> {
   }
   get host(): AppHost<S> {
     return this.#host;
+  }
+
+  /** The commit decision over a block's executions (the consensus rule, then the consensus hook if any). */
+  #decide(execs: readonly NodeExecution[]): CommitDecision {
+    const d = decideCommit(execs, this.#totalPower);
+    return this.#opts.consensus === undefined ? d : this.#opts.consensus(d, execs, this.#totalPower);
   }
 
   /** An independent copy of the whole simulation (for the property harness). */

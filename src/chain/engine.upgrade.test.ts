@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
+import type { SidecarConfig } from "../app/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
-import type { SidecarConfig } from "./types.js";
 
 /** Genesis of testChain; blocks every 6 s, so block h is at GENESIS + 6000·h while nothing halts. */
 const GENESIS = Date.UTC(2026, 0, 1);

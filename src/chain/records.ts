@@ -1,5 +1,6 @@
+import type { Halt } from "../app/types.js";
 import type { CheckRunner } from "./actions.js";
-import type { Halt } from "./types.js";
+import type { ConsensusHook } from "./consensus.js";
 
 /** A halt as the chain records it. */
 export interface HaltRecord {
@@ -56,8 +57,8 @@ export interface EngineOptions {
   readonly noFastPath?: boolean;
   /** Disable execution sharing: every running node executes every block itself (for equivalence tests). */
   readonly noSharedExecution?: boolean;
-  /** The consensus rule; `unanimous` is only the planted bug `unanimous-consensus` (src/app/faults.ts). */
-  readonly consensusRule?: "two-thirds" | "unanimous";
+  /** An interception point over each commit decision (see ConsensusHook; none in production). */
+  readonly consensus?: ConsensusHook;
   /** Resolves `{kind: "check", id}` steps (e.g. a scenario's inline expectations); without it a check fails. */
   readonly check?: CheckRunner;
 }

@@ -1,7 +1,7 @@
-import { formatRfc3339 } from "../core/time.js";
+import { type GovBlockEvent, govEventWire, type HaltKind, type SimTx, simTxWire, type TxResult } from "../app/types.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
-import { type GovBlockEvent, govEventWire, type HaltKind, type SimTx, simTxWire, type TxResult } from "./types.js";
 
 /**
  * The trace: every event the chain engine records, as typed data. One discriminant, `kind`. Times are Unix ms.

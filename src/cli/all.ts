@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { ScenarioRecord } from "../report/types.js";
 import { failureText } from "../scenario/failure.js";
 import { runScenario } from "../scenario/runner.js";
-import { type CheckFlags, parseCheckFlags } from "./check-options.js";
+import { type CheckFlags, parseCheckFlags, prepareOutputDirs } from "./check-options.js";
 import { campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
 import { ExitCode } from "./exit.js";
 import { saveScenarios, writeRunReport } from "./report.js";
@@ -90,6 +90,7 @@ export function registerAll(
         defaultRuns: ALL_DEFAULT_RUNS,
         defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
       });
+      prepareOutputDirs(config);
       const env = nodeCheckEnv(io);
       const header = checkHeader("all", config, env.commit);
       if (config.json) io.err(header);

@@ -1,8 +1,9 @@
-import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { PROPERTY_NAMES } from "../../properties/index.js";
 import { parseDuration } from "../core/go/duration.js";
+import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
-import { PROPERTY_NAMES, type PropertyName } from "../harness/properties.js";
 import { UserError } from "./exit.js";
+import { ensureDir } from "./out-dir.js";
 import { parseSeed } from "./run.js";
 
 /** Runs per property of `chainsim check` without `--runs`. */
@@ -17,6 +18,7 @@ export interface CheckFlags {
   readonly shard?: string;
   readonly faults?: string;
   readonly maxCommands?: string;
+  readonly bail?: boolean;
   readonly json?: boolean;
   readonly reportDir?: string;
   readonly regressionsDir?: string;
@@ -28,11 +30,13 @@ export interface CheckConfig {
   readonly seedDrawn: boolean;
   readonly runsPerProperty: number;
   readonly runsPerUnit: number;
-  readonly properties: readonly PropertyName[];
+  readonly properties: readonly string[];
   readonly shard: Shard;
   readonly faults: readonly Fault[];
   readonly maxCommands: number;
   readonly timeLimitMs: number | undefined;
+  /** Stop at the first failing run, unshrunk (`--bail`). */
+  readonly bail: boolean;
   readonly json: boolean;
   readonly reportDir: string;
   readonly regressionsDir: string;
@@ -61,13 +65,13 @@ function parseTimeLimit(v: string): number {
   return d.value;
 }
 
-function parseProperties(vs: readonly string[] | undefined): PropertyName[] {
+function parseProperties(vs: readonly string[] | undefined): string[] {
   if (vs === undefined || vs.length === 0) return [...PROPERTY_NAMES];
-  const out: PropertyName[] = [];
+  const out: string[] = [];
   for (const v of vs.flatMap((x) => x.split(",")).map((x) => x.trim())) {
-    if (!(PROPERTY_NAMES as readonly string[]).includes(v))
+    if (!PROPERTY_NAMES.includes(v))
       throw new UserError(`--property: unknown property "${v}" (known: ${PROPERTY_NAMES.join(", ")})`);
-    if (!out.includes(v as PropertyName)) out.push(v as PropertyName);
+    if (!out.includes(v)) out.push(v);
   }
   return out;
 }
@@ -103,8 +107,15 @@ export function parseCheckFlags(
     faults: parseFaults(f.faults),
     maxCommands: f.maxCommands === undefined ? DEFAULT_MAX_COMMANDS : positiveInt("--max-commands", f.maxCommands),
     timeLimitMs: timeLimit === undefined ? undefined : parseTimeLimit(timeLimit),
+    bail: f.bail === true,
     json: f.json === true,
     reportDir: f.reportDir ?? "reports",
     regressionsDir: f.regressionsDir ?? "scenarios/regressions",
   };
+}
+
+/** Creates the report folder before the campaign runs; a bad one is a one-line UserError naming the flag (exit 2). */
+export function prepareOutputDirs(c: CheckConfig): void {
+  const bad = ensureDir("--report-dir", c.reportDir);
+  if (bad !== undefined) throw new UserError(bad);
 }

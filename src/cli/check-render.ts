@@ -1,5 +1,5 @@
+import { PROPERTY_NAMES } from "../../properties/index.js";
 import { formatDuration } from "../core/go/duration.js";
-import { PROPERTY_NAMES } from "../harness/properties.js";
 import type { CheckSummary } from "../harness/summary.js";
 import {
   BLOCK_MS,

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
+import { propertyNamed } from "../../properties/index.js";
 import {
   type CampaignOptions,
   type CampaignProgress,
@@ -12,7 +13,6 @@ import {
   runCampaign,
 } from "../harness/campaign.js";
 import { campaignJunit, renderJunit } from "../harness/junit.js";
-import type { PropertyName } from "../harness/properties.js";
 import { regressionFile } from "../harness/regression.js";
 import { type CheckSummary, checkSummary } from "../harness/summary.js";
 import type { CheckConfig } from "./check-options.js";
@@ -100,13 +100,14 @@ function progressReporter(env: CheckEnv, total: number): { update: (p: CampaignP
 
 export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
   seed: c.seed,
-  properties: c.properties,
+  properties: c.properties.map((name) => propertyNamed(name)!),
   runsPerProperty: c.runsPerProperty,
   runsPerUnit: c.runsPerUnit,
   shard: c.shard,
   faults: c.faults,
   maxCommands: c.maxCommands,
   ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
+  ...(c.bail ? { bail: true } : {}),
 });
 
 /** The header line of a campaign with config `c` (printed first). */
@@ -155,7 +156,7 @@ export function executeCheck(
   });
   progress?.stop();
 
-  const regressionFiles = new Map<PropertyName, string>();
+  const regressionFiles = new Map<string, string>();
   for (const p of result.properties) {
     if (p.counterexample === undefined) continue;
     const f = regressionFile(p.counterexample, { dir: c.regressionsDir, commit: env.commit, campaignSeed: c.seed });
@@ -218,7 +219,7 @@ export function campaignFlags(cmd: Command, defaults: { runs: number; timeLimit?
       `wall budget of the whole campaign, a Go duration like 60s or 2m (default ${defaults.timeLimit ?? "none"})`,
     )
     .option("--shard <i/N>", "run shard i of N (1-based); the N shards together run exactly the units of one machine")
-    .option("--faults <list>", "comma-separated planted bugs to enable (src/app/faults.ts)")
+    .option("--faults <list>", "comma-separated planted bugs to enable (src/faults/)")
     .option("--max-commands <n>", "most commands per generated run (default 30)")
     .option("--json", "print one JSON line for the whole campaign instead of the table")
     .option("--report-dir <dir>", "where <run-id>/summary.json and junit.xml go", "reports")

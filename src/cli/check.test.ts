@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PROPERTY_NAMES } from "../../properties/index.js";
 import type { CheckSummary } from "../harness/summary.js";
 import { parseScenario } from "../scenario/load.js";
 import { runScenario } from "../scenario/runner.js";
@@ -88,6 +89,7 @@ describe("chainsim check flags", () => {
       regressionsDir: "g",
     };
     expect(parseCheckFlags(f, { drawSeed: () => 1 })).toEqual({
+      bail: false,
       seed: 7,
       seedDrawn: false,
       runsPerProperty: 12,
@@ -103,7 +105,7 @@ describe("chainsim check flags", () => {
     });
     const d = parseCheckFlags({}, { drawSeed: () => 99 });
     expect(d).toMatchObject({ seed: 99, seedDrawn: true, runsPerProperty: 100, timeLimitMs: undefined, faults: [] });
-    expect(d.properties).toHaveLength(10);
+    expect(d.properties).toEqual(PROPERTY_NAMES);
   });
 
   it("names runs by UTC time, seed and shard", () => {

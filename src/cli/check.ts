@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { registerAll } from "./all.js";
-import { CHECK_DEFAULT_RUNS, type CheckFlags, parseCheckFlags } from "./check-options.js";
+import { CHECK_DEFAULT_RUNS, type CheckFlags, parseCheckFlags, prepareOutputDirs } from "./check-options.js";
 import { campaignFlags, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
 
 const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
@@ -16,9 +16,11 @@ export function registerCheck(
     .description(
       "check the properties against the real chain with generated command sequences (exit 0 passed, 1 a property failed, 2 bad flags, 3 harness crash)",
     )
-    .option("--property <name>", "check only this property (repeatable)", collect);
+    .option("--property <name>", "check only this property (repeatable)", collect)
+    .option("--bail", "stop at the first failing run without shrinking it (a verdict for mutation testing)");
   campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action((flags: CheckFlags) => {
     const config = parseCheckFlags(flags, { drawSeed });
+    prepareOutputDirs(config);
     setExit(executeCheck(config, nodeCheckEnv(io)).exitCode);
   });
   registerAll(program, io, setExit);

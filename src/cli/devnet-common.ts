@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { parseApiAddress, parseAppToml } from "../server/config.js";
-import { type CommandSpec, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
+import { type CommandSpec, HELP_FLAG, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
 
 /**
  * Shared plumbing of the devnet commands (init, start, visor, tx, query): they are registered with commander only to
@@ -34,15 +34,64 @@ export async function runCommand(c: DevnetCommand, argv: readonly string[], io: 
     return 1;
   }
   if (isHelp(p.value)) {
-    io.out(`${c.summary}\n\nUsage:\n  chainsim ${c.usage}`);
+    const flags = [...c.spec.flags, HELP_FLAG].map(
+      (f) =>
+        `  ${f.short === undefined ? "    " : `-${f.short}, `}--${f.name}${f.kind === "bool" ? "" : ` ${f.kind === "list" ? "strings" : f.kind === "int64" ? "int" : "string"}`}`,
+    );
+    io.out(`${c.summary}\n\nUsage:\n  chainsim ${c.usage}\n\nFlags:\n${flags.join("\n")}`);
     return 0;
   }
   return c.run(p.value, io);
 }
 
+/** Summaries of the intermediate groups (`tx upgrade`), shown in their parent's help and their own. */
+export const GROUP_SUMMARIES: Readonly<Record<string, string>> = {
+  tx: "Transactions subcommands",
+  "tx upgrade": "Upgrade transaction subcommands",
+  "tx gov": "Transactions commands for the gov module",
+};
+
+const isHelpFlag = (a: string) => a === "--help" || a === "-h";
+
+/** The commands one level below `prefix`: each child word with its summary (a command's, or a group's). */
+export function childrenOf(
+  group: string,
+  prefix: readonly string[],
+  commands: readonly DevnetCommand[],
+): { name: string; summary: string }[] {
+  const out = new Map<string, string>();
+  for (const c of commands) {
+    if (c.path.length <= prefix.length || !prefix.every((seg, i) => c.path[i] === seg)) continue;
+    const word = c.path[prefix.length]!;
+    if (out.has(word)) continue;
+    const leaf = c.path.length === prefix.length + 1;
+    out.set(word, leaf ? c.summary : (GROUP_SUMMARIES[[group, ...prefix, word].join(" ")] ?? ""));
+  }
+  return [...out].map(([name, summary]) => ({ name, summary }));
+}
+
+/** cobra's help of a group: its summary, usage and the available commands. */
+export function groupHelp(group: string, prefix: readonly string[], commands: readonly DevnetCommand[]): string {
+  const path = ["chainsim", group, ...prefix].join(" ");
+  const kids = childrenOf(group, prefix, commands);
+  const width = Math.max(11, ...kids.map((k) => k.name.length + 1));
+  return [
+    GROUP_SUMMARIES[[group, ...prefix].join(" ")] ?? "",
+    "",
+    "Usage:",
+    `  ${path} [command]`,
+    "",
+    "Available Commands:",
+    ...kids.map((k) => `  ${k.name.padEnd(width)} ${k.summary}`),
+    "",
+    `Use "${path} [command] --help" for more information about a command.`,
+  ].join("\n");
+}
+
 /**
- * Registers a group (`tx`, `query`) or a leaf command (`init`) on commander; every argument reaches the cobra parser
- * untouched. A group dispatches on its first arguments to the command whose path they spell.
+ * Registers a group (`tx`) or a leaf command (`init`) on commander; every argument reaches the cobra parser
+ * untouched. A group dispatches on its first arguments to the command whose path they spell; a group path alone,
+ * or with `--help`/`-h`, prints that group's help (exit 0); an unknown word is `Error: unknown command`, exit 1.
  */
 export function registerGroup(
   program: Command,
@@ -68,13 +117,23 @@ export function registerGroup(
       return;
     }
     const match = commands.find((c) => c.path.every((seg, i) => seg === args[i] || c.aliases?.includes(args[i]!)));
-    if (match === undefined) {
-      const known = commands.map((c) => `  chainsim ${name} ${c.path.join(" ")}`).join("\n");
-      io.err(`Error: unknown command "${args.slice(0, 2).join(" ")}" for "chainsim ${name}"\n\nAvailable:\n${known}`);
-      setExit(1);
+    if (match !== undefined) {
+      setExit(await runCommand(match, args.slice(match.path.length), io));
       return;
     }
-    setExit(await runCommand(match, args.slice(match.path.length), io));
+    // The longest run of leading words that names a group, then what follows it.
+    const prefix: string[] = [];
+    while (prefix.length < args.length && childrenOf(name, [...prefix, args[prefix.length]!], commands).length > 0)
+      prefix.push(args[prefix.length]!);
+    const rest = args.slice(prefix.length);
+    if (rest.length === 0 || rest.every(isHelpFlag)) {
+      io.out(groupHelp(name, prefix, commands));
+      setExit(0);
+      return;
+    }
+    const at = ["chainsim", name, ...prefix].join(" ");
+    io.err(`Error: unknown command "${rest[0]}" for "${at}"`);
+    setExit(1);
   });
 }
 

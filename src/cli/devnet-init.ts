@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { initHome } from "../devnet/init.js";
+import { initNode } from "../devnet/init.js";
 import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
 import { flagBool, flagInt, flagString } from "./devnet-flags.js";
 
@@ -9,7 +9,7 @@ export const initCommand: DevnetCommand = {
   path: [],
   summary: "Initialize a devnet home: app.toml, genesis (short gov periods), binaries and a test keyring",
   usage:
-    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--key-seed TEXT] [--overwrite]",
+    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--key-seed TEXT] [-o|--overwrite] [--output text|json]",
   spec: {
     args: { exact: 0 },
     flags: [
@@ -23,10 +23,17 @@ export const initCommand: DevnetCommand = {
       { name: "api-address", kind: "string" },
       { name: "grpc-address", kind: "string" },
       { name: "key-seed", kind: "string" },
+      // `-o` is --overwrite, as in the reference's `init`; the output format has the long name only.
       { name: "overwrite", kind: "bool", short: "o" },
+      { name: "output", kind: "string" },
     ],
   },
   run: async (p, io) => {
+    const format = flagString(p, "output", "text");
+    if (format !== "text" && format !== "json") {
+      io.err(`Error: invalid argument "${format}" for "--output" flag: expected text or json`);
+      return 1;
+    }
     const binariesPath = flagString(p, "binaries");
     let binaries: { path: string; text: string } | undefined;
     if (binariesPath !== "") {
@@ -44,7 +51,7 @@ export const initCommand: DevnetCommand = {
     const apiAddress = opt("api-address");
     const grpcAddress = opt("grpc-address");
     const keySeed = opt("key-seed");
-    const r = initHome({
+    const r = await initNode({
       home: flagString(p, "home", defaultHome()),
       chainId: flagString(p, "chain-id", "chainsim-devnet-1"),
       validators: Number(flagInt(p, "validators", 1n)),
@@ -62,6 +69,18 @@ export const initCommand: DevnetCommand = {
       return 1;
     }
     const g = r.value.gov;
+    if (format === "json") {
+      io.out(
+        JSON.stringify({
+          chain_id: r.value.chainId,
+          home: r.value.home,
+          gov: g,
+          keys: r.value.keys.map((k) => ({ name: k.name, address: k.address })),
+          files: r.value.files,
+        }),
+      );
+      return 0;
+    }
     io.out(`initialized devnet "${r.value.chainId}" in ${r.value.home}`);
     io.out(
       `governance (devnet periods, edit config/genesis.json to change): deposit period ${g.maxDepositPeriod}, voting period ${g.votingPeriod}, expedited voting ${g.expeditedVotingPeriod}, min deposit ${g.minDeposit}`,

@@ -51,10 +51,27 @@ export const govProposalCommand: DevnetCommand = {
   },
 };
 
-/** `query gov <sub> ...` (argv after `gov`). */
+/** `chainsim query gov --help`: the gov query group and its commands. */
+export const GOV_QUERY_HELP = [
+  "Querying commands for the gov module",
+  "",
+  "Usage:",
+  "  chainsim query gov [command]",
+  "",
+  "Available Commands:",
+  `  proposal    ${govProposalCommand.summary}`,
+  "",
+  'Use "chainsim query gov [command] --help" for more information about a command.',
+].join("\n");
+
+/** `query gov <sub> ...` (argv after `gov`); alone or with `--help`, the group's help. */
 export async function govQueryMain(argv: readonly string[], io: Io): Promise<number> {
+  if (argv.length === 0 || argv.every((a) => a === "--help" || a === "-h")) {
+    io.out(GOV_QUERY_HELP);
+    return 0;
+  }
   if (argv[0] !== "proposal") {
-    io.err(`Error: unknown command "${argv[0] ?? ""}" for "chainsim query gov"`);
+    io.err(`Error: unknown command "${argv[0]}" for "chainsim query gov"`);
     return 1;
   }
   return runCommand(govProposalCommand, argv.slice(1), io);

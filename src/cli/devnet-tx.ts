@@ -19,7 +19,15 @@ import {
   signTx,
   type VoteOptionText,
 } from "../devnet/tx.js";
-import { type DevnetCommand, defaultHome, type Io, nodeUrl, registerGroup, rest } from "./devnet-common.js";
+import {
+  type DevnetCommand,
+  defaultHome,
+  GROUP_SUMMARIES,
+  type Io,
+  nodeUrl,
+  registerGroup,
+  rest,
+} from "./devnet-common.js";
 import { type FlagSpec, flagBool, flagInt, flagString, type Parsed } from "./devnet-flags.js";
 
 /**
@@ -291,13 +299,5 @@ export const TX_COMMANDS: readonly DevnetCommand[] = [
 ];
 
 export function registerDevnetTx(program: Command, io: Io, setExit: (code: number) => void): void {
-  registerGroup(
-    program,
-    "tx",
-    [],
-    "Sign and broadcast a transaction to a devnet node (chainsim start)",
-    TX_COMMANDS,
-    io,
-    setExit,
-  );
+  registerGroup(program, "tx", [], GROUP_SUMMARIES.tx!, TX_COMMANDS, io, setExit);
 }

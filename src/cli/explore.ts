@@ -56,6 +56,8 @@ export interface CancelWindowFlags {
   readonly sweep?: string;
   readonly sweepValues?: string;
   readonly format?: string;
+  /** `--json`: the simulator commands' machine-output flag, the same as `--format json`. */
+  readonly json?: boolean;
   readonly chart?: string;
   readonly out?: string;
   readonly workers?: string;
@@ -219,7 +221,9 @@ export function parseCancelWindowFlags(f: CancelWindowFlags, defaultWorkers = 1)
       return flagErr("confidence", `expected a probability strictly between 0 and 1, got "${f.confidence}"`);
     confidence = c;
   }
-  const format = oneOf<OutputFormat>("format", f.format, FORMATS, "text");
+  if (f.json === true && f.format !== undefined && f.format !== "json")
+    return flagErr("json", `conflicts with --format ${f.format}`);
+  const format = oneOf<OutputFormat>("format", f.json === true ? "json" : f.format, FORMATS, "text");
   if (!format.ok) return format;
   if (f.chart !== undefined && f.chart.trim() === "") return flagErr("chart", "expected a file name");
   if (f.out !== undefined && f.out.trim() === "") return flagErr("out", "expected a file name");
@@ -464,7 +468,8 @@ export function registerExplore(
     .option("--sweep-values <list>", "comma-separated durations of the swept axis (default: 5 values)")
     .option("--offset-step <n>", "sweep: offset grid step (default: --points offsets across the transition)")
     .option("--points <n>", `sweep: offsets in the grid (default ${SWEEP_POINTS})`)
-    .option("--format <f>", "text | csv | json", "text")
+    .option("--format <f>", "text | csv | json (default: text)")
+    .option("--json", "machine output: the same as --format json")
     .option("--chart <file.svg>", "write a chart (SVG, rendered with vega-lite)")
     .option("--out <file>", "write the exploration as JSON", DEFAULT_OUT)
     .option(

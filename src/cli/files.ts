@@ -9,9 +9,13 @@ export const SCENARIO_BYTES_MAX = 8 << 20;
 /** Directory nesting followed below each argument (symlinked directories included). */
 const WALK_DEPTH_MAX = 64;
 
-const reason = (e: unknown): string => {
+/** A file system error as the short reason of a one-line message (no errno prefix, no stack). */
+export const reason = (e: unknown): string => {
   const code = (e as { code?: unknown }).code;
   if (code === "ENOENT") return "no such file or directory";
+  if (code === "ENOTDIR") return "not a directory";
+  if (code === "EISDIR") return "is a directory";
+  if (code === "EEXIST") return "file exists";
   if (code === "ELOOP") return "too many levels of symbolic links";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   return e instanceof Error ? e.message : String(e);

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { quote } from "../core/go/strconv.js";
 import { registerCheck } from "./check.js";
 import { registerDevnetInit } from "./devnet-init.js";
 import { registerDevnetStart } from "./devnet-start.js";
@@ -13,9 +14,34 @@ import { registerServe } from "./serve.js";
 
 export { ExitCode, UserError };
 
+/** Control characters that reach a terminal: C0 but tab and newline, DEL, C1. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A line for the terminal with every raw control character escaped as Go's %q writes it (`\x1b`, `\r`,
+ * `\u0085`): a file name or value carrying `ESC[1;31m` never recolours the terminal.
+ */
+export const escapeControls = (s: string): string => s.replace(CONTROL, (c) => quote(c).slice(1, -1));
+
+/** Exit status after the reader of stdout went away (`chainsim run | head`): 128 + SIGPIPE, as a shell reports it. */
+export const EXIT_CLOSED_PIPE = 141;
+
+let pipeGuarded = false;
+/** A closed stdout or stderr pipe ends the process quietly with EXIT_CLOSED_PIPE instead of an EPIPE stack. */
+function guardClosedPipes(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") process.exit(EXIT_CLOSED_PIPE);
+      throw e;
+    });
+  }
+}
+
 const io = {
   out: (s: string) => process.stdout.write(`${s}\n`),
-  err: (s: string) => process.stderr.write(`${s}\n`),
+  err: (s: string) => process.stderr.write(`${escapeControls(s)}\n`),
 };
 
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -49,6 +75,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  guardClosedPipes();
   if (argv[0] === "query" || argv[0] === "q") return queryMain(argv.slice(1), io);
   let code: number = ExitCode.ok;
   const program = buildProgram((c) => {

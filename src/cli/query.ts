@@ -19,6 +19,7 @@ import { PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 import { GovErrors } from "../gov/errors.js";
 import { UpgradeErrors } from "../upgrade/errors.js";
 import { checkArity, type FlagSpec, type FlagValue, parseFlags } from "./cobra-flags.js";
+import { nodeUrl } from "./devnet-common.js";
 import { govQueryMain } from "./devnet-query.js";
 import { type CallError, grpcTransport, type QueryTransport, restTransport } from "./query-client.js";
 
@@ -33,6 +34,7 @@ export const DEFAULT_NODE = "http://localhost:1317";
 
 const QUERY_FLAGS: readonly FlagSpec[] = [
   { name: "node", kind: "string" },
+  { name: "home", kind: "string" },
   { name: "grpc-addr", kind: "string" },
   { name: "height", kind: "int64" },
   { name: "output", shorthand: "o", kind: "string" },
@@ -206,12 +208,15 @@ const SUBCOMMANDS: readonly Subcommand[] = [
 
 const nameOf = (s: Subcommand): string => s.use.split(" ")[0]!;
 
+/** The `query upgrade` commands by name (the help-tree test walks them). */
+export const UPGRADE_QUERY_COMMANDS: readonly string[] = SUBCOMMANDS.map(nameOf);
+
 function usage(path: string, sub?: Subcommand): string {
   if (sub !== undefined) {
     return [
       `Usage:\n  ${path} ${sub.use} [flags]`,
       ...(sub.aliases.length > 0 ? [`\nAliases:\n  ${[nameOf(sub), ...sub.aliases].join(", ")}`] : []),
-      `\nFlags:\n      --grpc-addr string   the gRPC endpoint to use for this chain (host:port)\n      --height int         Use a specific height to query state at (this can error if the node is pruning state)\n  -h, --help               help for ${nameOf(sub)}\n      --node string        REST endpoint of the node (default "${DEFAULT_NODE}")\n  -o, --output string      Output format (text|json) (default "text")`,
+      `\nFlags:\n      --grpc-addr string   the gRPC endpoint to use for this chain (host:port)\n      --height int         Use a specific height to query state at (this can error if the node is pruning state)\n  -h, --help               help for ${nameOf(sub)}\n      --home string        the node's home: its app.toml api.address is the REST endpoint when --node is not given\n      --node string        REST endpoint of the node (default "${DEFAULT_NODE}")\n  -o, --output string      Output format (text|json) (default "text")`,
     ].join("\n");
   }
   return [
@@ -282,10 +287,10 @@ export async function queryMain(argv: readonly string[], io: QueryIo): Promise<n
   if (arity !== undefined) return fail(arity);
   const grpc = flags.get("grpc-addr");
   const node = flags.get("node");
-  const transport =
-    typeof grpc === "string" && grpc !== ""
-      ? grpcTransport(grpc)
-      : restTransport(typeof node === "string" ? node : DEFAULT_NODE);
+  const home = flags.get("home");
+  const restUrl =
+    typeof node === "string" ? node : typeof home === "string" && home !== "" ? nodeUrl("", home) : DEFAULT_NODE;
+  const transport = typeof grpc === "string" && grpc !== "" ? grpcTransport(grpc) : restTransport(restUrl);
   const height = flags.get("height");
   const ctx: Ctx = {
     transport,

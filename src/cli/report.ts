@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { machineTransitions } from "../../models/coverage.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { buildReport } from "../report/build.js";
 import { parseExploration, parseScenariosFile, parseSummary, scenariosFile } from "../report/load.js";
+import { mergeJunit, mergeSummaries } from "../report/merge.js";
 import type { ReportInput, ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { ExitCode } from "./exit.js";
 import { renderSvg } from "./explore.js";
@@ -105,6 +106,40 @@ interface ReportFlags {
   readonly runId?: string;
   readonly reportDir: string;
   readonly exploration?: string;
+  readonly json?: boolean;
+  readonly merge?: readonly string[];
+}
+
+/**
+ * `--merge <dir>...`: the run directories of a campaign's shards (each with summary.json and junit.xml) merged into
+ * one run `<report-dir>/<run-id>/` (src/report/merge.ts), which becomes the latest run. Returns the run id.
+ */
+function mergeRuns(dirs: readonly string[], reportDir: string, runId: string | undefined): Result<string, string> {
+  const summaries = [];
+  const junits = [];
+  for (const dir of dirs) {
+    const summaryPath = join(dir, RUN_FILES.summary);
+    const text = read(summaryPath);
+    if (!text.ok) return text;
+    const summary = parseSummary(summaryPath, text.value);
+    if (!summary.ok) return summary;
+    summaries.push({ source: summaryPath, summary: summary.value });
+    const junitPath = join(dir, "junit.xml");
+    const junit = read(junitPath);
+    if (!junit.ok) return junit;
+    junits.push({ source: junitPath, text: junit.value });
+  }
+  const merged = mergeSummaries(summaries);
+  if (!merged.ok) return merged;
+  const junit = mergeJunit(junits);
+  if (!junit.ok) return junit;
+  const id = runId ?? merged.value.runId;
+  const out = join(reportDir, id);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, RUN_FILES.summary), `${JSON.stringify({ ...merged.value, runId: id }, null, 2)}\n`);
+  writeFileSync(join(out, "junit.xml"), junit.value);
+  writeFileSync(join(reportDir, "latest"), `${id}\n`);
+  return ok(id);
 }
 
 export function registerReport(
@@ -123,8 +158,22 @@ export function registerReport(
       "--exploration <file>",
       "the cancel-window exploration to show (default: the run's exploration.json, else the latest exploration)",
     )
+    .option(
+      "--merge <dir...>",
+      "merge the run directories of a sharded campaign (chainsim check --shard i/N) into one run and rebuild its report",
+    )
+    .option("--json", 'print {"run_id","path"} as one JSON object instead of the path')
     .action(async (f: ReportFlags) => {
-      const runId = f.runId ?? latestRunId(f.reportDir);
+      let runId = f.runId ?? latestRunId(f.reportDir);
+      if (f.merge !== undefined) {
+        const merged = mergeRuns(f.merge, f.reportDir, f.runId);
+        if (!merged.ok) {
+          io.err(`Error: ${merged.error}`);
+          setExit(ExitCode.usage);
+          return;
+        }
+        runId = merged.value;
+      }
       if (runId === undefined) {
         io.err(`Error: no run in ${f.reportDir} (no ${join(f.reportDir, "latest")}); run npm start first`);
         setExit(ExitCode.usage);
@@ -140,7 +189,7 @@ export function registerReport(
         setExit(ExitCode.usage);
         return;
       }
-      io.out(r.value);
+      io.out(f.json === true ? JSON.stringify({ run_id: runId, path: r.value }) : r.value);
       setExit(ExitCode.ok);
     });
 }

@@ -1,13 +1,15 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import type { Command } from "commander";
+import { formatDuration } from "../core/go/duration.js";
 import { failureText } from "../scenario/failure.js";
-import { formatDuration, formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
+import { formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { ExitCode, UserError } from "./exit.js";
-import { collectScenarioFiles, readText } from "./files.js";
+import { collectScenarioFiles, readText, reason } from "./files.js";
+import { ensureDir } from "./out-dir.js";
 
 export interface RunCliOptions {
   readonly json?: boolean;
@@ -27,7 +29,9 @@ export function loadScenarios(paths: readonly string[], err: (line: string) => v
     }
     const parsed = parseScenario(f, text.text);
     if (!parsed.ok) {
-      errors.push(...parsed.error.map(formatScenarioError));
+      // A syntax error is reported once: the first, with its line and column (later ones are its echoes).
+      const syntax = parsed.error.find((e) => e.path === "" && e.message.startsWith("YAML syntax error"));
+      errors.push(...(syntax === undefined ? parsed.error : [syntax]).map(formatScenarioError));
       continue;
     }
     const genesis = genesisErrors(parsed.value);
@@ -53,6 +57,30 @@ function simulatedText(simMs: number, wallMs: number): string {
   return `${formatDuration(simMs)} simulated in ${wallMs.toFixed(1)} ms (${ratio.toLocaleString("en-US")}x real time)`;
 }
 
+/**
+ * Where `--trace` writes each scenario's trace: one scenario writes the file named (its folder created); several
+ * write `<dir>/<scenario file name>.jsonl` (the folder created), named by file so that two scenarios with the same
+ * `name:` keep both traces. Two files with the same file name in different folders are refused. Errors name the
+ * path; nothing has run yet.
+ */
+export function traceFiles(
+  scenarios: readonly Scenario[],
+  trace: string,
+): { ok: true; value: string[] } | { ok: false; error: string } {
+  const single = scenarios.length === 1;
+  const files = single ? [trace] : scenarios.map((s) => join(trace, `${basename(s.file, extname(s.file))}.jsonl`));
+  const seen = new Map<string, string>();
+  for (const [i, f] of files.entries()) {
+    const other = seen.get(f);
+    if (other !== undefined)
+      return { ok: false, error: `--trace ${trace}: ${other} and ${scenarios[i]!.file} would both write ${f}` };
+    seen.set(f, scenarios[i]!.file);
+  }
+  const bad = ensureDir("--trace", single ? dirname(trace) : trace);
+  if (bad !== undefined) return { ok: false, error: bad };
+  return { ok: true, value: files };
+}
+
 export function runCommand(
   paths: readonly string[],
   o: RunCliOptions,
@@ -64,8 +92,16 @@ export function runCommand(
   if (scenarios === undefined) return ExitCode.usage;
   let failed = 0;
   const keepTrace = o.trace !== undefined || o.json !== true;
-  if (o.trace !== undefined && scenarios.length > 1) mkdirSync(o.trace, { recursive: true });
-  for (const s of scenarios) {
+  let traces: string[] = [];
+  if (o.trace !== undefined) {
+    const t = traceFiles(scenarios, o.trace);
+    if (!t.ok) {
+      err(`Error: ${t.error}`);
+      return ExitCode.usage;
+    }
+    traces = t.value;
+  }
+  for (const [i, s] of scenarios.entries()) {
     const { report, sim } = runScenario(s, {
       ...(seed === undefined ? {} : { seed }),
       keepTrace,
@@ -73,14 +109,19 @@ export function runCommand(
     });
     if (!report.passed) failed++;
     if (o.trace !== undefined) {
-      const file = scenarios.length > 1 ? join(o.trace, `${s.name}.jsonl`) : o.trace;
-      writeFileSync(
-        file,
-        sim
-          .traceLines()
-          .map((l) => `${l}\n`)
-          .join(""),
-      );
+      const file = traces[i]!;
+      try {
+        writeFileSync(
+          file,
+          sim
+            .traceLines()
+            .map((l) => `${l}\n`)
+            .join(""),
+        );
+      } catch (e) {
+        err(`Error: --trace ${file}: ${reason(e)}`);
+        return ExitCode.usage;
+      }
     }
     if (o.json === true) {
       out(JSON.stringify(report));
@@ -109,7 +150,10 @@ export function registerRun(
     .description("replay scenario files (or directories of them) and check their expectations")
     .argument("<paths...>", "scenario files or directories")
     .option("--json", "print one JSON object per scenario (the public contract of docs/scenario-format.md §3)")
-    .option("--trace <file>", "write the canonical JSON-lines trace (a directory when several scenarios run)")
+    .option(
+      "--trace <file>",
+      "write the canonical JSON-lines trace to this file; with several scenarios a directory of <file name>.jsonl",
+    )
     .option("--seed <n>", "override every scenario's seed")
     .action((paths: string[], opts: RunCliOptions) => setExit(runCommand(paths, opts, io.out, io.err)));
 }

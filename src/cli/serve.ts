@@ -11,6 +11,8 @@ export interface ServeOptions {
   readonly node?: string;
   readonly config?: string;
   readonly untilHeight?: string;
+  /** `--json`: one JSON object with the served node and its endpoints instead of the text lines. */
+  readonly json?: boolean;
 }
 
 export interface ServeIo {
@@ -96,6 +98,20 @@ export async function startServe(
     return { ok: false, code: ExitCode.failed };
   }
   const b = backend.value;
+  if (o.json === true) {
+    io.out(
+      JSON.stringify({
+        node,
+        scenario: s.name,
+        chain_id: sim.cfg.chainId,
+        height: b.latestHeight(),
+        earliest_height: b.earliestHeight(),
+        rest: servers.value.restUrl ?? null,
+        grpc: servers.value.grpcAddress ?? null,
+      }),
+    );
+    return { ok: true, value: { sim, node, servers: servers.value } };
+  }
   io.out(
     `serving node ${node} of scenario ${s.name}: height ${b.latestHeight()}, state retained ${b.earliestHeight()}-${b.latestHeight()}, chain ${sim.cfg.chainId}`,
   );
@@ -127,6 +143,7 @@ export function registerServe(program: Command, io: ServeIo, setExit: (c: number
     .option("--node <name>", "the node whose state to serve (default: the first validator's node)")
     .option("--config <app.toml>", "app.toml: [api], [grpc] and pruning (default: defaults with api.enable = true)")
     .option("--until-height <h>", "stop the simulation at this height instead of the scenario's stop condition")
+    .option("--json", "print the served node and its endpoints as one JSON object")
     .action(async (file: string, opts: ServeOptions) => {
       const started = await startServe(file, opts, io);
       if (!started.ok) {

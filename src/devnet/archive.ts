@@ -1,4 +1,5 @@
 import { gunzipSync } from "node:zlib";
+import tarStream from "tar-stream";
 import { err, ok, type Result } from "../core/errors.js";
 
 /**
@@ -13,40 +14,36 @@ const urlPath = (url: string): string => url.split("#")[0]!.split("?")[0]!;
 export const isArchiveUrl = (url: string): boolean => ARCHIVE.test(urlPath(url));
 
 /** Names of the regular files in the archive `url` names (by its extension). */
-export function archiveEntries(url: string, bytes: Uint8Array): Result<string[], string> {
+export async function archiveEntries(url: string, bytes: Uint8Array): Promise<Result<string[], string>> {
   const path = urlPath(url).toLowerCase();
   try {
     if (path.endsWith(".zip")) return zipEntries(bytes);
     const tar = path.endsWith(".tar") ? bytes : new Uint8Array(gunzipSync(bytes));
-    return tarEntries(tar);
+    return await tarEntries(tar);
   } catch (e) {
     return err(e instanceof Error ? e.message : String(e));
   }
 }
 
-const cString = (b: Uint8Array, from: number, len: number): string => {
-  let end = from;
-  while (end < from + len && b[end] !== 0) end++;
-  return new TextDecoder().decode(b.subarray(from, end));
-};
-
-/** POSIX ustar / GNU tar: 512-byte headers, octal sizes, regular files have type '0' or NUL. */
-function tarEntries(b: Uint8Array): Result<string[], string> {
+/**
+ * Regular files of a tar archive, read by tar-stream: ustar and GNU headers, with the long names of GNU `L`
+ * records and PAX `path` records (names over 100 bytes), as Go's archive/tar reads them.
+ */
+async function tarEntries(b: Uint8Array): Promise<Result<string[], string>> {
   const out: string[] = [];
-  let off = 0;
-  while (off + 512 <= b.length) {
-    if (b.subarray(off, off + 512).every((x) => x === 0)) break;
-    const name = cString(b, off, 100);
-    const size = Number.parseInt(cString(b, off + 124, 12).trim() || "0", 8);
-    if (!Number.isFinite(size) || size < 0) return err("archive/tar: invalid tar header");
-    const type = b[off + 156];
-    const prefix = new TextDecoder().decode(b.subarray(off + 257, off + 263)).startsWith("ustar")
-      ? cString(b, off + 345, 155)
-      : "";
-    if (type === 0x30 || type === 0) out.push(prefix === "" ? name : `${prefix}/${name}`);
-    off += 512 + Math.ceil(size / 512) * 512;
+  const extract = tarStream.extract();
+  const done = (async () => {
+    for await (const entry of extract) {
+      if (entry.header.type === "file") out.push(entry.header.name);
+      entry.resume();
+    }
+  })();
+  extract.end(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  try {
+    await done;
+  } catch (e) {
+    return err(`archive/tar: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (off === 0 && b.length > 0) return err("archive/tar: invalid tar header");
   return ok(out);
 }
 

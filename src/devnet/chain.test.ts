@@ -7,7 +7,7 @@ import { GOV_AUTHORITY } from "../core/address.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
-import { initHome } from "./init.js";
+import { initNode } from "./init.js";
 import { loadKey } from "./keyring.js";
 import { type JsonMsg, MSG_SOFTWARE_UPGRADE, MSG_SUBMIT_PROPOSAL, MSG_VOTE, signTx } from "./tx.js";
 
@@ -16,10 +16,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function newHome(): string {
+async function newHome(): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), "devnet-chain-"));
   dirs.push(home);
-  const r = initHome({
+  const r = await initNode({
     home,
     chainId: "devnet-test",
     validators: 1,
@@ -52,8 +52,30 @@ const query = (c: DevnetChain, path: string) => {
 };
 
 describe("DevnetChain", () => {
+  it("advertises only what the node serves: no gRPC-Web in app.toml, an RPC address only while an RPC listener runs", async () => {
+    const home = await newHome();
+    const cfg = readHome(home);
+    if (!cfg.ok) throw new Error(cfg.error.join("\n"));
+    expect(cfg.value.app.grpcWebEnable).toBe(false);
+    expect(readFileSync(join(home, "config", "app.toml"), "utf8")).toMatch(/\[grpc-web\][^[]*\nenable = false\n/);
+    const c = await running(home, "v1");
+    c.produceBlock(T0);
+    await c.flush();
+    const info = (b: ReturnType<DevnetChain["queryBackend"]>) => {
+      const r = inProcessQuery(b, { path: "/chain/base/tendermint/v1beta1/node_info" });
+      if (!r.ok) throw new Error(r.error);
+      return JSON.parse(r.value.body).default_node_info.other;
+    };
+    expect(info(c.queryBackend())).toEqual({ tx_index: "on", rpc_address: "" });
+    const listeners: { rpc?: string } = {};
+    const backend = c.queryBackend(() => listeners);
+    listeners.rpc = "tcp://127.0.0.1:36657";
+    expect(info(backend).rpc_address).toBe("tcp://127.0.0.1:36657");
+    await c.close();
+  });
+
   it("runs a governance upgrade: proposal, vote, halt with upgrade-info.json, restart with v2 applies it", async () => {
-    const home = newHome();
+    const home = await newHome();
     const val1 = loadKey(home, "val1");
     if (!val1.ok) throw new Error(val1.error);
     let c = await running(home, "v1");
@@ -129,7 +151,7 @@ describe("DevnetChain", () => {
   });
 
   it("reopens at the last flushed block with the same app hashes, dropping unflushed ones", async () => {
-    const home = newHome();
+    const home = await newHome();
     let c = await running(home, "v1");
     const hashes: string[] = [];
     for (let h = 1; h <= 5; h++) {
@@ -152,7 +174,7 @@ describe("DevnetChain", () => {
   });
 
   it("refuses an unknown binary and transactions before the first block", async () => {
-    const home = newHome();
+    const home = await newHome();
     const cfg = readHome(home);
     if (!cfg.ok) throw new Error("cfg");
     const bad = await DevnetChain.open({ config: cfg.value, binary: "v9", skipHeights: [], fs: new HostFs() });

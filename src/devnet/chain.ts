@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import type { QueryBackend } from "../api/backend.js";
 import { COMET_VERSION, NODE_APP_NAME, SDK_VERSION } from "../api/node-backend.js";
 import { type BlockSource, blockService } from "../api/services/block.js";
@@ -9,10 +9,10 @@ import type { BinaryDef } from "../app/binary.js";
 import { StoreCtx } from "../app/context.js";
 import { type NodeState, SimNodeProcess } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
+import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../app/types.js";
 import type { Coins } from "../bank/coins.js";
 import { BankKeeper } from "../bank/keeper.js";
 import type { BlockStore } from "../chain/block-store.js";
-import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../chain/types.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex, utf8 } from "../core/bytes.js";
@@ -23,6 +23,7 @@ import type { MultiStore } from "../store/types.js";
 import { VersionedMultiStore } from "../store/versioned.js";
 import { type AnteEnv, accountSequence, anteDeliver, parseGasPrices, verifyTx } from "./ante.js";
 import { blockWrites, loadBlockStore, newBlockStore, readTx, type TxRecord } from "./block-log.js";
+import { COMMIT_RECORD_FILE, checkRecovered, readCommitRecord, writeCommitRecord } from "./commit-record.js";
 import type { HomeConfig } from "./home.js";
 import { LevelBackend } from "./level-backend.js";
 import { decodeTx, type SignedTx, toSimTx, txHash } from "./tx.js";
@@ -67,6 +68,8 @@ interface PoolTx {
 /** The file system as NodeState types it: SimNodeProcess and SimAppHost.start only call FileSystem methods on it. */
 const asNodeFs = (fs: FileSystem): MemoryFs => fs as unknown as MemoryFs;
 
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
 
 const errorResponse = (hash: string, e: ChainError): TxResponse => ({
@@ -92,6 +95,12 @@ export type Opened =
   | { readonly kind: "running"; readonly chain: DevnetChain }
   | { readonly kind: "halted"; readonly halt: Halt; close(): Promise<void> };
 
+/** The endpoints a running node listens on (`tcp://host:port`), set when each listener is up. */
+export interface NodeListeners {
+  /** The CometBFT RPC listener (`rpc.laddr`), when one runs. */
+  readonly rpc?: string;
+}
+
 export class DevnetChain {
   readonly binary: string;
   readonly blocks: BlockStore<string>;
@@ -107,6 +116,7 @@ export class DevnetChain {
   /** Results of committed but not yet flushed blocks, by hash. */
   readonly #unflushed = new Map<string, TxRecord>();
   #durable: number;
+  readonly #recordPath: string;
 
   private constructor(
     cfg: HomeConfig,
@@ -125,6 +135,7 @@ export class DevnetChain {
     this.blocks = blocks;
     this.#env = env;
     this.#durable = state.store.latestVersion();
+    this.#recordPath = join(cfg.paths.data, COMMIT_RECORD_FILE);
     const validators = cfg.chain.genesis.validators;
     this.#staking = {
       bondedValidators: () => validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
@@ -161,16 +172,42 @@ export class DevnetChain {
     }
     const made = o.fs.mkdirAll(config.paths.data, 0o755);
     if (!made.ok) return { ok: false, error: made.error.message };
+    const recordPath = join(config.paths.data, COMMIT_RECORD_FILE);
+    const refuse = (reason: string) =>
+      `${reason}; refusing to start. To recover, restore ${config.paths.data} from the visor's backup ` +
+      `($DAEMON_DATA_BACKUP_DIR/data-backup-<date>, by default under ${config.paths.home}), or start a new chain ` +
+      "with `chainsim init --overwrite`";
+    const record = readCommitRecord(recordPath);
+    if (typeof record === "object" && "error" in record) {
+      return { ok: false, error: refuse(`the commit record ${recordPath} is damaged (${record.error})`) };
+    }
     const opened = await LevelBackend.open(config.paths.db, { sync: o.sync ?? true });
-    if (!opened.ok) return { ok: false, error: opened.error.message };
+    if (!opened.ok) return { ok: false, error: refuse(opened.error.message) };
     const backend = opened.value;
     const identity = { chainId: chain.chainId, genesisAppHash, validators: chain.genesis.validators };
-    const store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: config.app.pruning, backend });
-    const last = store.latestVersion();
-    const blocks = last === 0 ? newBlockStore(identity) : await loadBlockStore(backend, identity);
-    if (blocks.height !== last) {
+    let store: VersionedMultiStore;
+    let blocks: BlockStore<string>;
+    try {
+      store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: config.app.pruning, backend });
+      blocks = store.latestVersion() === 0 ? newBlockStore(identity) : await loadBlockStore(backend, identity);
+    } catch (e) {
       await backend.close();
-      return { ok: false, error: `block log at height ${blocks.height} does not match the state at height ${last}` };
+      return { ok: false, error: refuse(`the database ${config.paths.db} is damaged (${errorMessage(e)})`) };
+    }
+    const last = store.latestVersion();
+    const appHashAt = (h: number): string | undefined => {
+      const a = store.appHashAt(h);
+      return a.ok ? toHex(a.value) : undefined;
+    };
+    const mismatch =
+      blocks.height !== last
+        ? `block log at height ${blocks.height} does not match the state at height ${last}`
+        : last > 0 && blocks.appHash(last) !== undefined && blocks.appHash(last) !== appHashAt(last)
+          ? `the block log's app hash at height ${last} does not match the state's`
+          : checkRecovered(record, last, appHashAt, recordPath);
+    if (mismatch !== undefined) {
+      await backend.close();
+      return { ok: false, error: refuse(mismatch) };
     }
     const state: NodeState = { store, fs: asNodeFs(o.fs), home: config.paths.home };
     const env: AnteEnv = { chainId: chain.chainId, pubkeys: chain.pubkeys, minGasPrices: prices.value };
@@ -320,6 +357,12 @@ export class DevnetChain {
     const target = this.height;
     const r = await this.#backend.flush(aux);
     if (!r.ok) return { ok: false, error: r.error.message };
+    // The commit record follows the database (commit-record.ts): it never names a height the disk does not have.
+    try {
+      writeCommitRecord(this.#recordPath, { height: target, appHash: this.appHashAt(target) ?? "" });
+    } catch (e) {
+      return { ok: false, error: `failed to write the commit record ${this.#recordPath}: ${errorMessage(e)}` };
+    }
     this.#durable = target;
     this.#unflushed.clear();
     return ok(undefined);
@@ -356,8 +399,12 @@ export class DevnetChain {
     return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
   }
 
-  /** The API servers' view: upgrade, gov and block services over durable heights only. */
-  queryBackend(): QueryBackend {
+  /**
+   * The API servers' view: upgrade, gov and block services over durable heights only. `listeners` are the node's
+   * listening endpoints as they are now: node_info advertises the RPC address only while an RPC listener runs
+   * (empty otherwise), so it never names a port where nothing answers.
+   */
+  queryBackend(listeners: () => NodeListeners = () => ({})): QueryBackend {
     const durable = () => this.#durable;
     const blocks: BlockSource = {
       latestHeight: durable,
@@ -371,7 +418,7 @@ export class DevnetChain {
         network: this.chainId,
         version: COMET_VERSION,
         moniker: basename(this.#cfg.paths.home),
-        rpcAddress: "tcp://127.0.0.1:26657",
+        rpcAddress: listeners().rpc ?? "",
         appName: NODE_APP_NAME,
         appVersion: this.binary,
         gitCommit: "",

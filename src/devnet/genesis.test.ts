@@ -41,6 +41,18 @@ describe("devnet genesis and binaries", () => {
     ]);
   });
 
+  it("registers each account's key once, also a validator that has a balance", () => {
+    const doc = genesisDocument({
+      chainId: "g-1",
+      validators: [{ key: val1, power: 100 }],
+      accounts: [
+        { key: val1, coins: "5stake" },
+        { key: alice, coins: "5stake" },
+      ],
+    });
+    expect(doc.accounts.map((a) => a.name)).toEqual(["val1", "alice"]);
+  });
+
   it("reports errors with the file and the path inside it", () => {
     expect(load(genesis({ votingPeriod: "soon" }))).toEqual({
       ok: false,

@@ -21,8 +21,6 @@ import type { KeyRecord } from "./keyring.js";
  * Both go through the scenario loader, so they are validated (and defaulted) exactly as a scenario is. Every binary
  * additionally mounts an `auth` module (version 1 unless listed), where the devnet keeps account sequences.
  */
-export const GENESIS_FILE = "config/genesis.json";
-export const BINARIES_FILE = "config/binaries.json";
 
 export interface GenesisAccount {
   readonly name: string;
@@ -71,7 +69,8 @@ export function genesisDocument(o: GenesisOptions): {
   chain: Record<string, unknown>;
   accounts: GenesisAccount[];
 } {
-  const keys = [...o.validators.map((v) => v.key), ...o.accounts.map((a) => a.key)];
+  // A validator usually also has a balance: each key is registered once, in first-seen order.
+  const keys = [...new Map([...o.validators, ...o.accounts].map((x) => [x.key.name, x.key])).values()];
   return {
     chain: {
       chainId: o.chainId,

@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { err, ok, type Result } from "../core/errors.js";
-import { formatDuration, parseDuration } from "../scenario/index.js";
+import { formatDuration, parseDuration } from "../core/go/duration.js";
 import { defaultAppToml } from "../server/config.js";
+import { COMMIT_RECORD_FILE, writeCommitRecord } from "./commit-record.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";
 import { homePaths } from "./home.js";
 import { type KeyRecord, keyFromSeed, newKey, saveKey } from "./keyring.js";
+import { LevelBackend } from "./level-backend.js";
 
 /**
  * `chainsim init`: writes a devnet home. Files: config/app.toml (the reference template with api.enable = true,
@@ -88,6 +90,7 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     mkdirSync(paths.data, { recursive: true });
     if (o.overwrite === true) {
       rmSync(paths.db, { recursive: true, force: true });
+      rmSync(join(paths.data, COMMIT_RECORD_FILE), { force: true });
       rmSync(paths.upgradeInfo, { force: true });
       for (const ext of [".json", ".yaml", ".yml"])
         rmSync(join(paths.home, "config", `binaries${ext}`), { force: true });
@@ -99,6 +102,8 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     minimumGasPrices: o.minimumGasPrices ?? "0stake",
     api: { enable: true, address: o.apiAddress ?? "tcp://127.0.0.1:1317" },
     grpc: { address: o.grpcAddress ?? "127.0.0.1:9090" },
+    // Nothing in the devnet serves gRPC-Web: the home does not advertise it.
+    grpcWebEnable: false,
   });
   const files: string[] = [];
   for (const [path, text] of [
@@ -122,4 +127,23 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     keys: accounts.map((a) => ({ name: a.key.name, address: a.key.address })),
     gov,
   });
+}
+
+/**
+ * `initHome`, then the node's storage: an empty database under data/ and the commit record at height 0. Only
+ * init creates the database; `start` refuses a home without one (level-backend.ts, commit-record.ts).
+ */
+export async function initNode(o: InitOptions): Promise<Result<InitReport, string>> {
+  const r = initHome(o);
+  if (!r.ok) return r;
+  const paths = homePaths(o.home);
+  const db = await LevelBackend.open(paths.db, { createIfMissing: true });
+  if (!db.ok) return err(db.error.message);
+  await db.value.close();
+  try {
+    writeCommitRecord(join(paths.data, COMMIT_RECORD_FILE), { height: 0, appHash: "" });
+  } catch (e) {
+    return err(e instanceof Error ? e.message : String(e));
+  }
+  return ok({ ...r.value, files: [...r.value.files, paths.db, join(paths.data, COMMIT_RECORD_FILE)] });
 }

@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 const open = async (dir: string) => {
-  const r = await LevelBackend.open(dir, { sync: false });
+  const r = await LevelBackend.open(dir, { sync: false, createIfMissing: true });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 };
@@ -134,7 +134,7 @@ describe("LevelBackend", () => {
     // Each flush writes 200 keys of generation g, all with value g; the writer runs until killed.
     const script = `
       const { LevelBackend } = await import(${JSON.stringify(module)});
-      const r = await LevelBackend.open(${JSON.stringify(dir)}, { sync: false });
+      const r = await LevelBackend.open(${JSON.stringify(dir)}, { sync: false, createIfMissing: true });
       const b = r.value;
       const enc = new TextEncoder();
       for (let g = 1; ; g++) {

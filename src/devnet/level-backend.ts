@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { concat } from "../core/bytes.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
@@ -38,6 +40,12 @@ const toOp = (tag: number, w: BackendWrite): LevelOp =>
 export interface LevelBackendOptions {
   /** fsync each flush (survives power loss, not only process death); default true. */
   readonly sync?: boolean;
+  /**
+   * Create the database when `dir` has none (only `chainsim init` does); default false. Without it a missing
+   * database (no `CURRENT` file) is refused before LevelDB touches the directory: LevelDB would otherwise build an
+   * empty database and delete the tables it does not know, destroying committed state.
+   */
+  readonly createIfMissing?: boolean;
 }
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
@@ -64,11 +72,26 @@ export class LevelBackend implements StoreBackend {
   }
 
   /**
-   * Opens (creating if missing) the database in `dir` and loads the state mirror. Fails with the LevelDB error text,
-   * e.g. when another process holds the database lock.
+   * Opens the database in `dir` (creating it only with `createIfMissing`) and loads the state mirror. Fails with
+   * the LevelDB error text, e.g. when another process holds the database lock or a table is corrupt. classic-level
+   * offers neither `paranoid_checks` nor `verify_checksums`; the node's commit record (commit-record.ts) is what
+   * catches a database that recovered less than was committed.
    */
   static async open(dir: string, opts: LevelBackendOptions = {}): Promise<Result<LevelBackend, PlainError>> {
-    const db: Db = new ClassicLevel<Uint8Array, Uint8Array>(dir, { keyEncoding: "view", valueEncoding: "view" });
+    const createIfMissing = opts.createIfMissing ?? false;
+    if (!createIfMissing && !existsSync(join(dir, "CURRENT"))) {
+      return err(
+        plain(
+          `no database at ${dir} (its CURRENT file is missing); refusing to create one over possibly committed ` +
+            "state: restore the data directory from a backup, or create a new node with `chainsim init`",
+        ),
+      );
+    }
+    const db: Db = new ClassicLevel<Uint8Array, Uint8Array>(dir, {
+      keyEncoding: "view",
+      valueEncoding: "view",
+      createIfMissing,
+    });
     try {
       await db.open();
     } catch (e) {

@@ -5,6 +5,7 @@ import { HostFs } from "../node/host-fs.js";
 import { parseApiAddress, validateAppConfig } from "../server/config.js";
 import { listenRest } from "../server/rest.js";
 import { startApiServers } from "../server/server.js";
+import { swaggerUiAssets } from "../server/swagger-assets.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
 import { devnetRest } from "./rest.js";
@@ -76,7 +77,9 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     return EXIT_HALT;
   }
   const chain = opened.value.chain;
-  const backend = chain.queryBackend();
+  // Filled in as listeners start; node_info reads it on every query (an RPC listener sets `rpc`).
+  const listeners: { rpc?: string } = {};
+  const backend = chain.queryBackend(() => listeners);
 
   const closers: (() => Promise<void>)[] = [];
   const shutdown = async () => {
@@ -88,6 +91,7 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     const gateway = GatewayClass.create(backend, {
       cors: cfg.app.api.enabledUnsafeCors,
       swagger: cfg.app.api.swagger,
+      swaggerAssets: swaggerUiAssets(),
       json: { ...NODE_JSON, nonNullable: DEFAULT_NON_NULLABLE },
     });
     if (!addr.ok || !gateway.ok) {

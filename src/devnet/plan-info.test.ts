@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type net from "node:net";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { archiveEntries } from "./archive.js";
 import { hostResolver } from "./fetch.js";
 import { type Resolver, validatePlanInfo } from "./plan-info.js";
 
-/** A tar archive of regular files (ustar headers). */
+/** A tar archive of regular files (ustar headers with their checksum). */
 function tar(files: Record<string, string>): Uint8Array {
   const blocks: Uint8Array[] = [];
   for (const [name, body] of Object.entries(files)) {
@@ -22,6 +23,9 @@ function tar(files: Record<string, string>): Uint8Array {
     h.set(utf8(`${body.length.toString(8).padStart(11, "0")}\0`), 124);
     h[156] = 0x30;
     h.set(utf8("ustar\0"), 257);
+    h.set(utf8("        "), 148);
+    const sum = h.reduce((a, x) => a + x, 0);
+    h.set(utf8(`${sum.toString(8).padStart(6, "0")}\0 `), 148);
     blocks.push(h);
     const data = new Uint8Array(Math.ceil(body.length / 512) * 512);
     data.set(utf8(body));
@@ -111,7 +115,31 @@ describe("upgrade-info validation (docs/node-api.md §6.3)", () => {
     expect(await check('{"binaries":{"any":"http://h/bad.tgz"}}', r)).toBe(
       'error downloading binary for os/arch any: url "http://h/bad.tgz" result does not contain a bin/chainsimd or chainsimd file',
     );
-    expect(archiveEntries("x.zip", zip(["a/", "a/b"]))).toEqual({ ok: true, value: ["a/b"] });
+    expect(await archiveEntries("x.zip", zip(["a/", "a/b"]))).toEqual({ ok: true, value: ["a/b"] });
+  });
+
+  it("reads names over 100 bytes from GNU `L` and PAX `path` records (archives written by GNU tar)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chainsim-tar-"));
+    try {
+      const daemon = `chainsimd-${"x".repeat(110)}`;
+      mkdirSync(join(dir, "bin"));
+      writeFileSync(join(dir, "bin", daemon), "ELF");
+      for (const format of ["gnu", "pax"]) {
+        const file = join(dir, `${format}.tar`);
+        execFileSync("tar", [`--format=${format}`, "-cf", file, "-C", dir, `bin/${daemon}`]);
+        const bytes = new Uint8Array(readFileSync(file));
+        expect(await archiveEntries(file, bytes)).toEqual({ ok: true, value: [`bin/${daemon}`] });
+        const r = fake({ "http://h/a.tar": bytes });
+        const v = await validatePlanInfo('{"binaries":{"any":"http://h/a.tar"}}', {
+          enforceChecksum: false,
+          daemonName: daemon,
+          resolver: r,
+        });
+        expect(v.ok).toBe(true);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

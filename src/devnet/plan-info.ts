@@ -128,7 +128,7 @@ export async function validatePlanInfo(info: string, o: PlanInfoOptions): Promis
     const got = await o.resolver.fetch(url);
     if (!got.ok) return err(`error downloading binary for os/arch ${key}: ${got.error}`);
     if (isArchiveUrl(url)) {
-      const names = archiveEntries(url, got.value);
+      const names = await archiveEntries(url, got.value);
       if (!names.ok) return err(`error downloading binary for os/arch ${key}: ${names.error}`);
       const d = o.daemonName;
       const wanted = [`bin/${d}`, d, `bin/${d}.exe`, `${d}.exe`];

@@ -7,7 +7,7 @@ import { NODE_JSON } from "../api/node-backend.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
-import { initHome } from "./init.js";
+import { initNode } from "./init.js";
 import { loadKey } from "./keyring.js";
 import { devnetRest } from "./rest.js";
 import { MSG_VOTE, signTx } from "./tx.js";
@@ -21,7 +21,7 @@ describe("devnet REST routes", () => {
   it("serves txs, accounts, balances, block metas and status in front of the gateway", async () => {
     const home = mkdtempSync(join(tmpdir(), "devnet-rest-"));
     dirs.push(home);
-    const init = initHome({ home, chainId: "r", validators: 1, keySeed: "r" });
+    const init = await initNode({ home, chainId: "r", validators: 1, keySeed: "r" });
     if (!init.ok) throw new Error(init.error);
     const cfg = readHome(home);
     if (!cfg.ok) throw new Error("cfg");

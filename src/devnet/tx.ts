@@ -1,9 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64 } from "@scure/base";
 import { z } from "zod";
-import { type Coin, type Coins, formatCoins } from "../bank/coins.js";
+import type { SimTx, UpgradeMessage, VoteOptionName } from "../app/types.js";
+import type { Coin, Coins } from "../bank/coins.js";
 import { canonicalJson } from "../chain/canonical-json.js";
-import type { SimTx, UpgradeMessage, VoteOptionName } from "../chain/types.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
 import { type KeyRecord, signBytes } from "./keyring.js";
@@ -294,5 +294,4 @@ export function toSimTx(m: JsonMsg, account: string): SimTx {
   }
 }
 
-export const feeText = (fee: readonly JsonCoin[]): string => formatCoins(coinsOf(fee));
 export { coinsOf };

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { errorText } from "../core/errors.js";
-import { parseDuration } from "../scenario/index.js";
+import { parseDuration } from "../core/go/duration.js";
 import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import { binariesWithHandler } from "./genesis.js";
 import { readHome } from "./home.js";

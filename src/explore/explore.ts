@@ -49,19 +49,33 @@ export interface TrialBatch {
  */
 export type Exploring<T> = Generator<TrialBatch, Result<T, string>, readonly TrialResult[]>;
 
+/**
+ * Trial chains by configuration (its JSON): a worker receives its configurations as copies with every task, and a
+ * chain resolved once keeps its app host (genesis built once) for every later task. A memo of a pure function,
+ * bounded: cleared when it holds `CHAINS_MAX` chains.
+ */
+const chains = new Map<string, Scenario>();
+const CHAINS_MAX = 64;
+
+function chainOf(cfg: CancelWindowConfig): Scenario {
+  const key = JSON.stringify(cfg);
+  let chain = chains.get(key);
+  if (chain === undefined) {
+    const s = trialScenario(cfg);
+    // The exploration resolved every configuration before yielding a batch.
+    if (!s.ok) throw new Error(`cancel-window trial chain: ${s.error}`);
+    if (chains.size >= CHAINS_MAX) chains.clear();
+    chain = s.value;
+    chains.set(key, chain);
+  }
+  return chain;
+}
+
 /** Runs one batch in this thread, one engine per job; `onRun` is called after each. */
 export function runBatch(batch: TrialBatch, onRun?: () => void): TrialResult[] {
-  const chains = new Map<number, Scenario>();
+  const resolved = batch.configs.map(chainOf);
   return batch.jobs.map((j) => {
-    let chain = chains.get(j.config);
-    if (chain === undefined) {
-      const s = trialScenario(batch.configs[j.config]!);
-      // The exploration resolved every configuration before yielding a batch.
-      if (!s.ok) throw new Error(`cancel-window trial chain: ${s.error}`);
-      chain = s.value;
-      chains.set(j.config, chain);
-    }
-    const r = runTrial(chain, batch.configs[j.config]!, j.input);
+    const r = runTrial(resolved[j.config]!, batch.configs[j.config]!, j.input);
     onRun?.();
     return r;
   });

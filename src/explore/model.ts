@@ -50,7 +50,6 @@ export interface CancelWindowConfig {
 
 /** The two-dimensional explorations: the offset against one other parameter. */
 export type SweepAxis = "spread" | "deposit-delay";
-export const SWEEP_AXES: readonly SweepAxis[] = ["spread", "deposit-delay"];
 
 export interface SweepSpec {
   readonly axis: SweepAxis;

@@ -37,6 +37,10 @@ export function slices(batch: TrialBatch, size: number): TrialBatch[] {
  */
 export const POOL_MIN_JOBS = 64;
 
+/** True in the pre-built CLI (dist/chainsim.mjs), whose worker is bundled beside it as dist/explore-worker.mjs. */
+const BUNDLED = import.meta.url.endsWith(".mjs");
+const WORKER = new URL(BUNDLED ? "./explore-worker.mjs" : "./worker.ts", import.meta.url);
+
 /** Drives an exploration with `workers` threads (1: all in this thread). */
 export async function runOnWorkers<T>(
   x: Exploring<T>,
@@ -59,11 +63,12 @@ export async function runOnWorkers<T>(
         continue;
       }
       pool ??= new Piscina<TrialBatch, TrialResult[]>({
-        filename: new URL("./worker.ts", import.meta.url).href,
+        filename: WORKER.href,
         minThreads: workers,
         maxThreads: workers,
-        // The worker module is TypeScript: each thread loads it through tsx, as bin/chainsim.js loads the CLI.
-        execArgv: ["--import", "tsx"],
+        // The worker module is TypeScript from the sources: each thread loads it through tsx, as bin/chainsim.js
+        // does without the bundle. The pre-built worker needs nothing.
+        execArgv: BUNDLED ? [] : ["--import", "tsx"],
       });
       const p = pool;
       const parts = await Promise.all(

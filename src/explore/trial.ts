@@ -14,8 +14,8 @@
  * node halted. Everything is read back from the engine (proposal records, block times, committed plan, halts).
  */
 
+import type { CoinInput } from "../app/types.js";
 import type { Action, Trigger } from "../chain/actions.js";
-import type { CoinInput } from "../chain/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import type { Coins } from "../scenario/coins.js";
 import type { Scenario } from "../scenario/index.js";

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { addressOfName } from "../core/address.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
-import { goDurationString, protoDuration } from "./duration.js";
+import { protoDuration } from "./duration.js";
 import { defaultParams, parseParams } from "./params.js";
 
 const withChange = (change: Partial<Params>): Params => create(ParamsSchema, { ...defaultParams(), ...change });
@@ -67,13 +67,5 @@ describe("gov params", () => {
     expect(problem(withChange({ proposalCancelDest: addressOfName("distribution") }))).toBe("ok");
     expect(problem(withChange({ minDeposit: [] }))).toBe("invalid minimum deposit: ");
     expect(problem(withChange({ votingPeriod: protoDuration(0) }))).toBe("voting period must be positive: 0s");
-  });
-
-  it("formats durations like Go", () => {
-    expect(goDurationString(172_800_000)).toBe("48h0m0s");
-    expect(goDurationString(90_500)).toBe("1m30.5s");
-    expect(goDurationString(1_500)).toBe("1.5s");
-    expect(goDurationString(250)).toBe("250ms");
-    expect(goDurationString(0)).toBe("0s");
   });
 });

@@ -6,9 +6,10 @@ import { type DurationMs, durationMs } from "../core/brand.js";
 import { bytesEqual } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { formatDuration } from "../core/go/duration.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { Dec, dec } from "./dec.js";
-import { goDurationString, protoDuration, protoDurationMs } from "./duration.js";
+import { protoDuration, protoDurationMs } from "./duration.js";
 import { getStoredParamsBytes } from "./store.js";
 
 /**
@@ -76,7 +77,7 @@ function coinsParam(coins: Params["minDeposit"], label: string): Result<Coins, P
 function durationParam(d: Duration | undefined, name: string): Result<DurationMs, PlainError> {
   if (d === undefined) return err(plain(`${name} must not be nil: 0`));
   const ms = protoDurationMs(d);
-  if (ms <= 0) return err(plain(`${name} must be positive: ${goDurationString(ms)}`));
+  if (ms <= 0) return err(plain(`${name} must be positive: ${formatDuration(ms)}`));
   return ok(durationMs(ms));
 }
 
@@ -152,7 +153,7 @@ export function parseParams(p: Params): Result<GovParams, PlainError> {
   if (expeditedVotingPeriod.value >= votingPeriod.value) {
     return err(
       plain(
-        `expedited voting period ${goDurationString(expeditedVotingPeriod.value)} must be strictly less than the regular voting period ${goDurationString(votingPeriod.value)}`,
+        `expedited voting period ${formatDuration(expeditedVotingPeriod.value)} must be strictly less than the regular voting period ${formatDuration(votingPeriod.value)}`,
       ),
     );
   }

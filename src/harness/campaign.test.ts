@@ -8,26 +8,44 @@ import {
   shardUnits,
   unitSeed,
 } from "./campaign.js";
-import { PROPERTY_NAMES, type PropertyName, Violation } from "./properties.js";
+import { conformance } from "./conformance.js";
+import { HOLDS, type Property, Violation, violated } from "./property.js";
 import type { PropertyOutcome, PropertyRunOptions } from "./run-property.js";
 
-const key = (u: CampaignUnit) => `${u.property}/${u.block}/${u.seed}/${u.numRuns}`;
+/** A property stub: the campaign machinery under test never runs its check. */
+const stub = (name: string): Property => ({
+  name,
+  statement: `always: ${name} holds`,
+  kind: "always",
+  check: () => HOLDS,
+});
+
+/** The oracle and the chain agree (as properties/model-agreement.ts states it): a real property for real runs. */
+const agreement: Property = {
+  name: "model-agreement",
+  statement: "always: the model and the chain agree",
+  kind: "always",
+  check: (s) => (conformance(s).length === 0 ? HOLDS : violated(conformance(s).join("; "))),
+};
+
+const key = (u: CampaignUnit) => `${u.property.name}/${u.block}/${u.seed}/${u.numRuns}`;
 
 /** A fake runProperty: records the calls and passes (or fails a chosen property), without running the chain. */
-function fakeRunner(fail: ReadonlySet<PropertyName> = new Set(), crash: ReadonlySet<PropertyName> = new Set()) {
+function fakeRunner(fail: ReadonlySet<string> = new Set(), crash: ReadonlySet<string> = new Set()) {
   const calls: PropertyRunOptions[] = [];
   const run = (o: PropertyRunOptions): PropertyOutcome => {
     calls.push(o);
-    const base = { property: o.property, interrupted: false, fired: new Set([`t.${o.property}`]), commandsRun: 3 };
-    if (crash.has(o.property)) return { ...base, runs: 1, passed: false, error: "TypeError: boom" };
-    if (!fail.has(o.property)) return { ...base, runs: o.numRuns, passed: true };
+    const name = o.property.name;
+    const base = { property: name, interrupted: false, fired: new Set([`t.${name}`]), commandsRun: 3 };
+    if (crash.has(name)) return { ...base, runs: 1, passed: false, error: "TypeError: boom" };
+    if (!fail.has(name)) return { ...base, runs: o.numRuns, passed: true };
     return {
       ...base,
       runs: 1,
       passed: false,
       counterexample: {
-        property: o.property,
-        violation: new Violation(o.property, "planted").detail,
+        property: name,
+        violation: new Violation(name, "planted").detail,
         world: { seed: o.seed },
         commands: [{ t: "advance", blocks: 1 }],
         document: { name: "x", binaries: { v1: {} }, chain: { validators: [{ name: "v", power: 1 }] } },
@@ -40,9 +58,11 @@ function fakeRunner(fail: ReadonlySet<PropertyName> = new Set(), crash: Readonly
   return { calls, run };
 }
 
+const NAMES = ["run-once", "correct-height", "graceful-halt", "liveness", "determinism", "model-agreement"];
+
 const base: CampaignOptions = {
   seed: 20261122,
-  properties: PROPERTY_NAMES,
+  properties: NAMES.map(stub),
   runsPerProperty: 120,
   runsPerUnit: 50,
   generationSamples: 0,
@@ -50,8 +70,8 @@ const base: CampaignOptions = {
 
 describe("campaign units and shards", () => {
   it("cuts each property's runs into units of runsPerUnit (the last shorter), property by property", () => {
-    const units = campaignUnits({ ...base, properties: ["run-once", "liveness"] });
-    expect(units.map((u) => [u.index, u.property, u.block, u.numRuns])).toEqual([
+    const units = campaignUnits({ ...base, properties: [stub("run-once"), stub("liveness")] });
+    expect(units.map((u) => [u.index, u.property.name, u.block, u.numRuns])).toEqual([
       [0, "run-once", 0, 50],
       [1, "run-once", 1, 50],
       [2, "run-once", 2, 20],
@@ -99,16 +119,19 @@ describe("campaign units and shards", () => {
       const result = runCampaign({ ...base, shard: { index, count: 3 } }, { clock: () => 0, runProperty: r.run });
       return { calls: r.calls, result };
     });
-    const sig = (c: PropertyRunOptions) => `${c.property}/${c.seed}/${c.numRuns}`;
+    const sig = (c: PropertyRunOptions) => `${c.property.name}/${c.seed}/${c.numRuns}`;
     expect(shards.flatMap((s) => s.calls.map(sig)).sort()).toEqual(one.calls.map(sig).sort());
-    expect(shards.reduce((n, s) => n + s.result.runs, 0)).toBe(PROPERTY_NAMES.length * 120);
+    expect(shards.reduce((n, s) => n + s.result.runs, 0)).toBe(NAMES.length * 120);
   });
 });
 
 describe("runCampaign", () => {
   it("aggregates per property and overall: runs, commands, coverage ids, verdict", () => {
     const r = fakeRunner();
-    const res = runCampaign({ ...base, properties: ["run-once", "liveness"] }, { clock: () => 0, runProperty: r.run });
+    const res = runCampaign(
+      { ...base, properties: [stub("run-once"), stub("liveness")] },
+      { clock: () => 0, runProperty: r.run },
+    );
     expect(res.verdict).toBe("passed");
     expect(res.unitsTotal).toBe(6);
     expect(res.properties.map((p) => [p.property, p.runs, p.commands, p.failures, p.passed])).toEqual([
@@ -121,20 +144,26 @@ describe("runCampaign", () => {
   });
 
   it("stops a property at its first failure and skips its later units; the verdict is failed", () => {
-    const r = fakeRunner(new Set<PropertyName>(["run-once"]));
-    const res = runCampaign({ ...base, properties: ["run-once", "liveness"] }, { clock: () => 0, runProperty: r.run });
+    const r = fakeRunner(new Set<string>(["run-once"]));
+    const res = runCampaign(
+      { ...base, properties: [stub("run-once"), stub("liveness")] },
+      { clock: () => 0, runProperty: r.run },
+    );
     expect(res.verdict).toBe("failed");
     const p = res.properties[0]!;
     expect(p.units.map((u) => u.status)).toEqual(["failed", "skipped-after-failure", "skipped-after-failure"]);
     expect(p.failures).toBe(1);
     expect(p.counterexample?.violation).toBe("planted");
-    expect(r.calls.filter((c) => c.property === "run-once")).toHaveLength(1);
+    expect(r.calls.filter((c) => c.property.name === "run-once")).toHaveLength(1);
     expect(res.properties[1]!.passed).toBe(true);
   });
 
   it("reports a harness crash (an outcome with an error) as the crashed verdict", () => {
-    const r = fakeRunner(new Set<PropertyName>(["liveness"]), new Set<PropertyName>(["run-once"]));
-    const res = runCampaign({ ...base, properties: ["run-once", "liveness"] }, { clock: () => 0, runProperty: r.run });
+    const r = fakeRunner(new Set<string>(["liveness"]), new Set<string>(["run-once"]));
+    const res = runCampaign(
+      { ...base, properties: [stub("run-once"), stub("liveness")] },
+      { clock: () => 0, runProperty: r.run },
+    );
     expect(res.verdict).toBe("crashed");
     expect(res.properties[0]!.error).toContain("boom");
   });
@@ -147,7 +176,7 @@ describe("runCampaign", () => {
       return r.run(o);
     };
     const res = runCampaign(
-      { ...base, properties: ["run-once", "liveness"], timeLimitMs: 1000 },
+      { ...base, properties: [stub("run-once"), stub("liveness")], timeLimitMs: 1000 },
       { clock: () => now, runProperty: run },
     );
     // Up to twice the fair share (time left / units left), never more than the time left.
@@ -157,7 +186,7 @@ describe("runCampaign", () => {
       Math.floor((2 * 200) / 4),
     ]);
     // Units run block by block, so the limit cuts both properties alike.
-    expect(r.calls.map((c) => c.property)).toEqual(["run-once", "liveness", "run-once"]);
+    expect(r.calls.map((c) => c.property.name)).toEqual(["run-once", "liveness", "run-once"]);
     expect(res.properties.map((p) => p.units.map((u) => u.status))).toEqual([
       ["passed", "passed", "skipped-time-limit"],
       ["passed", "skipped-time-limit", "skipped-time-limit"],
@@ -171,7 +200,13 @@ describe("runCampaign", () => {
   it("passes faults and maxCommands through to every unit", () => {
     const r = fakeRunner();
     runCampaign(
-      { ...base, properties: ["cancel-effective"], runsPerProperty: 10, faults: ["ignore-cancel"], maxCommands: 7 },
+      {
+        ...base,
+        properties: [stub("cancel-effective")],
+        runsPerProperty: 10,
+        faults: ["ignore-cancel"],
+        maxCommands: 7,
+      },
       { clock: () => 0, runProperty: r.run },
     );
     expect(r.calls[0]).toMatchObject({ faults: ["ignore-cancel"], maxCommands: 7, numRuns: 10 });
@@ -182,7 +217,7 @@ describe("a real campaign", () => {
   it("finds a planted bug, counts regions and progress, and shards reproduce one machine's coverage", () => {
     const o: CampaignOptions = {
       seed: 5,
-      properties: ["model-agreement"],
+      properties: [agreement],
       runsPerProperty: 40,
       runsPerUnit: 20,
       faults: ["off-by-one-due-height"],
@@ -206,5 +241,28 @@ describe("a real campaign", () => {
     expect(parts.reduce((n, s) => n + s.commands, 0)).toBe(whole.commands);
     expect([...new Set(parts.flatMap((s) => s.fired))].sort()).toEqual(whole.fired);
     expect(parts.reduce((n, s) => n + s.regions.simHeights, 0)).toBe(whole.regions.simHeights);
+  });
+});
+
+describe("a bailing campaign (a verdict for mutation testing)", () => {
+  it("stops at the first failing run: that failure is not shrunk and every later unit is skipped", () => {
+    const r = fakeRunner(new Set(["graceful-halt"]));
+    const result = runCampaign({ ...base, bail: true }, { clock: () => 0, runProperty: r.run });
+    // Block 0 of run-once and correct-height ran and passed, then graceful-halt failed: nothing ran after it.
+    expect(r.calls.map((c) => `${c.property.name}/${c.endOnFailure}`)).toEqual([
+      "run-once/true",
+      "correct-height/true",
+      "graceful-halt/true",
+    ]);
+    expect(result.properties.filter((p) => !p.passed).map((p) => p.property)).toEqual(["graceful-halt"]);
+    const statuses = result.properties.flatMap((p) => p.units.map((u) => u.status));
+    expect(statuses.filter((s) => s === "skipped-after-failure")).toHaveLength(statuses.length - 3);
+  });
+
+  it("runs and shrinks as usual without bail", () => {
+    const r = fakeRunner(new Set(["graceful-halt"]));
+    runCampaign(base, { clock: () => 0, runProperty: r.run });
+    expect(r.calls.every((c) => c.endOnFailure === undefined)).toBe(true);
+    expect(r.calls.length).toBeGreaterThan(3);
   });
 });

@@ -1,8 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
-import type { Fault } from "../app/faults.js";
 import { utf8 } from "../core/bytes.js";
-import { PROPERTIES, type PropertyName } from "./properties.js";
+import type { Fault } from "../faults/index.js";
+import type { Property } from "./property.js";
 import { addSession, emptyRegionCounts, mergeRegionCounts, type RegionCounts } from "./regions.js";
 import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
 import { type GenerationStatistics, generationStatistics } from "./statistics.js";
@@ -37,13 +37,19 @@ export interface Shard {
 
 export interface CampaignOptions {
   readonly seed: number;
-  readonly properties: readonly PropertyName[];
+  /** The properties to check, in report order (the harness names none: `properties/index.ts` lists them). */
+  readonly properties: readonly Property[];
   readonly runsPerProperty: number;
   readonly runsPerUnit?: number;
   readonly shard?: Shard;
   readonly faults?: readonly Fault[];
   readonly maxCommands?: number;
   readonly timeLimitMs?: number;
+  /**
+   * Stop at the first failing run: that failure is not shrunk and every later unit is skipped. For a detector that
+   * needs a verdict, not a counterexample (mutation testing); the campaign's result is the same pass/fail.
+   */
+  readonly bail?: boolean;
   /** Sequences sampled for the generation statistics (0 = none). */
   readonly generationSamples?: number;
 }
@@ -51,14 +57,14 @@ export interface CampaignOptions {
 export interface CampaignUnit {
   /** Index in the campaign's canonical unit list (the shard key). */
   readonly index: number;
-  readonly property: PropertyName;
+  readonly property: Property;
   readonly block: number;
   readonly seed: number;
   readonly numRuns: number;
 }
 
 export interface CampaignProgress {
-  readonly property: PropertyName;
+  readonly property: string;
   /** Generated runs done in this shard (shrink runs are not counted). */
   readonly done: number;
   readonly total: number;
@@ -82,7 +88,7 @@ export interface UnitResult {
 }
 
 export interface PropertyResult {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly text: string;
   readonly units: readonly UnitResult[];
   readonly runs: number;
@@ -103,7 +109,11 @@ export interface PropertyResult {
 export type Verdict = "passed" | "failed" | "crashed";
 
 export interface CampaignResult {
-  readonly options: Required<Omit<CampaignOptions, "timeLimitMs">> & { readonly timeLimitMs: number | null };
+  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties" | "bail">> & {
+    readonly timeLimitMs: number | null;
+    /** The names of the properties checked. */
+    readonly properties: readonly string[];
+  };
   readonly unitsTotal: number;
   readonly unitsInShard: number;
   readonly properties: readonly PropertyResult[];
@@ -125,7 +135,7 @@ export interface CampaignResult {
 }
 
 /** The fast-check seed of unit `block` of `property` in campaign `seed`. */
-export function unitSeed(seed: number, property: PropertyName, block: number): number {
+export function unitSeed(seed: number, property: string, block: number): number {
   const h = sha256(utf8(`chainsim-check/${seed}/${property}/${block}`));
   return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 1;
 }
@@ -140,7 +150,7 @@ export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
         index: out.length,
         property,
         block,
-        seed: unitSeed(o.seed, property, block),
+        seed: unitSeed(o.seed, property.name, block),
         numRuns: Math.min(per, left),
       });
     }
@@ -177,7 +187,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     counterexample?: Counterexample;
     error?: string;
   }
-  const acc = new Map<PropertyName, Acc>(
+  const acc = new Map<Property, Acc>(
     o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]),
   );
 
@@ -185,7 +195,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     const a = acc.get(unit.property)!;
     const skip = (status: UnitResult["status"]) =>
       a.units.push({ unit, status, runs: 0, interrupted: status === "skipped-time-limit", wallMs: 0 });
-    if (a.counterexample !== undefined || a.error !== undefined) {
+    if (a.counterexample !== undefined || a.error !== undefined || (o.bail === true && failuresSoFar > 0)) {
       skip("skipped-after-failure");
       continue;
     }
@@ -205,6 +215,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
       ...(o.faults === undefined || o.faults.length === 0 ? {} : { faults: o.faults }),
       maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
       ...(budget === undefined ? {} : { timeLimitMs: budget }),
+      ...(o.bail === true ? { endOnFailure: true } : {}),
       onSession: (session, passed) => {
         for (const [id, n] of session.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
         if (unitFailed) return; // shrink runs
@@ -214,7 +225,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
           unitFailed = true;
           failuresSoFar++;
         }
-        hooks.onProgress?.({ property: unit.property, done, total, failures: failuresSoFar });
+        hooks.onProgress?.({ property: unit.property.name, done, total, failures: failuresSoFar });
       },
     });
     for (const id of outcome.fired) fired.add(id);
@@ -232,8 +243,8 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
     const wallMs = a.units.reduce((n, u) => n + u.wallMs, 0);
     const failures = a.units.filter((u) => u.status === "failed" || u.status === "crashed").length;
     return {
-      property,
-      text: PROPERTIES[property],
+      property: property.name,
+      text: property.statement,
       units: a.units,
       runs,
       failures,
@@ -256,7 +267,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
   return {
     options: {
       seed: o.seed,
-      properties: [...o.properties],
+      properties: o.properties.map((p) => p.name),
       runsPerProperty: o.runsPerProperty,
       runsPerUnit: Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT),
       shard,

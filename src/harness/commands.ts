@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { checkAlways, type PropertyName } from "./properties.js";
+import { checkProperties, type Property } from "./property.js";
 import type { HarnessMsg, Session } from "./session.js";
 import {
   BINARIES,
@@ -50,6 +50,7 @@ export type CommandData =
   | { readonly t: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean }
   | { readonly t: "stop"; readonly node: ValidatorName };
 
+/** The model of fast-check's Model/Real split: what the harness knows from the commands' intent alone. */
 export interface HarnessModel {
   /** Labels of submitted proposals, in order. */
   readonly proposals: string[];
@@ -57,6 +58,25 @@ export interface HarnessModel {
   /** Commands executed so far (the counterexample, once shrunk). */
   readonly log: CommandData[];
 }
+
+export const emptyModel = (): HarnessModel => ({ proposals: [], proposalCount: 0, log: [] });
+
+/**
+ * The real side a command runs against: the chain of a session, with the `always` properties checked after every
+ * command (sessionTarget), or, for generation statistics, anything that records the commands.
+ */
+export interface CommandTarget {
+  /** Runs `c`; `label` is the label the model gave the proposal a propose-* command submits. */
+  execute(c: CommandData, label: string | undefined): void;
+}
+
+/** The session's chain as a command target: the command, then the `always` properties (a Violation if one fails). */
+export const sessionTarget = (s: Session, properties: readonly Property[]): CommandTarget => ({
+  execute(c, label) {
+    runCommand(s, c, label);
+    checkProperties(s, properties, "always");
+  },
+});
 
 const blocksFor = (ms: number) => Math.ceil(ms / BLOCK_MS);
 
@@ -124,14 +144,18 @@ function target(s: Session, which: "newest" | "oldest"): string | undefined {
   return p?.label ?? undefined;
 }
 
-/** Runs one command against the session (the real chain; the oracle follows through `sync`). */
-export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
+const PROPOSE: ReadonlySet<CommandData["t"]> = new Set(["propose-upgrade", "propose-cancel", "propose-text"]);
+
+/**
+ * Runs one command against the session (the real chain; the oracle follows through `sync`). `label` names the
+ * proposal a propose-* command submits (the model's, see HarnessCommand.run).
+ */
+export function runCommand(s: Session, c: CommandData, label: string | undefined): void {
   const sim = s.sim;
+  if (PROPOSE.has(c.t) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
   switch (c.t) {
     case "propose-upgrade":
     case "propose-cancel": {
-      const label = `p${++m.proposalCount}`;
-      m.proposals.push(label);
       const expedited = c.expedited;
       const min = expedited ? EXPEDITED_MIN_DEPOSIT : MIN_DEPOSIT;
       const msgs: HarnessMsg[] =
@@ -148,43 +172,38 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
               },
             ]
           : [{ type: "cancelUpgrade" }];
-      s.submitProposal(label, msgs, { expedited, deposit: c.deposit === "full" ? min : min / 10n, proposer: "val1" });
+      s.submitProposal(label!, msgs, { expedited, deposit: c.deposit === "full" ? min : min / 10n, proposer: "val1" });
       return;
     }
     case "propose-text": {
-      const label = `p${++m.proposalCount}`;
-      m.proposals.push(label);
       const deposit = c.expedited ? EXPEDITED_MIN_DEPOSIT : MIN_DEPOSIT;
-      s.submitProposal(label, [], { expedited: c.expedited, deposit, proposer: "val1", metadata: "text proposal" });
+      s.submitProposal(label!, [], { expedited: c.expedited, deposit, proposer: "val1", metadata: "text proposal" });
       return;
     }
     case "vote": {
-      const label = target(s, c.target);
-      if (label === undefined) return;
+      const proposal = target(s, c.target);
+      if (proposal === undefined) return;
       const votes = VOTES[c.outcome];
       s.act(
-        { kind: "vote", proposal: label, votes: new Map(votes) },
-        { vote: { proposal: label, votes: Object.fromEntries(votes) } },
+        { kind: "vote", proposal, votes: new Map(votes) },
+        { vote: { proposal, votes: Object.fromEntries(votes) } },
       );
       return;
     }
     case "deposit": {
-      const label = target(s, c.target);
-      if (label === undefined) return;
+      const proposal = target(s, c.target);
+      if (proposal === undefined) return;
       const amount = [{ denom: "stake", amount: EXPEDITED_MIN_DEPOSIT }];
       s.act(
-        { kind: "deposit", proposal: label, from: "val2", amount },
-        { deposit: { proposal: label, from: "val2", amount: `${EXPEDITED_MIN_DEPOSIT}stake` } },
+        { kind: "deposit", proposal, from: "val2", amount },
+        { deposit: { proposal, from: "val2", amount: `${EXPEDITED_MIN_DEPOSIT}stake` } },
       );
       return;
     }
     case "withdraw": {
-      const label = target(s, c.target);
-      if (label === undefined) return;
-      s.act(
-        { kind: "cancelProposal", proposal: label, from: "val1" },
-        { cancelProposal: { proposal: label, from: "val1" } },
-      );
+      const proposal = target(s, c.target);
+      if (proposal === undefined) return;
+      s.act({ kind: "cancelProposal", proposal, from: "val1" }, { cancelProposal: { proposal, from: "val1" } });
       return;
     }
     case "emergency-upgrade":
@@ -230,21 +249,31 @@ export function runCommand(s: Session, m: HarnessModel, c: CommandData): void {
   }
 }
 
-/** A fast-check command wrapping `CommandData`; `run` executes it and then checks the enabled properties. */
-export class HarnessCommand implements fc.Command<HarnessModel, Session> {
-  constructor(
-    readonly data: CommandData,
-    private readonly enabled: ReadonlySet<PropertyName>,
-  ) {}
+/** A fast-check command wrapping `CommandData` (fast-check's ICommand contracts). */
+export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
+  constructor(readonly data: CommandData) {}
+  /**
+   * Whether the command may run in the model's state. Reads the model only and never changes it: a vote, deposit or
+   * withdraw needs a submitted proposal; every other command always runs.
+   */
   check(m: Readonly<HarnessModel>): boolean {
     if (this.data.t === "vote" || this.data.t === "deposit" || this.data.t === "withdraw")
       return m.proposals.length > 0;
     return true;
   }
-  run(m: HarnessModel, s: Session): void {
+  /**
+   * Steps the model from the command's intent (the log; a new proposal label for a propose-* command), then runs
+   * the command on the target. Called only after `check` returned true. Throws when the target does (a Violation
+   * of a checked property, or a harness bug).
+   */
+  run(m: HarnessModel, t: CommandTarget): void {
     m.log.push(this.data);
-    runCommand(s, m, this.data);
-    checkAlways(s, this.enabled);
+    let label: string | undefined;
+    if (PROPOSE.has(this.data.t)) {
+      label = `p${++m.proposalCount}`;
+      m.proposals.push(label);
+    }
+    t.execute(this.data, label);
   }
   toString(): string {
     return describe(this.data);

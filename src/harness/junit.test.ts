@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCampaign } from "./campaign.js";
 import { campaignJunit, type JunitSuite, renderJunit, xmlEscape } from "./junit.js";
-import { Violation } from "./properties.js";
+import { HOLDS, type Property, Violation } from "./property.js";
 import type { PropertyOutcome, PropertyRunOptions } from "./run-property.js";
 
 /**
@@ -136,11 +136,19 @@ describe("renderJunit", () => {
   });
 });
 
+/** A property stub: the campaign machinery under test never runs its check. */
+const stub = (name: string): Property => ({
+  name,
+  statement: `always: ${name} holds`,
+  kind: "always",
+  check: () => HOLDS,
+});
+
 describe("campaignJunit", () => {
   it("has one case per property; a failure carries the violation, the commands and the replay command", () => {
     const run = (o: PropertyRunOptions): PropertyOutcome => {
-      const base = { property: o.property, interrupted: false, fired: new Set<string>(), commandsRun: 2 };
-      if (o.property !== "liveness") return { ...base, runs: o.numRuns, passed: true };
+      const base = { property: o.property.name, interrupted: false, fired: new Set<string>(), commandsRun: 2 };
+      if (o.property.name !== "liveness") return { ...base, runs: o.numRuns, passed: true };
       return {
         ...base,
         runs: 1,
@@ -158,7 +166,7 @@ describe("campaignJunit", () => {
       };
     };
     const r = runCampaign(
-      { seed: 1, properties: ["run-once", "liveness"], runsPerProperty: 3, generationSamples: 0 },
+      { seed: 1, properties: [stub("run-once"), stub("liveness")], runsPerProperty: 3, generationSamples: 0 },
       { clock: () => 0, runProperty: run },
     );
     const s = campaignJunit(r, {

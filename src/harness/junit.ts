@@ -1,6 +1,5 @@
 import type { CampaignResult } from "./campaign.js";
 import { describe } from "./commands.js";
-import type { PropertyName } from "./properties.js";
 import { replayCommand } from "./regression.js";
 
 /**
@@ -112,7 +111,7 @@ export function campaignJunit(
     readonly runId: string;
     readonly commit: string;
     readonly timestamp: string;
-    readonly regressionFiles: ReadonlyMap<PropertyName, string>;
+    readonly regressionFiles: ReadonlyMap<string, string>;
   },
 ): JunitSuite {
   const cases = r.properties.map((p): JunitCase => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CommandData, type HarnessModel, runCommand } from "./commands.js";
+import { type CommandData, emptyModel, HarnessCommand, sessionTarget } from "./commands.js";
 import {
   addSession,
   emptyRegionCounts,
@@ -13,8 +13,8 @@ import { Session } from "./session.js";
 
 function session(cmds: readonly CommandData[]): Session {
   const s = new Session({ seed: 1 });
-  const m: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
-  for (const c of cmds) runCommand(s, m, c);
+  const m = emptyModel();
+  for (const c of cmds) new HarnessCommand(c).run(m, sessionTarget(s, []));
   return s;
 }
 const regions = (cmds: readonly CommandData[]) => [...sessionRegions(session(cmds))].sort();

@@ -4,11 +4,21 @@ import { toHex, utf8 } from "../core/bytes.js";
 import { parseScenario } from "../scenario/load.js";
 import { runScenario } from "../scenario/runner.js";
 import { scenarioToYaml } from "../scenario/serialize.js";
+import { conformance } from "./conformance.js";
+import { HOLDS, type Property, violated } from "./property.js";
 import { regressionFile, replayCommand } from "./regression.js";
 import { runProperty } from "./run-property.js";
 
+/** The oracle and the chain agree (as properties/model-agreement.ts states it): a real property for real runs. */
+const agreement: Property = {
+  name: "model-agreement",
+  statement: "always: the model and the chain agree",
+  kind: "always",
+  check: (s) => (conformance(s).length === 0 ? HOLDS : violated(conformance(s).join("; "))),
+};
+
 describe("regressionFile", () => {
-  const r = runProperty({ property: "model-agreement", seed: 1, numRuns: 100, faults: ["off-by-one-due-height"] });
+  const r = runProperty({ property: agreement, seed: 1, numRuns: 100, faults: ["off-by-one-due-height"] });
   const cx = r.counterexample!;
 
   it("names the file by property and the sha256 of the YAML body, and says how to replay it", () => {

@@ -1,30 +1,37 @@
 import fc from "fast-check";
 import { predict } from "../../models/oracle.js";
-import type { Fault } from "../app/faults.js";
+import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 import {
   type CommandData,
+  type CommandTarget,
   commandArbitraries,
   describe,
+  emptyModel,
   HarnessCommand,
   type HarnessModel,
-  runCommand,
+  sessionTarget,
 } from "./commands.js";
-import { checkDeterminism, checkLiveness } from "./end-checks.js";
-import { type PropertyName, Violation } from "./properties.js";
+import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
 import { VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
 
+/**
+ * One property checked by fast-check over generated runs; a pure function of these options (the campaign's unit
+ * of work). There is no fast-check replay option: a failure is replayed whole as the scenario file its
+ * counterexample writes (`chainsim run scenarios/regressions/<file>.yaml`), which needs neither fast-check nor
+ * the generator that found it, and survives changes to both.
+ */
 export interface PropertyRunOptions {
-  readonly property: PropertyName;
+  readonly property: Property;
   readonly seed: number;
   readonly numRuns: number;
   readonly faults?: readonly Fault[];
   readonly maxCommands?: number;
-  /** Replay a recorded failure: fast-check's path (with the same seed). */
-  readonly path?: string;
   /** Stop generating new runs after this long (ms); runs already passed count. */
   readonly timeLimitMs?: number;
+  /** Report the first failing run as it is, without shrinking it. */
+  readonly endOnFailure?: boolean;
   /** Called after each run (for progress bars); `failed` once the property failed. */
   readonly onRun?: () => void;
   /**
@@ -35,7 +42,7 @@ export interface PropertyRunOptions {
 }
 
 export interface Counterexample {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly violation: string;
   readonly world: WorldOptions;
   readonly commands: readonly CommandData[];
@@ -47,7 +54,7 @@ export interface Counterexample {
 }
 
 export interface PropertyOutcome {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly runs: number;
   readonly passed: boolean;
   readonly interrupted: boolean;
@@ -66,25 +73,40 @@ export const sidecarArb = fc.record(
   ) as Record<ValidatorName, fc.Arbitrary<number | undefined>>,
 );
 
-/** Runs one session: the commands, the `always` checks after each, and the enabled end checks. */
+export type RunInput = [Record<ValidatorName, number | undefined>, Iterable<fc.Command<HarnessModel, CommandTarget>>];
+
+const runArbitraries = new Map<number, fc.Arbitrary<RunInput>>();
+
+/**
+ * The generator of one run: sidecar delays, then the command sequence. Built once per `maxCommands` and shared by
+ * every property run and by the generation statistics (statistics.ts), so both draw the same inputs for a seed.
+ */
+export function runArbitrary(maxCommands: number): fc.Arbitrary<RunInput> {
+  let arb = runArbitraries.get(maxCommands);
+  if (arb === undefined) {
+    const commands = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d)));
+    arb = fc.tuple(sidecarArb, fc.commands(commands, { maxCommands, size: "+1" }));
+    runArbitraries.set(maxCommands, arb);
+  }
+  return arb;
+}
+
+/** Runs one session: the commands, the `always` properties after each, and the `end` properties in order. */
 export function runSession(
   world: WorldOptions,
-  commands: Iterable<fc.Command<HarnessModel, Session>>,
-  enabled: ReadonlySet<PropertyName>,
-  fired?: Set<string>,
-  model: HarnessModel = { proposals: [], proposalCount: 0, log: [] },
-  observe?: (session: Session, passed: boolean) => void,
+  commands: Iterable<fc.Command<HarnessModel, CommandTarget>>,
+  properties: readonly Property[],
+  observe?: (session: Session, model: HarnessModel, passed: boolean) => void,
 ): { session: Session; model: HarnessModel } {
   const session = new Session(world);
+  const model = emptyModel();
   let passed = false;
   try {
-    fc.modelRun(() => ({ model, real: session }), commands);
-    if (enabled.has("liveness")) checkLiveness(session);
-    if (enabled.has("determinism")) checkDeterminism(session);
+    fc.modelRun(() => ({ model, real: sessionTarget(session, properties) }), commands);
+    checkProperties(session, properties, "end");
     passed = true;
   } finally {
-    if (fired !== undefined) for (const id of session.fired) fired.add(id);
-    observe?.(session, passed);
+    observe?.(session, model, passed);
   }
   return { session, model };
 }
@@ -92,102 +114,89 @@ export function runSession(
 const cleanSidecars = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<Record<ValidatorName, number>>;
 
-/** Checks one property with fast-check; on failure returns the shrunk counterexample as a scenario. */
+/** The world of one run: the property's world variant, the run's sidecars and the planted faults. */
+const worldOf = (o: PropertyRunOptions, sidecars: Record<string, number | undefined>): WorldOptions => ({
+  seed: o.seed,
+  ...(o.property.world === undefined ? {} : { variant: o.property.world }),
+  sidecars: cleanSidecars(sidecars),
+  ...(o.faults === undefined ? {} : { faults: o.faults }),
+});
+
+/**
+ * Checks one property with fast-check; on failure returns the shrunk counterexample as a scenario. The
+ * counterexample is the last run that failed (fast-check reports the last failing shrink), so its session, and the
+ * model's log of the commands that ran before the violation, are kept from that run rather than re-run.
+ */
 export function runProperty(o: PropertyRunOptions): PropertyOutcome {
-  const enabled = new Set<PropertyName>([o.property]);
+  const properties = [o.property];
   const fired = new Set<string>();
   let commandsRun = 0;
-  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, enabled)));
-  const prop = fc.property(
-    sidecarArb,
-    fc.commands(arbs, { maxCommands: o.maxCommands ?? 30, size: "+1" }),
-    (sidecars, cmds) => {
-      const world: WorldOptions = {
-        seed: o.seed,
-        sidecars: cleanSidecars(sidecars),
-        ...(o.faults === undefined ? {} : { faults: o.faults }),
-      };
-      try {
-        const { model } = runSession(world, cmds, enabled, fired, undefined, o.onSession);
+  let lastFailure:
+    | { readonly world: WorldOptions; readonly session: Session; readonly model: HarnessModel }
+    | undefined;
+  const prop = fc.property(runArbitrary(o.maxCommands ?? 30), ([sidecars, cmds]) => {
+    const world = worldOf(o, sidecars);
+    try {
+      runSession(world, cmds, properties, (session, model, passed) => {
+        for (const id of session.fired) fired.add(id);
         commandsRun += model.log.length;
-      } finally {
-        o.onRun?.();
-      }
-    },
-  );
+        if (!passed) lastFailure = { world, session, model };
+        o.onSession?.(session, passed);
+      });
+    } finally {
+      o.onRun?.();
+    }
+  });
   const details = fc.check(prop, {
     seed: o.seed,
     numRuns: o.numRuns,
-    ...(o.path === undefined ? {} : { path: o.path, endOnFailure: true }),
+    ...(o.endOnFailure === true ? { endOnFailure: true } : {}),
     ...(o.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: o.timeLimitMs }),
   });
-  const base = { property: o.property, runs: details.numRuns, fired, commandsRun, interrupted: details.interrupted };
+  const base = {
+    property: o.property.name,
+    runs: details.numRuns,
+    fired,
+    commandsRun,
+    interrupted: details.interrupted,
+  };
   if (!details.failed) return { ...base, passed: true };
   const err = details.errorInstance;
-  if (!(err instanceof Violation)) {
+  if (!(err instanceof Violation) || lastFailure === undefined) {
     return { ...base, passed: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
-  const [sidecars, cmds] = details.counterexample!;
-  const world: WorldOptions = {
-    seed: o.seed,
-    sidecars: cleanSidecars(sidecars),
-    ...(o.faults === undefined ? {} : { faults: o.faults }),
-  };
-  // Re-run the shrunk case to learn which commands actually ran before the violation.
-  const replay: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
-  try {
-    runSession(world, cmds, enabled, undefined, replay);
-  } catch {
-    // expected: the violation
-  }
-  const commands = replay.log;
+  const { world, session, model } = lastFailure;
+  const path = details.counterexamplePath ?? "";
   return {
     ...base,
     passed: false,
     counterexample: {
-      property: o.property,
+      property: o.property.name,
       violation: err.detail,
       world,
-      commands,
-      document: counterexampleDocument(
-        o.property,
-        world,
-        commands,
-        err.detail,
-        o.seed,
-        details.counterexamplePath ?? "",
-      ),
+      commands: model.log,
+      document: counterexampleDocument(o.property, session, model.log, err.detail, o.seed, path),
       seed: o.seed,
-      path: details.counterexamplePath ?? "",
+      path,
       numShrinks: details.numShrinks,
     },
   };
 }
 
 /**
- * Re-runs the shrunk commands (no property checks) and writes them as a scenario: the world, one step per
- * command, a `run` that stops where the failure was seen, and the expectations the ORACLE predicts there. With
- * the planted fault (kept in `options.faults`) the chain deviates from those expectations, so `chainsim run`
- * replays the failure.
+ * The failing session written as a scenario: the world, one step per command (and the steps an `end` check drove,
+ * such as the liveness heal), a `run` that stops where the failure was seen, and the expectations the ORACLE
+ * predicts there. With the planted fault (kept in `options.faults`) the chain deviates from those expectations,
+ * so `chainsim run` replays the failure.
  */
-export function counterexampleDocument(
-  property: PropertyName,
-  world: WorldOptions,
+function counterexampleDocument(
+  property: Property,
+  session: Session,
   commands: readonly CommandData[],
   violation: string,
   seed: number,
   path: string,
 ): ScenarioDocument {
-  const session = new Session(world);
-  const model: HarnessModel = { proposals: [], proposalCount: 0, log: [] };
-  for (const c of commands) runCommand(session, model, c);
-  if (property === "liveness") {
-    try {
-      checkLiveness(session);
-    } catch {
-      // the heal steps are recorded either way
-    }
-  }
   const m = predict(session.oracle.snapshot);
   const expect: NonNullable<ScenarioDocument["expect"]> = {
     height: m.height,
@@ -213,9 +222,9 @@ export function counterexampleDocument(
   const doc = session.document({ expect });
   return {
     ...doc,
-    name: `${property}-counterexample`,
+    name: `${property.name}-counterexample`,
     description: [
-      `Counterexample of "${property}" found by chainsim check (fast-check seed ${seed}, path ${JSON.stringify(path)}).`,
+      `Counterexample of "${property.name}" found by chainsim check (fast-check seed ${seed}, path ${JSON.stringify(path)}).`,
       `Violation: ${violation}`,
       `Commands: ${commands.map(describe).join("; ")}`,
       "The expectations are the oracle's predictions; a chain that violates the property fails them.",

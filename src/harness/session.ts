@@ -1,5 +1,6 @@
 import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
+import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
 import {
   advanceTrace,
@@ -8,9 +9,8 @@ import {
   type TraceEvent,
   type TracePosition,
 } from "../chain/trace-events.js";
-import type { UpgradeMessage } from "../chain/types.js";
 import { GOV_AUTHORITY } from "../core/address.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import { scenarioFromData } from "../scenario/load.js";
 import type { Action, Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";

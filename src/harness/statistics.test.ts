@@ -1,15 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CommandData } from "./commands.js";
+import { runArbitrary } from "./run-property.js";
 import {
   classifyCommands,
-  commandDataOf,
+  commandsOf,
   GENERATION_CLASSES,
   type GenerationClass,
   generationStatistics,
   lengthLabel,
-  parseStatisticsLines,
-  runArbitrary,
 } from "./statistics.js";
 
 const up = (offset: number): CommandData => ({
@@ -65,17 +64,6 @@ describe("classifyCommands", () => {
   });
 });
 
-describe("parseStatisticsLines", () => {
-  it("reads fast-check's padded lines", () => {
-    const m = parseStatisticsLines(["length 11-20.....31.00%", "early swap........5.5%", "length 0.......100%", "x"]);
-    expect([...m]).toEqual([
-      ["length 11-20", 31],
-      ["early swap", 5.5],
-      ["length 0", 100],
-    ]);
-  });
-});
-
 describe("generationStatistics", () => {
   it("reports the percentages of the sequences fc.check would generate with the same seed", () => {
     const seed = 77;
@@ -85,13 +73,12 @@ describe("generationStatistics", () => {
     const counts = new Map<string, number>();
     for (const [sidecars, cmds] of fc.sample(runArbitrary(30), { seed, numRuns: samples })) {
       const n = Object.values(sidecars).filter((v) => v !== undefined).length;
-      for (const c of classifyCommands(commandDataOf(cmds), n)) counts.set(c, (counts.get(c) ?? 0) + 1);
+      for (const c of classifyCommands(commandsOf(cmds), n)) counts.set(c, (counts.get(c) ?? 0) + 1);
     }
     const pct = (c: string) => Math.round(((counts.get(c) ?? 0) * 10000) / samples) / 100;
     for (const c of Object.keys(GENERATION_CLASSES) as GenerationClass[]) expect(g.classes[c]).toBe(pct(c));
     for (const [k, v] of Object.entries(g.lengths)) expect(v).toBe(pct(`length ${k}`));
     expect(Object.values(g.lengths).reduce((a, b) => a + b, 0)).toBeCloseTo(100, 1);
-    expect(g.lines.length).toBeGreaterThan(3);
     // The interesting region is reached: generation is weighted towards it.
     expect(g.classes["plan near decision height"]).toBeGreaterThan(20);
   });
@@ -100,13 +87,13 @@ describe("generationStatistics", () => {
     const seen: string[] = [];
     fc.check(
       fc.property(runArbitrary(30), ([s, c]) => {
-        seen.push(JSON.stringify([s, commandDataOf(c)]));
+        seen.push(JSON.stringify([s, commandsOf(c)]));
       }),
       { seed: 9, numRuns: 5 },
     );
     const sampled = fc
       .sample(runArbitrary(30), { seed: 9, numRuns: 5 })
-      .map(([s, c]) => JSON.stringify([s, commandDataOf(c)]));
+      .map(([s, c]) => JSON.stringify([s, commandsOf(c)]));
     expect(seen).toEqual(sampled);
   });
 });

@@ -1,13 +1,11 @@
 import fc from "fast-check";
-import { type CommandData, commandArbitraries, HarnessCommand } from "./commands.js";
-import type { PropertyName } from "./properties.js";
-import { sidecarArb } from "./run-property.js";
+import { type CommandData, type CommandTarget, emptyModel, type HarnessModel } from "./commands.js";
+import { runArbitrary } from "./run-property.js";
 
 /**
- * Generation statistics: how often the command generator of `runProperty` reaches the interesting region, measured
- * with `fc.statistics` over the same `fc.commands(...)` arbitrary (same command list, `maxCommands`, `size: "+1"`)
- * and a classify function over the generated command data. Generation only: nothing runs, so preconditions (a vote
- * needs a proposal) are not applied.
+ * Generation statistics: how often the run generator of `runProperty` reaches the interesting region, counted over
+ * `fc.sample` of the very arbitrary the runs use (run-property.ts `runArbitrary`) with a classify function over the
+ * commands each sequence executes. Nothing runs on the chain; commands whose precondition fails are not counted.
  */
 export const GENERATION_CLASSES = {
   "plan near decision height": "an upgrade (proposal or authority) with |offset| <= 2 from the decision height",
@@ -78,70 +76,44 @@ export interface GenerationStatistics {
   readonly samples: number;
   readonly seed: number;
   readonly maxCommands: number;
-  /** Percentage of sampled sequences per class (0 when never reached). */
+  /** Percentage of sampled sequences per class (0 when never reached), to 2 decimals. */
   readonly classes: Readonly<Record<GenerationClass, number>>;
-  /** Percentage of sampled sequences per length bucket. */
+  /** Percentage of sampled sequences per length bucket, to 2 decimals. */
   readonly lengths: Readonly<Record<string, number>>;
-  /** The lines fc.statistics printed (captured from its logger). */
-  readonly lines: readonly string[];
-}
-
-/** The generator of one run as `runProperty` builds it: sidecar delays and the command sequence (same order). */
-export function runArbitrary(maxCommands: number) {
-  const enabled = new Set<PropertyName>();
-  const arbs = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d, enabled)));
-  return fc.tuple(sidecarArb, fc.commands(arbs, { maxCommands, size: "+1" }));
-}
-
-/** Command data of a generated `fc.commands` value (its items are fast-check wrappers around HarnessCommand). */
-export function commandDataOf(cmds: Iterable<unknown>): CommandData[] {
-  const out: CommandData[] = [];
-  for (const w of cmds) {
-    const cmd = (w as { cmd?: unknown }).cmd ?? w;
-    if (cmd instanceof HarnessCommand) out.push(cmd.data);
-  }
-  return out;
-}
-
-const LINE = /^(.*?)\.{2,}(\d+(?:\.\d+)?)%$/;
-
-/** Parses fc.statistics' lines (`label......12.34%`) into percentages. */
-export function parseStatisticsLines(lines: readonly string[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const l of lines) {
-    const m = LINE.exec(l);
-    if (m !== null) out.set(m[1]!, Number(m[2]));
-  }
-  return out;
 }
 
 /**
- * Samples `samples` runs of the run generator with `seed` and reports the classes' percentages. fast-check samples
- * with the same bias as `fc.check`, so with a unit's seed these are the inputs of that unit's first runs.
+ * The commands of a generated sequence, as a run executes them: fed through `fc.modelRun` to a target that only
+ * records them, so a command whose precondition fails in the model (a vote with no proposal) is left out, as in
+ * a real run.
+ */
+export function commandsOf(cmds: Iterable<fc.Command<HarnessModel, CommandTarget>>): CommandData[] {
+  const seen: CommandData[] = [];
+  fc.modelRun(() => ({ model: emptyModel(), real: { execute: (c) => void seen.push(c) } }), cmds);
+  return seen;
+}
+
+/**
+ * Samples `samples` runs of the run generator with `seed` (`fc.sample`, the same arbitrary and bias as
+ * `fc.check`, so with a unit's seed these are the inputs of that unit's first runs) and counts the classes.
  */
 export function generationStatistics(o: {
   readonly seed: number;
   readonly samples: number;
   readonly maxCommands: number;
 }): GenerationStatistics {
-  const lines: string[] = [];
-  const sidecarCount = (s: Readonly<Record<string, number | undefined>>) =>
-    Object.values(s).filter((v) => v !== undefined).length;
-  fc.statistics(
-    runArbitrary(o.maxCommands),
-    ([sidecars, cmds]) => classifyCommands(commandDataOf(cmds), sidecarCount(sidecars)),
-    {
-      seed: o.seed,
-      numRuns: o.samples,
-      logger: (l) => lines.push(l),
-    },
-  );
-  const pct = parseStatisticsLines(lines);
+  const counts = new Map<string, number>();
+  for (const [sidecars, cmds] of fc.sample(runArbitrary(o.maxCommands), { seed: o.seed, numRuns: o.samples })) {
+    const withSidecar = Object.values(sidecars).filter((v) => v !== undefined).length;
+    for (const c of classifyCommands(commandsOf(cmds), withSidecar)) counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  const pct = (label: string) =>
+    o.samples === 0 ? 0 : Math.round(((counts.get(label) ?? 0) * 10_000) / o.samples) / 100;
   const classes = Object.fromEntries(
-    (Object.keys(GENERATION_CLASSES) as GenerationClass[]).map((c) => [c, pct.get(c) ?? 0]),
+    (Object.keys(GENERATION_CLASSES) as GenerationClass[]).map((c) => [c, pct(c)]),
   ) as Record<GenerationClass, number>;
   const lengths = Object.fromEntries(
-    LENGTH_BUCKETS.map(([lo]) => lengthLabel(lo)).map((l) => [l.replace(/^length /, ""), pct.get(l) ?? 0]),
+    LENGTH_BUCKETS.map(([lo]) => lengthLabel(lo)).map((l) => [l.replace(/^length /, ""), pct(l)]),
   );
-  return { samples: o.samples, seed: o.seed, maxCommands: o.maxCommands, classes, lengths, lines };
+  return { samples: o.samples, seed: o.seed, maxCommands: o.maxCommands, classes, lengths };
 }

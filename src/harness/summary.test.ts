@@ -1,13 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { runCampaign } from "./campaign.js";
-import { Violation } from "./properties.js";
+import { HOLDS, type Property, Violation } from "./property.js";
 import { REGION_NAMES } from "./regions.js";
 import type { PropertyOutcome, PropertyRunOptions } from "./run-property.js";
 import { checkSummary, verdictExitCode } from "./summary.js";
 
+/** A property stub: the campaign machinery under test never runs its check. */
+const stub = (name: string): Property => ({
+  name,
+  statement: `always: ${name} holds`,
+  kind: "always",
+  check: () => HOLDS,
+});
+
 const run = (o: PropertyRunOptions): PropertyOutcome => {
-  const base = { property: o.property, interrupted: false, fired: new Set(["NODE_STOPPED.stop"]), commandsRun: 5 };
-  if (o.property !== "run-once") return { ...base, runs: o.numRuns, passed: true };
+  const base = { property: o.property.name, interrupted: false, fired: new Set(["NODE_STOPPED.stop"]), commandsRun: 5 };
+  if (o.property.name !== "run-once") return { ...base, runs: o.numRuns, passed: true };
   return {
     ...base,
     runs: 2,
@@ -37,7 +45,7 @@ describe("checkSummary", () => {
     const r = runCampaign(
       {
         seed: 9,
-        properties: ["run-once", "liveness"],
+        properties: [stub("run-once"), stub("liveness")],
         runsPerProperty: 60,
         shard: { index: 1, count: 1 },
         faults: ["skip-done-marker"],

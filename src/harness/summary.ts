@@ -1,7 +1,6 @@
 import { machineTransitions } from "../../models/coverage.js";
 import type { CampaignResult, Verdict } from "./campaign.js";
 import { type CommandData, describe } from "./commands.js";
-import type { PropertyName } from "./properties.js";
 import { REGION_NAMES, REGIONS, type RegionName, regionPercentages } from "./regions.js";
 
 /**
@@ -16,7 +15,7 @@ export interface CheckSummary {
   readonly seed: number;
   readonly commit: string;
   readonly options: {
-    readonly properties: readonly PropertyName[];
+    readonly properties: readonly string[];
     readonly runsPerProperty: number;
     readonly runsPerUnit: number;
     readonly shard: string;
@@ -60,7 +59,7 @@ export interface CheckSummary {
 }
 
 export interface PropertySummary {
-  readonly property: PropertyName;
+  readonly property: string;
   readonly text: string;
   readonly passed: boolean;
   readonly runs: number;
@@ -104,7 +103,7 @@ export function checkSummary(
     readonly command: string;
     readonly startedAt: string;
     readonly commit: string;
-    readonly regressionFiles: ReadonlyMap<PropertyName, string>;
+    readonly regressionFiles: ReadonlyMap<string, string>;
   },
 ): CheckSummary {
   const o2 = r.options;

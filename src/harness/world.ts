@@ -1,5 +1,5 @@
 import type { OracleInput } from "../../models/types.js";
-import type { Fault } from "../app/faults.js";
+import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 
 /**
@@ -12,7 +12,15 @@ import type { ScenarioDocument } from "../scenario/schema.js";
  * - `v2-broken` handler for `v2` that fails (`handler-error`);
  * - `v2-missing-migration` handler for `v2` whose migration of `gov` 1 → 2 is not registered.
  * Plan names are drawn from {v2, v3}.
+ *
+ * The `store-upgrades` variant is the same world in which plan `v2` also adds the store `foo`: `v2` and `v3` mount
+ * it and list `storeUpgrades: {added: [foo]}` for `v2`. Starting either before `foo` exists (and not at the
+ * upgrade height) fails to load the stores, as in the reference, a halt the oracle does not model: only the
+ * properties that need store upgrades are checked there.
  */
+export const WORLD_VARIANTS = ["standard", "store-upgrades"] as const;
+export type WorldVariant = (typeof WORLD_VARIANTS)[number];
+
 export const PLAN_NAMES = ["v2", "v3"] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
@@ -31,6 +39,8 @@ export const EXPEDITED_MIN_DEPOSIT = 50_000_000n;
 
 export interface WorldOptions {
   readonly seed: number;
+  /** Default `standard`. */
+  readonly variant?: WorldVariant;
   readonly faults?: readonly Fault[];
   /** Sidecar delay per validator in ms; absent = no sidecar for that validator. */
   readonly sidecars?: Readonly<Partial<Record<ValidatorName, number>>>;
@@ -45,6 +55,11 @@ export function worldDocument(o: WorldOptions): ScenarioDocument {
     const d = o.sidecars?.[v];
     if (d !== undefined) nodes[v] = { sidecar: { enabled: true, delay: ms(d), binaries: { v2: "v2", v3: "v3" } } };
   }
+  const stores = o.variant === "store-upgrades";
+  const v2Upgrade = stores
+    ? { handler: "migrate" as const, storeUpgrades: { added: ["foo"] } }
+    : { handler: "migrate" as const };
+  const v2Modules = stores ? { bank: 2, foo: 1 } : { bank: 2 };
   return {
     name: "property-world",
     seed: o.seed,
@@ -59,11 +74,11 @@ export function worldDocument(o: WorldOptions): ScenarioDocument {
     },
     binaries: {
       v1: {},
-      v2: { modules: { bank: 2 }, migrations: { bank: [1] }, upgrades: { v2: { handler: "migrate" } } },
+      v2: { modules: v2Modules, migrations: { bank: [1] }, upgrades: { v2: v2Upgrade } },
       v3: {
-        modules: { bank: 2 },
+        modules: v2Modules,
         migrations: { bank: [1] },
-        upgrades: { v2: { handler: "migrate" }, v3: { handler: "noop" } },
+        upgrades: { v2: v2Upgrade, v3: { handler: "noop" } },
       },
       "v3-only": { upgrades: { v3: { handler: "noop" } } },
       "v2-broken": { upgrades: { v2: { handler: "fail", failMessage: "v2 migration panicked" } } },

@@ -2,7 +2,7 @@ import { explorationChart, sweepChart, type VegaLiteSpec } from "../explore/char
 import { chartKey, reportPage, type ScenarioView, scenarioViews } from "./html.js";
 import { coverageCounts, modelDiagram } from "./model-chart.js";
 import { propertiesChart, regionsChart } from "./summary-chart.js";
-import { inlineSvg, scopeSvgIds } from "./svg.js";
+import { addMarkTitles, inlineSvg, scopeSvgIds } from "./svg.js";
 import { scenarioTimeline } from "./timeline.js";
 import { timelineChart } from "./timeline-chart.js";
 import type { ReportInput, SvgRenderer } from "./types.js";
@@ -29,7 +29,7 @@ export function reportCharts(input: ReportInput, views: readonly ScenarioView[] 
     jobs.push({
       key: chartKey.scenario(v.anchor),
       label: `timeline of ${v.record.report.name}`,
-      spec: timelineChart(scenarioTimeline(v.record)),
+      spec: timelineChart(scenarioTimeline(v.record), v.record.report.halts),
     });
   const x = input.exploration?.data;
   if (x !== undefined)
@@ -51,7 +51,7 @@ export async function buildReport(input: ReportInput, render: SvgRenderer): Prom
   const svgs = new Map<string, string>();
   for (const job of reportCharts(input, views)) {
     const svg = await render(job.spec);
-    svgs.set(job.key, inlineSvg(scopeSvgIds(svg, job.key), job.label));
+    svgs.set(job.key, inlineSvg(addMarkTitles(scopeSvgIds(svg, job.key)), job.label));
   }
   return reportPage(input, views, (k) => svgs.get(k));
 }

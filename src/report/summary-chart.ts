@@ -30,6 +30,7 @@ export function regionsChart(s: CheckSummary): VegaLiteSpec {
       {
         mark: { type: "bar", color: "#54aeff", cornerRadiusEnd: 2 },
         encoding: {
+          description: { field: "label" },
           y,
           x: {
             field: "pct",
@@ -47,12 +48,35 @@ export function regionsChart(s: CheckSummary): VegaLiteSpec {
   };
 }
 
-/** Runs per property, coloured by outcome. */
+/**
+ * Runs per property, stacked: the runs that passed and the runs that failed (a crashed property's runs count as
+ * failed, and its label says so). Every bar segment has a tooltip.
+ */
 export function propertiesChart(s: CheckSummary): VegaLiteSpec {
-  const values = s.properties.map((p) => ({
+  const values = s.properties.flatMap((p) => {
+    const failed = p.error !== undefined ? Math.max(1, p.failures) : p.failures;
+    const passed = Math.max(0, p.runs - failed);
+    const crashed = p.error !== undefined ? " (crashed)" : "";
+    return [
+      {
+        property: p.property,
+        outcome: "passed",
+        runs: passed,
+        text: `${p.property}: ${passed} of ${p.runs} runs passed`,
+      },
+      {
+        property: p.property,
+        outcome: "failed",
+        runs: failed,
+        text: `${p.property}: ${failed} of ${p.runs} runs failed${crashed}`,
+      },
+    ];
+  });
+  const totals = s.properties.map((p) => ({
     property: p.property,
     runs: p.runs,
-    outcome: p.error !== undefined ? "crashed" : p.passed ? "passed" : "failed",
+    label: `${p.runs}${p.error !== undefined ? " crashed" : p.failures > 0 ? ` (${p.failures} failed)` : ""}`,
+    text: `${p.property}: ${p.runs} runs`,
   }));
   const y = { field: "property", type: "nominal", sort: null, title: null, axis: { labelLimit: 220 } };
   return {
@@ -62,25 +86,33 @@ export function propertiesChart(s: CheckSummary): VegaLiteSpec {
     height: { step: 22 },
     padding: 4,
     config: CONFIG,
-    data: { values },
     layer: [
       {
-        mark: { type: "bar", cornerRadiusEnd: 2 },
+        data: { values },
+        mark: { type: "bar" },
         encoding: {
           y,
-          x: { field: "runs", type: "quantitative", title: "runs" },
+          x: { field: "runs", type: "quantitative", title: "runs", stack: "zero" },
           color: {
             field: "outcome",
             type: "nominal",
             title: null,
-            scale: { domain: ["passed", "failed", "crashed"], range: ["#2da44e", "#cf222e", "#6e7781"] },
+            scale: { domain: ["passed", "failed"], range: ["#2da44e", "#cf222e"] },
             legend: { orient: "bottom" },
           },
+          order: { field: "outcome", sort: "descending" },
+          description: { field: "text" },
         },
       },
       {
+        data: { values: totals },
         mark: { type: "text", align: "left", dx: 4, fontSize: 11, color: "#24292f" },
-        encoding: { y, x: { field: "runs", type: "quantitative" }, text: { field: "runs", type: "quantitative" } },
+        encoding: {
+          y,
+          x: { field: "runs", type: "quantitative" },
+          text: { field: "label" },
+          description: { field: "text" },
+        },
       },
     ],
   };

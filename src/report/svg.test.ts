@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inlineSvg, scopeSvgIds } from "./svg.js";
+import { addMarkTitles, inlineSvg, scopeSvgIds } from "./svg.js";
 
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg"><defs><clipPath id="clip7"><rect/></clipPath><linearGradient id="gradient_3"/></defs>' +
@@ -31,5 +31,19 @@ describe("inlineSvg", () => {
   it("drops an XML prolog and labels the root with an escaped accessible name", () => {
     const out = inlineSvg('<?xml version="1.0"?>\n<svg width="1"><g/></svg>', 'a "b" <c>');
     expect(out).toBe('<svg role="img" aria-label="a &quot;b&quot; &lt;c>" width="1"><g/></svg>');
+  });
+});
+
+describe("addMarkTitles", () => {
+  it("gives each labelled mark item a <title> tooltip, self-closing or not, and leaves unlabelled ones", () => {
+    const svg =
+      '<g><path aria-label="val1 halted (upgrade-needed): a &lt;b&gt;" role="graphics-symbol" d="M0"/>' +
+      '<rect role="graphics-symbol" aria-label="chain stalled" x="1"></rect><path role="graphics-symbol" d="M1"/></g>';
+    expect(addMarkTitles(svg)).toBe(
+      '<g><path aria-label="val1 halted (upgrade-needed): a &lt;b&gt;" role="graphics-symbol" d="M0">' +
+        "<title>val1 halted (upgrade-needed): a &lt;b&gt;</title></path>" +
+        '<rect role="graphics-symbol" aria-label="chain stalled" x="1"><title>chain stalled</title></rect>' +
+        '<path role="graphics-symbol" d="M1"/></g>',
+    );
   });
 });

@@ -23,3 +23,21 @@ export function inlineSvg(svg: string, label: string): string {
   const escaped = label.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   return body.replace(/^<svg\b/, `<svg role="img" aria-label="${escaped}"`);
 }
+
+/**
+ * Gives every mark item a `<title>` (the tooltip browsers show on hover, in a page without scripts): vega writes a
+ * mark's `description` encoding as the item's `aria-label`; each `role="graphics-symbol"` element that has one gets
+ * a `<title>` child with the same text.
+ */
+export function addMarkTitles(svg: string): string {
+  return svg.replace(
+    /<(path|rect|line|text|g|circle)\b([^>]*?\srole="graphics-symbol"[^>]*?)(\/?)>/g,
+    (whole, tag: string, attrs: string, selfClosing: string) => {
+      const label = /\saria-label="([^"]*)"/.exec(attrs)?.[1];
+      if (label === undefined || label === "") return whole;
+      // The attribute text is already XML-escaped, as the element text must be.
+      const title = `<title>${label}</title>`;
+      return selfClosing === "/" ? `<${tag}${attrs}>${title}</${tag}>` : `<${tag}${attrs}>${title}`;
+    },
+  );
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecord } from "../../test/kit/report.js";
 import { scenarioTimeline } from "./timeline.js";
-import { LANE_KINDS, timelineChart } from "./timeline-chart.js";
+import { LANE_KINDS, laneMarks, stallIntervals, timelineChart } from "./timeline-chart.js";
 
 type View = Record<string, unknown> & { layer?: { data: { values: unknown[] }; mark: { type: string } }[] };
 
@@ -27,10 +27,67 @@ describe("timelineChart", () => {
   });
 
   it("has one lane per node and one for the chain, with a legend of the event kinds that occur", () => {
-    const lanes = spec.vconcat[2] as { encoding: { y: { sort: string[] }; color: { scale: { domain: string[] } } } };
-    expect(lanes.encoding.y.sort).toEqual(["val1", "val2", "val3", "val4", "chain"]);
-    expect(lanes.encoding.color.scale.domain).toEqual(["halt", "stop", "start", "swap", "stall", "applied"]);
+    const lanes = spec.vconcat[2] as View;
+    const points = lanes.layer![1] as unknown as {
+      encoding: {
+        y: { sort: string[] };
+        color: { scale: { domain: string[] } };
+        yOffset: { scale: { domain: string[] } };
+      };
+    };
+    expect(points.encoding.y.sort).toEqual(["val1", "val2", "val3", "val4", "chain"]);
+    expect(points.encoding.color.scale.domain).toEqual(["halt: upgrade-needed", "stop", "start", "swap", "applied"]);
+    // Coinciding markers: each kind used has its own row inside a lane, and the lane is tall enough for them.
+    expect(points.encoding.yOffset.scale.domain).toEqual(points.encoding.color.scale.domain);
+    expect(lanes.height).toBeGreaterThanOrEqual(5 * 11 * 5);
     expect(LANE_KINDS.map((k) => k.kind)).toContain("sidecar idle");
+  });
+
+  it("draws a stall as one shaded interval, however often the stalled block was retried", () => {
+    const retried = {
+      ...t,
+      lanes: [
+        ...t.lanes,
+        ...t.lanes
+          .filter((e) => e.kind === "stall")
+          .map((e) => ({ ...e, timeMs: e.timeMs + 60_000 }))
+          .slice(0, 1),
+      ],
+    };
+    const stallEvents = retried.lanes.filter((e) => e.kind === "stall");
+    expect(stallEvents.length).toBeGreaterThanOrEqual(2);
+    const intervals = stallIntervals(retried);
+    expect(intervals).toHaveLength(1);
+    const first = stallEvents.map((e) => e.timeMs).sort((a, b) => a - b)[0]!;
+    expect(intervals[0]!.fromMs).toBe(first);
+    expect(intervals[0]!.toMs).toBeGreaterThan(first + 60_000);
+    expect(intervals[0]!.text).toMatch(/^chain stalled at height 999 from .* until /);
+    const rect = (spec.vconcat[2] as View).layer![0]!;
+    expect(rect.mark.type).toBe("rect");
+    expect(rect.data.values).toHaveLength(1);
+    expect(JSON.stringify((spec.vconcat[2] as View).layer![1]!.data.values)).not.toContain('"stall"');
+  });
+
+  it("tells halt kinds apart and shows each halt's reason", () => {
+    const reasons = [
+      { node: "val1", height: 1000, kind: "handler-error", message: "upgrade handler failed" },
+      { node: "val2", height: 1000, kind: "upgrade-needed", message: 'UPGRADE "v2" NEEDED at height: 1000: ' },
+    ];
+    const marks = laneMarks(t, reasons).filter((m) => m.kind.startsWith("halt"));
+    expect(marks.find((m) => m.lane === "val1")).toMatchObject({
+      kind: "halt: handler-error",
+      text: "val1 halted (handler-error) at height 1000: upgrade handler failed",
+    });
+    expect(marks.find((m) => m.lane === "val2")?.text).toContain('UPGRADE "v2" NEEDED');
+    const withReasons = timelineChart(t, reasons) as { vconcat: View[] };
+    const domain = JSON.stringify(withReasons.vconcat[2]);
+    expect(domain).toContain('"halt: handler-error"');
+    expect(domain).toContain('"halt: upgrade-needed"');
+  });
+
+  it("gives every mark a description (the tooltip text)", () => {
+    for (const view of spec.vconcat)
+      for (const layer of view.layer ?? []) expect(JSON.stringify(layer)).toContain('"description"');
   });
 
   it("leaves the proposals view out when the scenario has no proposal", () => {

@@ -27,7 +27,104 @@ export const LANE_KINDS: readonly { kind: LaneEventKind; color: string; shape: s
 const DAY_MS = 86_400_000;
 const PHASES = { domain: ["deposit", "voting"], range: ["#d4a72c", "#54aeff"] };
 
-export function timelineChart(t: ScenarioTimeline): VegaLiteSpec {
+/** A halt as the run report lists it: the reason the timeline's lane event does not carry. */
+export interface HaltReason {
+  readonly node: string;
+  readonly height: number;
+  readonly kind: string;
+  readonly message: string;
+}
+
+const STALL_COLOR = "#bc4c00";
+
+/** Halt kinds, each its own colour in the lanes (all crosses, so a halt reads as a halt whatever its kind). */
+export const HALT_KINDS_SHOWN: readonly { kind: string; color: string }[] = [
+  { kind: "upgrade-needed", color: "#cf222e" },
+  { kind: "binary-too-early", color: "#e16f24" },
+  { kind: "downgrade", color: "#a40e26" },
+  { kind: "handler-error", color: "#8c1bab" },
+  { kind: "upgrade-info-write-failed", color: "#d4a72c" },
+  { kind: "store-load-failed", color: "#6639ba" },
+  { kind: "app-hash-mismatch", color: "#24292f" },
+];
+
+/** A marker on a lane: `kind` is its legend entry (a halt's is `halt: <kind>`), `text` its tooltip. */
+interface LaneMark {
+  readonly lane: string;
+  readonly kind: string;
+  readonly timeMs: number;
+  readonly text: string;
+}
+
+const clock = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
+
+/** The lane markers: every lane event but stalls (drawn as intervals), halts by kind and with their reason. */
+export function laneMarks(t: ScenarioTimeline, halts: readonly HaltReason[]): LaneMark[] {
+  const pending = new Map<string, HaltReason[]>();
+  for (const h of halts) pending.set(h.node, [...(pending.get(h.node) ?? []), h]);
+  const out: LaneMark[] = [];
+  for (const e of t.lanes) {
+    if (e.kind === "stall") continue;
+    if (e.kind !== "halt") {
+      out.push({ lane: e.lane, kind: e.kind, timeMs: e.timeMs, text: `${e.lane}: ${e.text} at ${clock(e.timeMs)}` });
+      continue;
+    }
+    const reason = pending.get(e.lane)?.shift();
+    const kind = reason?.kind ?? /\(([^)]+)\)/.exec(e.text)?.[1] ?? "unknown";
+    const where = reason === undefined ? "" : ` at height ${reason.height}`;
+    const why = reason === undefined ? "" : `: ${reason.message}`;
+    out.push({
+      lane: e.lane,
+      kind: `halt: ${kind}`,
+      timeMs: e.timeMs,
+      text: `${e.lane} halted (${kind})${where}${why}`,
+    });
+  }
+  return out;
+}
+
+/** Legend entries of the kinds present, in legend order. */
+function markKinds(marks: readonly LaneMark[]): { kind: string; color: string; shape: string }[] {
+  const all = [
+    ...HALT_KINDS_SHOWN.map((h) => ({ kind: `halt: ${h.kind}`, color: h.color, shape: "cross" })),
+    { kind: "halt: unknown", color: "#cf222e", shape: "cross" },
+    ...LANE_KINDS.filter((k) => k.kind !== "halt" && k.kind !== "stall"),
+  ];
+  return all.filter((k) => marks.some((m) => m.kind === k.kind));
+}
+
+/** A stretch of simulated time during which the chain committed nothing. */
+export interface StallInterval {
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly text: string;
+}
+
+/**
+ * The chain's stalls as intervals: from the first stall event until the height next rises (or the end of the run).
+ * Repeated stall events within one interval (every retry of the same block) are one interval.
+ */
+export function stallIntervals(t: ScenarioTimeline): StallInterval[] {
+  const out: StallInterval[] = [];
+  const stalls = t.lanes.filter((e) => e.kind === "stall").sort((a, b) => a.timeMs - b.timeMs);
+  let i = 0;
+  while (i < stalls.length) {
+    const fromMs = stalls[i]!.timeMs;
+    const before = t.heights.filter((p) => p.timeMs <= fromMs).at(-1)?.height ?? 0;
+    const resumed = t.heights.find((p) => p.timeMs > fromMs && p.height > before);
+    const toMs = resumed?.timeMs ?? t.endMs;
+    const text =
+      resumed === undefined
+        ? `chain stalled at height ${before} from ${clock(fromMs)} to the end of the run`
+        : `chain stalled at height ${before} from ${clock(fromMs)} until ${clock(toMs)}`;
+    out.push({ fromMs, toMs, text });
+    while (i < stalls.length && stalls[i]!.timeMs <= toMs) i++;
+    if (resumed === undefined) break;
+  }
+  return out;
+}
+
+export function timelineChart(t: ScenarioTimeline, halts: readonly HaltReason[] = []): VegaLiteSpec {
   const pad = Math.max(1000, (t.endMs - t.startMs) * TIME_PAD);
   const domain = [t.startMs - pad, t.endMs + pad];
   const format = t.endMs - t.startMs > DAY_MS ? "%b %d %H:%M" : t.endMs - t.startMs > 600_000 ? "%H:%M" : "%H:%M:%S";
@@ -59,17 +156,31 @@ export function timelineChart(t: ScenarioTimeline): VegaLiteSpec {
         {
           data: { values: t.heights },
           mark: { type: "line", color: "#0969da", strokeWidth: 2 },
-          encoding: { x: x("timeMs", { scale: true }), y: { field: "height", type: "quantitative", title: "height" } },
+          encoding: {
+            x: x("timeMs", { scale: true }),
+            y: { field: "height", type: "quantitative", title: "height" },
+            description: { value: `committed height of ${t.name} over simulated time` },
+          },
         },
         {
-          data: { values: t.plans },
+          data: { values: planLabels },
           mark: { type: "rule", color: "#bc4c00", strokeDash: [6, 4], strokeWidth: 1.5 },
-          encoding: { x: x("fromMs"), x2: { field: "toMs" }, y: { field: "height", type: "quantitative" } },
+          encoding: {
+            x: x("fromMs"),
+            x2: { field: "toMs" },
+            y: { field: "height", type: "quantitative" },
+            description: { field: "label" },
+          },
         },
         {
           data: { values: planLabels },
           mark: { type: "text", align: "left", dx: 2, dy: -7, fontSize: 11, color: "#bc4c00" },
-          encoding: { x: x("fromMs"), y: { field: "height", type: "quantitative" }, text: { field: "label" } },
+          encoding: {
+            x: x("fromMs"),
+            y: { field: "height", type: "quantitative" },
+            text: { field: "label" },
+            description: { field: "label" },
+          },
         },
         {
           data: { values: marks },
@@ -83,6 +194,7 @@ export function timelineChart(t: ScenarioTimeline): VegaLiteSpec {
               scale: { domain: [true, false], range: ["#1a7f37", "#9a6700"] },
               legend: null,
             },
+            description: { field: "label" },
           },
         },
         ...(["left", "right"] as const).map((align) => ({
@@ -96,7 +208,12 @@ export function timelineChart(t: ScenarioTimeline): VegaLiteSpec {
             fontWeight: "bold",
             color: "#1a7f37",
           },
-          encoding: { x: x("timeMs"), y: { field: "height", type: "quantitative" }, text: { field: "label" } },
+          encoding: {
+            x: x("timeMs"),
+            y: { field: "height", type: "quantitative" },
+            text: { field: "label" },
+            description: { field: "label" },
+          },
         })),
       ],
     },
@@ -109,7 +226,12 @@ export function timelineChart(t: ScenarioTimeline): VegaLiteSpec {
       height: Math.max(24, 20 * order.length),
       layer: [
         {
-          data: { values: t.proposals },
+          data: {
+            values: t.proposals.map((p) => ({
+              ...p,
+              text: `${p.proposal}: ${p.phase} period ${clock(p.fromMs)} – ${clock(p.toMs)}`,
+            })),
+          },
           mark: { type: "bar", height: 12, cornerRadius: 2 },
           encoding: {
             x: x("fromMs"),
@@ -122,40 +244,60 @@ export function timelineChart(t: ScenarioTimeline): VegaLiteSpec {
               scale: PHASES,
               legend: { orient: "right" },
             },
+            description: { field: "text" },
           },
         },
         {
-          data: { values: t.outcomes },
+          data: { values: t.outcomes.map((o) => ({ ...o, text: `${o.proposal}: ${o.status}` })) },
           mark: { type: "text", align: "left", dx: 4, fontSize: 10, color: "#24292f" },
-          encoding: { x: x("timeMs", { scale: true }), y, text: { field: "status" } },
+          encoding: { x: x("timeMs", { scale: true }), y, text: { field: "status" }, description: { field: "text" } },
         },
       ],
     });
   }
   const lanes = [...t.nodes, CHAIN_LANE];
-  const used = LANE_KINDS.filter((k) => t.lanes.some((e) => e.kind === k.kind));
+  const marksOnLanes = laneMarks(t, halts);
+  const used = markKinds(marksOnLanes);
+  const stalls = stallIntervals(t);
+  const laneY = { field: "lane", type: "nominal", sort: lanes, scale: { domain: lanes }, title: null };
   views.push({
     width: TIMELINE_WIDTH,
-    height: 24 * lanes.length,
-    data: { values: t.lanes },
-    mark: { type: "point", filled: true, size: 80, opacity: 0.9 },
-    encoding: {
-      x: x("timeMs", { scale: true, axis: true }),
-      y: { field: "lane", type: "nominal", sort: lanes, scale: { domain: lanes }, title: null },
-      color: {
-        field: "kind",
-        type: "nominal",
-        title: "event",
-        scale: { domain: used.map((k) => k.kind), range: used.map((k) => k.color) },
-        legend: used.length === 0 ? null : { orient: "right" },
+    // Every kind used gets its own row inside a lane, so markers at the same instant stay apart.
+    height: lanes.length * Math.max(24, 11 * used.length),
+    layer: [
+      {
+        data: { values: stalls },
+        mark: { type: "rect", color: STALL_COLOR, opacity: 0.22 },
+        encoding: {
+          x: x("fromMs", { scale: true, axis: true }),
+          x2: { field: "toMs" },
+          y: { datum: CHAIN_LANE, type: "nominal" },
+          description: { field: "text" },
+        },
       },
-      shape: {
-        field: "kind",
-        type: "nominal",
-        scale: { domain: used.map((k) => k.kind), range: used.map((k) => k.shape) },
+      {
+        data: { values: marksOnLanes },
+        mark: { type: "point", filled: true, size: 80, opacity: 0.9 },
+        encoding: {
+          x: x("timeMs"),
+          y: laneY,
+          color: {
+            field: "kind",
+            type: "nominal",
+            title: "event",
+            scale: { domain: used.map((k) => k.kind), range: used.map((k) => k.color) },
+            legend: used.length === 0 ? null : { orient: "right" },
+          },
+          shape: {
+            field: "kind",
+            type: "nominal",
+            scale: { domain: used.map((k) => k.kind), range: used.map((k) => k.shape) },
+          },
+          yOffset: { field: "kind", type: "nominal", scale: { domain: used.map((k) => k.kind), paddingOuter: 0.5 } },
+          description: { field: "text" },
+        },
       },
-      yOffset: { field: "kind", type: "nominal", scale: { domain: LANE_KINDS.map((k) => k.kind), paddingOuter: 0.6 } },
-    },
+    ],
   });
   return {
     $schema: SCHEMA,

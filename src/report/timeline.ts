@@ -1,6 +1,6 @@
+import type { GovBlockEvent } from "../app/types.js";
 import { foldTrace, isGenesisStart } from "../chain/trace-events.js";
-import type { GovBlockEvent } from "../chain/types.js";
-import { parseRfc3339 } from "../scenario/time.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { savedTraceEvents } from "./trace-read.js";
 import type { ScenarioRecord } from "./types.js";
 

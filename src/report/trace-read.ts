@@ -4,13 +4,13 @@
  * back to the same bytes (tested over every scenario's trace). Nothing throws.
  */
 import { z } from "zod";
+import { type GovBlockEvent, VOTE_OPTIONS } from "../app/types.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
 import type { TraceEvent } from "../chain/trace-events.js";
-import { type GovBlockEvent, VOTE_OPTIONS } from "../chain/types.js";
 import { assert } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
-import { parseRfc3339 } from "../scenario/time.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
 
 const int = z.number().int();

@@ -8,12 +8,12 @@
 
 import { SETTLE_MARGIN_BLOCKS } from "../chain/records.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
-import { formatRfc3339, TIME_MAX_MS } from "../core/time.js";
+import { formatRfc3339, parseRfc3339, TIME_MAX_MS } from "../core/go/time.js";
 import { BASE_MODULES, SCENARIO_DEFAULTS } from "./defaults.js";
 import type { DocPath, PathIssue } from "./errors.js";
 import { QUERY_ACTIONS_AVAILABLE, QUERY_UNAVAILABLE_MESSAGE } from "./features.js";
 import { ANY_NODE, DEFAULT_NODE_KEY } from "./schema.js";
-import { parseRfc3339, parseTimeSpec, resolveTimeSpec } from "./time.js";
+import { parseTimeSpec, resolveTimeSpec } from "./time.js";
 
 type Rec = Readonly<Record<string, unknown>>;
 

@@ -31,9 +31,19 @@ export function renderPath(path: DocPath): string {
   return out;
 }
 
-/** One line: `<file>: <path>: <message>`, or `<file>: <message>` when the path is empty. */
+/** One line: `<file>: <path>: <message>`, or `<file>: <message>` when the path is empty; control characters escaped. */
 export const formatScenarioError = (e: ScenarioError): string =>
-  e.path === "" ? `${e.file}: ${e.message}` : `${e.file}: ${e.path}: ${e.message}`;
+  oneLine(e.path === "" ? `${e.file}: ${e.message}` : `${e.file}: ${e.path}: ${e.message}`);
+
+/** Control characters (a parser may quote the offending text, newlines included) escaped: always one line. */
+function oneLine(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    out += c < 0x20 || c === 0x7f ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
+}
 
 /**
  * Document order of a path: at each level, the position of the key (or index) among the parent's entries as

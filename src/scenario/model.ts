@@ -8,12 +8,12 @@
  * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
  */
 
-import type { Fault } from "../app/faults.js";
+import type { UpgradeMessage } from "../app/types.js";
 import type { Action as ChainAction, Step as ChainStep, Trigger as ChainTrigger } from "../chain/actions.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
 import type { ProposalStatusName } from "../chain/records.js";
-import type { UpgradeMessage } from "../chain/types.js";
 import type { DurationMs, Height, UnixMs } from "../core/brand.js";
+import type { Fault } from "../faults/index.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
 import type { HaltKind } from "../upgrade/halt.js";

@@ -8,6 +8,7 @@ import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { type DurationMs, type Height, height, type UnixMs } from "../core/brand.js";
 import type { Result } from "../core/errors.js";
 import { parseDuration } from "../core/go/duration.js";
+import { parseRfc3339 } from "../core/go/time.js";
 import { PRUNE_DEFAULT, type PruningOptions, pruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
 import { type Coins, parseCoins } from "./coins.js";
@@ -35,7 +36,7 @@ import {
   type StepDocument,
   type UpgradeMessageDocument,
 } from "./schema.js";
-import { parseRfc3339, parseTimeSpec, resolveTimeSpec } from "./time.js";
+import { parseTimeSpec, resolveTimeSpec } from "./time.js";
 
 /** A value that validation guaranteed turned out invalid: a bug in the scenario package. */
 export class InvariantError extends Error {

@@ -1,4 +1,4 @@
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 import { checkExpectations } from "./expect.js";
 import type { Failure } from "./failure.js";
 import type { Scenario } from "./model.js";

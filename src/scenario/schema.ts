@@ -11,20 +11,20 @@
  *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
  */
 import { z } from "zod";
-import { FAULT_NAMES, type Fault } from "../app/faults.js";
+import { VOTE_OPTIONS } from "../app/types.js";
 import { PROPOSAL_STATUSES } from "../chain/records.js";
-import { VOTE_OPTIONS } from "../chain/types.js";
 import { parseDurationNs } from "../core/go/duration.js";
+import { parseRfc3339 } from "../core/go/time.js";
+import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
-import { parseRfc3339, parseTimeSpec } from "./time.js";
+import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Closed sets
 
 export const HANDLER_KINDS = ["migrate", "noop", "fail"] as const;
-export type HandlerKind = (typeof HANDLER_KINDS)[number];
 
 export const FALLBACK_VOTES = ["delete", "keep"] as const;
 export type FallbackVotes = (typeof FALLBACK_VOTES)[number];
@@ -45,7 +45,6 @@ export const ACTION_KEYS = [
   "query",
   "expect",
 ] as const;
-export type ActionKey = (typeof ACTION_KEYS)[number];
 
 /** Node-name value of `on.halt` that matches every node; reserved, so no node may be called this. */
 export const ANY_NODE = "any";
@@ -560,7 +559,7 @@ export const ScenarioSchema = z
         faults: z.optional(
           z.array(z.enum(FAULT_NAMES as [Fault, ...Fault[]])).meta({
             description:
-              "Planted bugs (src/app/faults.ts) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
+              "Planted bugs (src/faults/) that make the simulated chain wrong on purpose; counterexamples found under a fault carry it so they replay. Never use in a real rehearsal.",
           }),
         ),
       }),

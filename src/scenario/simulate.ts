@@ -2,13 +2,15 @@ import { create } from "@bufbuild/protobuf";
 import type { BinaryDef } from "../app/binary.js";
 import type { ChainGenesis, NodeState } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
+import type { NodeConfig } from "../app/types.js";
 import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
+import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
-import type { NodeConfig } from "../chain/types.js";
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { composeFaults } from "../faults/compose.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { Dec } from "../gov/dec.js";
 import { protoDuration } from "../gov/duration.js";
@@ -132,9 +134,19 @@ export interface BuildOptions {
  * App hosts hold no per-run state (node states are created per engine), so a scenario's host is built once and
  * shared by every simulation of it: the property harness builds thousands from a few cached worlds.
  */
-const hostCache = new WeakMap<Scenario, { readonly ok: true; readonly value: SimAppHost }>();
+const hostCache = new WeakMap<Scenario, { readonly ok: true; readonly value: ComposedHost }>();
 
-function newHost(s: Scenario, o: BuildOptions): Result<SimAppHost, string> {
+/** A scenario's app host, and the consensus hook of its planted faults (if any) for its engines. */
+interface ComposedHost {
+  readonly host: SimAppHost;
+  readonly consensus: ConsensusHook | undefined;
+}
+
+/**
+ * The app host of a scenario: the one place where the planted faults it enables (`options.faults`, none in a real
+ * rehearsal) are composed into the hooks the app and the engine run (src/faults/compose.ts).
+ */
+function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
   const params = govParamsOf(s.chain.gov);
   if (!params.ok) return params;
   const genesis: ChainGenesis = {
@@ -145,8 +157,8 @@ function newHost(s: Scenario, o: BuildOptions): Result<SimAppHost, string> {
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
-  const faults = new Set(s.options.faults);
-  return ok(new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, faults));
+  const { app, consensus } = composeFaults(s.options.faults);
+  return ok({ host: new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, app), consensus });
 }
 
 export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
@@ -154,7 +166,6 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
   const host = cached ?? newHost(s, o);
   if (!host.ok) return host;
   if (o.pruning === undefined && cached === undefined) hostCache.set(s, host);
-  const faults = new Set(s.options.faults);
   const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
     name: n.name,
     power: n.power,
@@ -176,14 +187,10 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
       seed: o.seed ?? s.seed,
       blockTime: s.chain.blockTime,
     },
-    host.value,
+    host.value.host,
     nodes,
     s.steps.map(engineStep),
-    {
-      ...o.engine,
-      check,
-      ...(faults.has("unanimous-consensus") ? { consensusRule: "unanimous" as const } : {}),
-    },
+    { ...o.engine, check, ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }) },
   );
   checkSteps.set(engine, checks);
   return ok(engine);

@@ -1,6 +1,6 @@
+import type { GovBlockEvent } from "../app/types.js";
 import { foldTrace, isGenesisStart, type TraceEvent } from "../chain/trace-events.js";
-import type { GovBlockEvent } from "../chain/types.js";
-import { formatRfc3339 } from "../core/time.js";
+import { formatRfc3339 } from "../core/go/time.js";
 
 const GOV_TEXT: { readonly [K in GovBlockEvent["kind"]]: (g: Extract<GovBlockEvent, { kind: K }>) => string } = {
   submitted: () => "submitted",

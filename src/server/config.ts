@@ -261,6 +261,8 @@ export interface AppTomlTemplateOptions {
   readonly pruning?: string;
   readonly api?: Partial<ApiConfig>;
   readonly grpc?: Partial<GrpcConfig>;
+  /** `[grpc-web] enable` (the reference's default: true). */
+  readonly grpcWebEnable?: boolean;
 }
 
 /** The app.toml the simulator writes: the reference template's keys and comments for the parts modelled here. */
@@ -389,7 +391,7 @@ max-send-msg-size = "${grpc.maxSendMsgSizeBytes}"
 # GRPCWebEnable defines if the gRPC-web should be enabled.
 # NOTE: gRPC must also be enabled, otherwise, this configuration is a no-op.
 # NOTE: gRPC-Web uses the same address as the API server.
-enable = true
+enable = ${opts.grpcWebEnable ?? true}
 
 ###############################################################################
 ###                        State Sync Configuration                         ###

@@ -1,4 +1,4 @@
-import type http2 from "node:http2";
+import http2 from "node:http2";
 import type { DescMethod } from "@bufbuild/protobuf";
 import {
   Code,
@@ -45,6 +45,8 @@ function heightMetadata(rawHeaders: readonly string[]): string[] {
   }
   return out;
 }
+
+const GRPC_CONTENT_TYPE = /^application\/grpc(?:$|[+;])/i;
 
 /**
  * grpc-message percent-encoding (gRPC PROTOCOL-HTTP2 "Status-Message", grpc-go `encodeGrpcMessage`): the UTF-8
@@ -138,7 +140,7 @@ export function grpcHandler(
         if (handler === undefined || method.methodKind !== "unary") continue;
         const impl = (request: never, context: HandlerContext) => {
           const outcome = runQuery(backend, handler, request, context.values.get(kHeightValues));
-          if (!outcome.ok) throw new ConnectError(outcome.status.message, outcome.status.code as Code);
+          if (!outcome.ok) throw new ConnectError(outcome.status.message, outcome.status.code);
           context.responseHeader.set(HEIGHT_HEADER, String(outcome.height));
           return outcome.response;
         };
@@ -172,6 +174,27 @@ export function grpcHandler(
     },
   });
   return (req, res) => {
+    // grpc-go's transport checks the content type before anything else (grpcutil.ContentSubtype): anything but
+    // `application/grpc`, `application/grpc+<codec>` or `application/grpc;<params>` (so also the Connect and
+    // gRPC-web protocols connect-es would otherwise serve) is HTTP 415 with status INVALID_ARGUMENT.
+    const contentType = String(req.headers["content-type"] ?? "");
+    if (!GRPC_CONTENT_TYPE.test(contentType)) {
+      res.writeHead(415, {
+        "content-type": "application/grpc",
+        "grpc-status": String(Code.InvalidArgument),
+        "grpc-message": encodeGrpcMessage(`invalid gRPC request content-type ${JSON.stringify(contentType)}`),
+      });
+      res.end();
+      return;
+    }
+    // A response finished before the request was read to its end (a message over the size limit, a malformed
+    // one): like grpc-go, reset the stream with NO_ERROR after the status so the client stops sending; the unread
+    // rest must not pile up in the session (Node then refuses every later stream with ENHANCE_YOUR_CALM).
+    res.stream.once("wantTrailers", () => {
+      setImmediate(() => {
+        if (!req.complete && !res.stream.destroyed) res.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+      });
+    });
     try {
       adapter(req, withGrpcMessageEncoding(res));
     } catch {

@@ -3,15 +3,19 @@ import net from "node:net";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
 import { ok, type Result } from "../core/errors.js";
 import type { ByteString } from "../core/go/url.js";
+import { ConnectionGate, gateDefaults } from "./bounded-listen.js";
 
 /**
  * The REST listener (docs/node-api.md §1.1, §2.1): HTTP/1.1 in front of the gateway, with the reference server's limits.
- * - `maxOpenConnections` (0 = unlimited): like Go's `netutil.LimitListener`, a connection beyond the cap is accepted
- *   by the kernel but not served until another one closes.
+ * - `maxOpenConnections` (0 = unlimited): like Go's `netutil.LimitListener`, a connection beyond the cap waits until
+ *   another one closes, in a bounded queue with a deadline (bounded-listen.ts `ConnectionGate`); beyond the queue it
+ *   is closed at once, so the fds stay bounded.
  * - `readTimeoutMs` (0 = none): time to read one whole request, also the idle time between keep-alive requests (Go's
  *   ReadTimeout with IdleTimeout unset); on expiry the connection is closed.
  * - `writeTimeoutMs` (0 = none): time from the end of the request headers to the end of the response.
- * - `maxBodyBytes`: cap on request bodies that are read (only the POST form fallback reads one).
+ * - `maxBodyBytes`: cap on request bodies that are read (only the POST form fallback reads one); a request whose
+ *   body went over it closes its connection after the response (`Connection: close`, bounded drain).
+ * - Request lines of another HTTP version (`HTTP/2.0`, `HTTP/0.9`) get Go's 505; CONNECT is routed like Go does.
  */
 export interface RestLimits {
   readonly maxOpenConnections: number;
@@ -26,7 +30,11 @@ export interface RestListener {
 }
 
 /** Reads the request body up to `max` bytes (as a latin1 byte string). Memoized: bodies are read once. */
-function bodyReader(req: http.IncomingMessage, max: number): () => Promise<Result<ByteString, "too-large">> {
+function bodyReader(
+  req: http.IncomingMessage,
+  max: number,
+  onTooLarge: () => void,
+): () => Promise<Result<ByteString, "too-large">> {
   let p: Promise<Result<ByteString, "too-large">> | undefined;
   return () => {
     p ??= new Promise((resolve) => {
@@ -42,6 +50,7 @@ function bodyReader(req: http.IncomingMessage, max: number): () => Promise<Resul
         size += c.length;
         if (size > max) {
           req.pause();
+          onTooLarge();
           finish({ ok: false, error: "too-large" });
           return;
         }
@@ -55,16 +64,67 @@ function bodyReader(req: http.IncomingMessage, max: number): () => Promise<Resul
   };
 }
 
-function writeResponse(res: http.ServerResponse, r: GatewayResponse): void {
+/**
+ * After a request whose body was left unread (over `maxBodyBytes`), the connection cannot carry another request:
+ * like Go's server (`requestTooLarge`, then `closeWriteAndWait`), the response says `Connection: close`, the
+ * server sends FIN after it, discards what the client still sends for at most `UNREAD_DRAIN_MS` /
+ * `UNREAD_DRAIN_BYTES` (closing a socket with unread data would reset it and could destroy the response before
+ * the client reads it), then closes.
+ */
+const UNREAD_DRAIN_MS = 500;
+const UNREAD_DRAIN_BYTES = 1 << 20;
+
+function closeAfterUnreadBody(res: http.ServerResponse): void {
+  res.once("finish", () => {
+    const socket = res.socket;
+    if (socket === null || socket.destroyed) return;
+    let drained = 0;
+    socket.removeAllListeners("data");
+    socket.on("data", (c: Buffer) => {
+      drained += c.length;
+      if (drained > UNREAD_DRAIN_BYTES) socket.destroy();
+    });
+    socket.resume();
+    socket.end();
+    setTimeout(() => socket.destroy(), UNREAD_DRAIN_MS).unref();
+  });
+}
+
+function writeResponse(res: http.ServerResponse, r: GatewayResponse, bodyUnread = false): void {
   if (res.headersSent || res.destroyed) return;
   try {
     res.statusCode = r.status;
     for (const [k, v] of r.headers) res.appendHeader(k, v);
-    if (r.close) res.shouldKeepAlive = false;
+    if (r.close || bodyUnread) res.shouldKeepAlive = false;
+    if (bodyUnread) {
+      if (!res.hasHeader("Connection")) res.setHeader("Connection", "close");
+      closeAfterUnreadBody(res);
+    }
     res.end(r.body);
   } catch {
     res.destroy();
   }
+}
+
+/**
+ * Go's `statusError` answer for an unsupported protocol version, byte for byte (net/http `conn.serve`: the reason
+ * phrase carries the text, no Content-Length, then the connection closes).
+ */
+const VERSION_NOT_SUPPORTED =
+  "HTTP/1.1 505 HTTP Version Not Supported: unsupported protocol version\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+  "Connection: close\r\n\r\n505 HTTP Version Not Supported: unsupported protocol version";
+
+/** Writes a whole HTTP/1.1 response on the raw socket and closes the connection after it. */
+function writeRaw(socket: net.Socket, r: GatewayResponse | string): void {
+  if (socket.destroyed) return;
+  if (typeof r === "string") socket.end(r, "latin1");
+  else {
+    const reason = http.STATUS_CODES[r.status] ?? "";
+    const head = [`HTTP/1.1 ${r.status} ${reason}`, ...r.headers.map(([k, v]) => `${k}: ${v}`)];
+    head.push(`Content-Length: ${Buffer.byteLength(r.body)}`, "Connection: close");
+    socket.end(`${head.join("\r\n")}\r\n\r\n${r.body}`);
+  }
+  setTimeout(() => socket.destroy(), UNREAD_DRAIN_MS).unref();
 }
 
 const INTERNAL: GatewayResponse = {
@@ -81,8 +141,6 @@ export function listenRest(
   port: number,
   limits: RestLimits,
 ): Promise<Result<RestListener, Error>> {
-  const sockets = new Set<net.Socket>();
-  const queue: net.Socket[] = [];
   // One read-deadline timer per connection, re-armed with refresh(): allocating a timer per request costs
   // throughput. A disarmed deadline may still fire; it then does nothing. `gen` counts the armings.
   const readTimers = new Map<net.Socket, { timer: NodeJS.Timeout; armed: boolean; gen: number }>();
@@ -134,11 +192,20 @@ export function listenRest(
       if (!socket.destroyed) armRead(socket);
     });
     res.once("close", () => clearTimeout(writeTimer));
+    // Go's server answers only HTTP/1.x (and the HTTP/2 preface, which this listener does not serve) with a
+    // handler; any other version in the request line gets 505 before routing (http1ServerSupportsRequest).
+    if (req.httpVersionMajor !== 1) {
+      writeRaw(socket, VERSION_NOT_SUPPORTED);
+      return;
+    }
+    let bodyUnread = false;
     const gwReq: GatewayRequest = {
       method: req.method ?? "GET",
       target: req.url ?? "/",
       rawHeaders: req.rawHeaders,
-      readBody: bodyReader(req, limits.maxBodyBytes),
+      readBody: bodyReader(req, limits.maxBodyBytes, () => {
+        bodyUnread = true;
+      }),
     };
     const direct = gateway.handleWithoutBody(gwReq);
     if (direct !== undefined) {
@@ -146,40 +213,28 @@ export function listenRest(
       return;
     }
     gateway.handle(gwReq).then(
-      (r) => writeResponse(res, r),
-      () => writeResponse(res, INTERNAL),
+      (r) => writeResponse(res, r, bodyUnread),
+      () => writeResponse(res, INTERNAL, bodyUnread),
     );
   });
+  // Node hands CONNECT to a separate event and closes the socket when nobody listens. Go routes it like any method
+  // (grpc-gateway: a known path answers 501 "Method Not Allowed", an unknown one 404); the connection is then closed.
+  server.on("connect", (req: http.IncomingMessage, socket: net.Socket) => {
+    socket.on("error", () => socket.destroy());
+    const r =
+      req.httpVersionMajor !== 1
+        ? undefined
+        : gateway.handleWithoutBody({ method: "CONNECT", target: req.url ?? "", rawHeaders: req.rawHeaders });
+    writeRaw(socket, r === undefined ? (req.httpVersionMajor !== 1 ? VERSION_NOT_SUPPORTED : INTERNAL) : r);
+  });
 
-  const admit = (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.once("close", () => {
-      sockets.delete(socket);
-      dropRead(socket);
-      admitNext();
-    });
+  const gate = new ConnectionGate(gateDefaults(limits.maxOpenConnections), (socket) => {
+    socket.once("close", () => dropRead(socket));
     armRead(socket);
     server.emit("connection", socket);
     socket.resume();
-  };
-  const admitNext = () => {
-    while (queue.length > 0 && (limits.maxOpenConnections === 0 || sockets.size < limits.maxOpenConnections)) {
-      const next = queue.shift()!;
-      if (!next.destroyed) admit(next);
-    }
-  };
-
-  const front = net.createServer({ pauseOnConnect: true }, (socket) => {
-    socket.on("error", () => socket.destroy());
-    if (limits.maxOpenConnections === 0 || sockets.size < limits.maxOpenConnections) admit(socket);
-    else {
-      queue.push(socket);
-      socket.once("close", () => {
-        const i = queue.indexOf(socket);
-        if (i >= 0) queue.splice(i, 1);
-      });
-    }
   });
+  const front = net.createServer({ pauseOnConnect: true }, (socket) => gate.accept(socket));
 
   return new Promise((resolve) => {
     front.once("error", (e) => resolve({ ok: false, error: e }));
@@ -193,8 +248,7 @@ export function listenRest(
           close: () =>
             new Promise<void>((done) => {
               front.close(() => done());
-              for (const s of queue.splice(0)) s.destroy();
-              for (const s of sockets) s.destroy();
+              gate.destroyAll();
               for (const d of readTimers.values()) clearTimeout(d.timer);
               readTimers.clear();
             }),

@@ -1,12 +1,14 @@
 import http2 from "node:http2";
-import type net from "node:net";
+import net from "node:net";
 import type { QueryBackend } from "../api/backend.js";
 import { Gateway } from "../api/gateway/gateway.js";
 import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "../api/json.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
+import { guardH2Socket } from "./bounded-listen.js";
 import { type AppConfig, parseApiAddress, parseGrpcAddress } from "./config.js";
 import { grpcHandler } from "./grpc.js";
 import { listenRest } from "./rest.js";
+import { swaggerUiAssets } from "./swagger-assets.js";
 
 /** The running API servers. Addresses carry the actual ports (port 0 in the config picks free ones). */
 export interface ApiServers {
@@ -23,6 +25,13 @@ export interface ApiServerOptions {
   readonly json?: GatewayJsonOptions;
 }
 
+/**
+ * Memory one gRPC session may buffer (MiB; Node's default is 10): room for the largest request the server accepts
+ * (`grpc.max-recv-msg-size`, 10 MiB by default) plus framing, so that a large request reaches the handler and gets
+ * RESOURCE_EXHAUSTED as grpc-go answers, instead of ENHANCE_YOUR_CALM for the whole session.
+ */
+const GRPC_SESSION_MEMORY_MB = 64;
+
 const hostForUrl = (host: string): string => (host.includes(":") ? `[${host}]` : host);
 
 function listenGrpc(
@@ -32,26 +41,38 @@ function listenGrpc(
   cfg: AppConfig["grpc"],
 ): Promise<Result<{ port: number; close: () => Promise<void> }, Error>> {
   const server = http2.createServer(
+    { maxSessionMemory: GRPC_SESSION_MEMORY_MB },
     grpcHandler(backend, { maxRecvMsgBytes: cfg.maxRecvMsgSizeBytes, maxSendMsgBytes: cfg.maxSendMsgSizeBytes }),
   );
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (s) => {
     sessions.add(s);
     s.on("error", () => s.destroy());
+    s.on("frameError", () => s.destroy());
     s.once("close", () => sessions.delete(s));
   });
+  server.on("error", () => {});
+  // Every connection goes through the guard (bounded-listen.ts): a session that ends in a protocol error releases
+  // its socket.
+  const sockets = new Set<net.Socket>();
+  const front = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    server.emit("connection", guardH2Socket(socket));
+  });
   return new Promise((resolve) => {
-    server.once("error", (e) => resolve(err(e)));
-    server.listen(port, host === "" ? undefined : host, () => {
-      server.removeAllListeners("error");
-      server.on("error", () => {});
+    front.once("error", (e) => resolve(err(e)));
+    front.listen(port, host === "" ? undefined : host, () => {
+      front.removeAllListeners("error");
+      front.on("error", () => {});
       resolve(
         ok({
-          port: (server.address() as net.AddressInfo).port,
+          port: (front.address() as net.AddressInfo).port,
           close: () =>
             new Promise<void>((done) => {
-              server.close(() => done());
+              front.close(() => done());
               for (const s of sessions) s.destroy();
+              for (const s of sockets) s.destroy();
             }),
         }),
       );
@@ -82,6 +103,7 @@ export async function startApiServers(
     const gateway = Gateway.create(backend, {
       cors: config.api.enabledUnsafeCors,
       swagger: config.api.swagger,
+      swaggerAssets: swaggerUiAssets(),
       json: { nonNullable: DEFAULT_NON_NULLABLE, ...opts.json },
     });
     if (!gateway.ok) return err(plain(gateway.error));

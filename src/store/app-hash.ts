@@ -51,8 +51,25 @@ export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>
   return h.digest();
 }
 
+/**
+ * A store name's UTF-8 bytes, encoded once: names are few (a node mounts a handful of stores) and are sorted and
+ * hashed on every app hash. A memo of a pure function, bounded (cleared at `NAME_BYTES_MAX` names); callers never
+ * write to the bytes.
+ */
+function nameBytes(name: string): Uint8Array {
+  let b = nameBytesMemo.get(name);
+  if (b === undefined) {
+    if (nameBytesMemo.size >= NAME_BYTES_MAX) nameBytesMemo.clear();
+    b = utf8(name);
+    nameBytesMemo.set(name, b);
+  }
+  return b;
+}
+const nameBytesMemo = new Map<string, Uint8Array>();
+const NAME_BYTES_MAX = 4096;
+
 /** Store names compared as UTF-8 bytes (Go string order). */
-export const compareNames = (a: string, b: string): number => compareBytes(utf8(a), utf8(b));
+export const compareNames = (a: string, b: string): number => compareBytes(nameBytes(a), nameBytes(b));
 
 /** Sorts names in byte order (a new array). */
 export const sortNames = (names: Iterable<string>): string[] => [...names].sort(compareNames);
@@ -61,7 +78,7 @@ export const sortNames = (names: Iterable<string>): string[] => [...names].sort(
 export function appHash(storeHashes: ReadonlyMap<string, Uint8Array>): Uint8Array {
   const h = sha256Hasher();
   for (const name of sortNames(storeHashes.keys())) {
-    const n = utf8(name);
+    const n = nameBytes(name);
     h.update(u32be(n.length));
     h.update(n);
     h.update(storeHashes.get(name)!);

@@ -304,17 +304,58 @@ export class VersionedMultiStore implements CommitMultiStore {
    */
   executionKey(): string | undefined {
     if (this.#history === undefined || !this.isWorkingClean()) return undefined;
-    return [
+    const mountedKey = (this.#mountedKey ??= sortNames(this.#mounted).join(","));
+    // The key is read per node and block; it is rebuilt only when one of its parts changed (each part is a
+    // primitive, or an object replaced, never mutated, when it changes).
+    const k = this.#key;
+    if (
+      k !== undefined &&
+      k.history === this.#history &&
+      k.latest === this.#latest &&
+      k.earliest === this.earliestVersion() &&
+      k.compacted === this.#compacted &&
+      k.initialVersion === this.#initialVersion &&
+      k.pruning === this.#pruning &&
+      k.mountedKey === mountedKey &&
+      k.live === this.#liveSorted
+    )
+      return k.text;
+    const text = [
       this.#history,
       this.#latest,
       this.earliestVersion(),
       this.#compacted,
       this.#initialVersion,
       pruningText(this.#pruning),
-      (this.#mountedKey ??= sortNames(this.#mounted).join(",")),
+      mountedKey,
       this.#liveSorted.join(","),
     ].join("|");
+    this.#key = {
+      history: this.#history,
+      latest: this.#latest,
+      earliest: this.earliestVersion(),
+      compacted: this.#compacted,
+      initialVersion: this.#initialVersion,
+      pruning: this.#pruning,
+      mountedKey,
+      live: this.#liveSorted,
+      text,
+    };
+    return text;
   }
+  #key:
+    | {
+        readonly history: string;
+        readonly latest: number;
+        readonly earliest: number;
+        readonly compacted: number;
+        readonly initialVersion: number;
+        readonly pruning: PruningOptions;
+        readonly mountedKey: string;
+        readonly live: readonly string[];
+        readonly text: string;
+      }
+    | undefined;
 
   /** True when the working state holds no uncommitted write and no pending store move. */
   isWorkingClean(): boolean {

@@ -393,6 +393,17 @@ describe("upgrade-info.json on disk (docs/fidelity.md §2.2, §2.5)", () => {
       'could not create directory "/ro/data": mkdir /ro/data: permission denied',
     );
   });
+  it("quotes the directory as Go's %q does (strconv.Quote), not as JSON", () => {
+    // JSON.stringify would print "\u0007" and a raw U+2028; Go's %q prints \a and \u2028, and keeps é.
+    const home = "/ro/é\u0007\u2028";
+    const fs = new MemoryFs();
+    fs.mkdirAll(home, 0o777);
+    fs.setReadOnly(home, true);
+    const env = newUpgradeEnv({ fs, homePath: home });
+    expect(text(env.keeper.getUpgradeInfoPath())).toBe(
+      `could not create directory "/ro/é\\a\\u2028/data": mkdir ${home}/data: permission denied`,
+    );
+  });
   it("DumpUpgradeInfoToDisk writes the exact bytes with mode 0600, using the height argument", () => {
     const fs = new RecordingFs();
     const env = newUpgradeEnv({ fs });

@@ -13,6 +13,8 @@ import {
   wrap,
 } from "../core/errors.js";
 import type { FileSystem } from "../core/fs.js";
+import { join } from "../core/go/filepath.js";
+import { quote } from "../core/go/strconv.js";
 import type { KVStore } from "../core/kv.js";
 import type { VersionMap } from "../core/module.js";
 import { type ModuleVersion, ModuleVersionSchema, type Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
@@ -69,23 +71,6 @@ export type ReadUpgradeInfoResult =
 
 /** Go `sort.Strings` order: byte order of the UTF-8 encodings. */
 const byteCompare = (a: string, b: string): number => compareBytes(utf8(a), utf8(b));
-
-/** Go's `filepath.Join(dir, name)` on a Unix system: empty parts dropped, the result cleaned (`.`, `..`, `//`). */
-function joinPath(dir: string, name: string): string {
-  const joined = [dir, name].filter((p) => p !== "").join("/");
-  const rooted = joined.startsWith("/");
-  const out: string[] = [];
-  for (const seg of joined.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === ".." && out.length > 0 && out[out.length - 1] !== "..") out.pop();
-    else if (seg !== ".." || !rooted) out.push(seg);
-  }
-  const body = out.join("/");
-  return rooted ? `/${body}` : body === "" ? "." : body;
-}
-
-/** Go `%q` of an ASCII path (what `could not create directory %q` prints). */
-const goQuote = (s: string): string => JSON.stringify(s);
 
 /**
  * The upgrade keeper (reference x/upgrade/keeper). State lives in the `upgrade` store of the context; handlers,
@@ -334,10 +319,10 @@ export class UpgradeKeeper {
 
   /** `<homePath>/data/upgrade-info.json`, creating `<homePath>/data` first. */
   getUpgradeInfoPath(): Result<string, PlainError> {
-    const dir = joinPath(this.#homePath, "data");
+    const dir = join(this.#homePath, "data");
     const made = this.#fs.mkdirAll(dir, 0o777);
-    if (!made.ok) return err(plain(`could not create directory ${goQuote(dir)}: ${made.error.message}`));
-    return ok(joinPath(dir, UPGRADE_INFO_FILENAME));
+    if (!made.ok) return err(plain(`could not create directory ${quote(dir)}: ${made.error.message}`));
+    return ok(join(dir, UPGRADE_INFO_FILENAME));
   }
 
   /** Writes `{name: p.name, height, info: p.info}` (mode 0600); the height is the argument, not `p.height`. */

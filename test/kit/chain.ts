@@ -1,10 +1,10 @@
 import type { BinaryDef, UpgradeDef } from "../../src/app/binary.js";
 import type { ChainGenesis } from "../../src/app/node-process.js";
 import { SimAppHost } from "../../src/app/sim-host.js";
+import type { NodeConfig, SidecarConfig, UpgradeMessage } from "../../src/app/types.js";
 import type { Action, Step, Trigger } from "../../src/chain/actions.js";
 import type { BlockTimeModel } from "../../src/chain/block-time.js";
 import { ChainEngine, type EngineOptions } from "../../src/chain/engine.js";
-import type { NodeConfig, SidecarConfig, UpgradeMessage } from "../../src/chain/types.js";
 import { addressOfName, GOV_AUTHORITY } from "../../src/core/address.js";
 import { durationMs, unixMs } from "../../src/core/brand.js";
 import { defaultParams } from "../../src/gov/params.js";

@@ -4,7 +4,7 @@ import net from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { initHome } from "../../src/devnet/init.js";
+import { initNode } from "../../src/devnet/init.js";
 
 /**
  * Helpers for the devnet's process-level tests. Node processes start from an esbuild bundle of the CLI (a few hundred
@@ -85,7 +85,7 @@ export async function initTestHome(
 ): Promise<TestHome> {
   const api = await freePort();
   const grpc = await freePort();
-  const r = initHome({
+  const r = await initNode({
     home,
     chainId: "devnet-test",
     validators: 1,

@@ -26,7 +26,6 @@ import { MemMultiStore } from "../../src/store/mem-multistore.js";
  * Probe entries live in the `bank` store under `probe/<key>` (disjoint from the bank's own prefixes).
  */
 export const T0 = unixMs(1_700_000_000_000);
-export const SECOND = 1000;
 export const DAY = 86_400_000;
 
 export const alice = addressOfName("alice");

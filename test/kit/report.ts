@@ -5,7 +5,7 @@
  */
 import { machineTransitions } from "../../models/coverage.js";
 import { runCampaign } from "../../src/harness/campaign.js";
-import { Violation } from "../../src/harness/properties.js";
+import { HOLDS, type Property, Violation } from "../../src/harness/property.js";
 import type { PropertyOutcome, PropertyRunOptions } from "../../src/harness/run-property.js";
 import { type CheckSummary, checkSummary } from "../../src/harness/summary.js";
 import type { ReportInput, ScenarioRecord } from "../../src/report/types.js";
@@ -63,9 +63,17 @@ export function sampleRecord(o: { readonly failing?: boolean; readonly file?: st
   return { report, trace: sim.traceLines() };
 }
 
+/** A property stub: the campaign machinery under test never runs its check. */
+const stub = (name: string): Property => ({
+  name,
+  statement: `always: ${name} holds`,
+  kind: "always",
+  check: () => HOLDS,
+});
+
 const fakeRun = (o: PropertyRunOptions): PropertyOutcome => {
-  const base = { property: o.property, interrupted: false, fired: new Set(["NODE_STOPPED.stop"]), commandsRun: 4 };
-  if (o.property !== "cancel-effective") return { ...base, runs: o.numRuns, passed: true };
+  const base = { property: o.property.name, interrupted: false, fired: new Set(["NODE_STOPPED.stop"]), commandsRun: 4 };
+  if (o.property.name !== "cancel-effective") return { ...base, runs: o.numRuns, passed: true };
   return {
     ...base,
     runs: 3,
@@ -90,7 +98,7 @@ const fakeRun = (o: PropertyRunOptions): PropertyOutcome => {
 export function sampleSummary(counts: Readonly<Record<string, number>> = {}): CheckSummary {
   let t = 0;
   const r = runCampaign(
-    { seed: 42, properties: ["run-once", "cancel-effective"], runsPerProperty: 20, generationSamples: 10 },
+    { seed: 42, properties: [stub("run-once"), stub("cancel-effective")], runsPerProperty: 20, generationSamples: 10 },
     { clock: () => (t += 50), runProperty: fakeRun },
   );
   const s = checkSummary(r, {

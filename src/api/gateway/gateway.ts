@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
 import {
   type ByteString,
@@ -12,9 +13,10 @@ import {
 import type { QueryBackend } from "../backend.js";
 import { HEIGHT_HEADER, runQuery } from "../height.js";
 import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
-import { errorBody, GrpcCode, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
+import { errorBody, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
 import { corsDecision } from "./cors.js";
 import {
+  answerHeadersKey,
   firstHeader,
   forwardedMetadata,
   heightValues,
@@ -24,7 +26,7 @@ import {
 } from "./headers.js";
 import { populateQuery, setPathParam } from "./params.js";
 import { buildRoutes, type Route } from "./routes.js";
-import { SWAGGER_HTML, swaggerYaml } from "./swagger.js";
+import { isSwaggerUiFile, SWAGGER_HTML, SWAGGER_UI_FILES, type SwaggerAssets, swaggerYaml } from "./swagger.js";
 import { matchTemplate } from "./template.js";
 
 /** One HTTP request as the gateway sees it (transport-independent, so the pipeline is testable without sockets). */
@@ -69,6 +71,8 @@ export interface GatewayOptions {
   readonly cors: boolean;
   /** `api.swagger`. */
   readonly swagger: boolean;
+  /** The Swagger UI's files (swagger-ui-dist), supplied by the server edge; without them only the page and YAML. */
+  readonly swaggerAssets?: SwaggerAssets;
   readonly json?: GatewayJsonOptions;
 }
 
@@ -96,15 +100,26 @@ const statusResponse = (s: Status, headers: HeaderList, close = false): GatewayR
 const BAD_REQUEST = respond(400, [TEXT_CT, ["Connection", "close"]], "400 Bad Request", true);
 
 const internalResponse = (): GatewayResponse =>
-  statusResponse({ code: GrpcCode.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
+  statusResponse({ code: Code.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
 
 /** What the pipeline reads of a request besides its body. */
 type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
 
 /** Entries of the per-gateway response cache. */
 const RESPONSE_CACHE_MAX = 1024;
+/** Bytes (UTF-16 code units of keys and bodies, headers included) the response cache may hold. */
+export const RESPONSE_CACHE_BYTES_MAX = 16 << 20;
+/** A response whose key and body are larger than this is computed each time, never cached. */
+const RESPONSE_CACHE_ENTRY_BYTES_MAX = 256 << 10;
 
-const NOT_IMPLEMENTED: Status = { code: GrpcCode.Unimplemented, message: "Not Implemented" };
+/** What a cached entry costs: its key, its body and its header text. */
+const entryBytes = (key: string, r: GatewayResponse): number => {
+  let n = key.length + r.body.length + 64;
+  for (const [k, v] of r.headers) n += k.length + v.length;
+  return n;
+};
+
+const NOT_IMPLEMENTED: Status = { code: Code.Unimplemented, message: "Not Implemented" };
 
 const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
 
@@ -123,11 +138,13 @@ export class Gateway {
   readonly #byMethod = new Map<string, Route[]>();
   readonly #swaggerYaml: string;
   /**
-   * Responses to body-less GET requests, keyed by the whole request head and the backend's retained window
-   * (latest, earliest). The state at a retained height never changes, and a request's answer depends only on its
-   * head and that window, so a hit returns exactly what the pipeline would compute. Bounded (LRU by insertion).
+   * Responses to body-less GET requests, keyed by the target, the headers the answer can depend on
+   * (`answerHeadersKey`) and the backend's retained window (latest, earliest). The state at a retained height
+   * never changes, and a request's answer depends only on those, so a hit returns exactly what the pipeline would
+   * compute. Bounded in entries and in bytes (`RESPONSE_CACHE_BYTES_MAX`), evicted oldest first.
    */
-  readonly #cache = new Map<string, GatewayResponse>();
+  readonly #cache = new Map<string, { readonly r: GatewayResponse; readonly bytes: number }>();
+  #cacheBytes = 0;
 
   private constructor(backend: QueryBackend, routes: readonly Route[], opts: GatewayOptions) {
     this.#backend = backend;
@@ -188,15 +205,31 @@ export class Gateway {
 
   #handle(req: RequestHead, body: BodyState): Outcome {
     if (req.method !== "GET" || body !== undefined) return this.#compute(req, body);
-    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${req.rawHeaders.join("\n")}`;
+    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${answerHeadersKey(req.rawHeaders)}`;
     const hit = this.#cache.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return hit.r;
     const r = this.#compute(req, body);
     if (r !== NEEDS_BODY && r.status !== 500) {
-      if (this.#cache.size >= RESPONSE_CACHE_MAX) this.#cache.delete(this.#cache.keys().next().value!);
-      this.#cache.set(key, r);
+      const bytes = entryBytes(key, r);
+      if (bytes <= RESPONSE_CACHE_ENTRY_BYTES_MAX) {
+        while (
+          this.#cache.size > 0 &&
+          (this.#cache.size >= RESPONSE_CACHE_MAX || this.#cacheBytes + bytes > RESPONSE_CACHE_BYTES_MAX)
+        ) {
+          const [oldest, entry] = this.#cache.entries().next().value!;
+          this.#cache.delete(oldest);
+          this.#cacheBytes -= entry.bytes;
+        }
+        this.#cache.set(key, { r, bytes });
+        this.#cacheBytes += bytes;
+      }
     }
     return r;
+  }
+
+  /** Bytes held by the response cache (see RESPONSE_CACHE_BYTES_MAX). */
+  get cacheBytes(): number {
+    return this.#cacheBytes;
   }
 
   #compute(req: RequestHead, body: BodyState): Outcome {
@@ -228,6 +261,11 @@ export class Gateway {
     if (path === "/swagger/swagger.yaml") {
       return respond(200, [...extra, ["Content-Type", "application/yaml"]], this.#swaggerYaml);
     }
+    const file = path.slice("/swagger/".length);
+    const asset = isSwaggerUiFile(file) ? this.#opts.swaggerAssets?.(file) : undefined;
+    if (asset !== undefined && isSwaggerUiFile(file)) {
+      return respond(200, [...extra, ["Content-Type", SWAGGER_UI_FILES[file]]], asset);
+    }
     return respond(404, [...extra, TEXT_CT, ["X-Content-Type-Options", "nosniff"]], "404 page not found\n");
   }
 
@@ -252,7 +290,7 @@ export class Gateway {
 
   #mux(req: RequestHead, body: BodyState, target: RequestTarget, extra: HeaderList): Outcome {
     const path = target.path;
-    if (!path.startsWith("/")) return statusResponse({ code: GrpcCode.InvalidArgument, message: "Bad Request" }, extra);
+    if (!path.startsWith("/")) return statusResponse({ code: Code.InvalidArgument, message: "Bad Request" }, extra);
     const comps = path.slice(1).split("/");
     const lastIdx = comps.length - 1;
     const last = comps[lastIdx]!;
@@ -271,8 +309,7 @@ export class Gateway {
       method = asciiUpper(override);
       if (body === undefined) return NEEDS_BODY;
       const f = this.#parseForm(body, target);
-      if (!f.ok)
-        return statusResponse({ code: GrpcCode.InvalidArgument, message: f.error.message }, extra, f.error.close);
+      if (!f.ok) return statusResponse({ code: Code.InvalidArgument, message: f.error.message }, extra, f.error.close);
       form = f.value;
     }
     for (const route of this.#byMethod.get(method) ?? []) {
@@ -289,7 +326,7 @@ export class Gateway {
           if (body === undefined) return NEEDS_BODY;
           const f = this.#parseForm(body, target);
           if (!f.ok) {
-            return statusResponse({ code: GrpcCode.InvalidArgument, message: f.error.message }, extra, f.error.close);
+            return statusResponse({ code: Code.InvalidArgument, message: f.error.message }, extra, f.error.close);
           }
           form = f.value;
         }
@@ -307,7 +344,7 @@ export class Gateway {
     form: QueryValues | undefined,
     extra: HeaderList,
   ): GatewayResponse {
-    const invalid = (message: string) => statusResponse({ code: GrpcCode.InvalidArgument, message }, extra);
+    const invalid = (message: string) => statusResponse({ code: Code.InvalidArgument, message }, extra);
     // AnnotateContext.
     const deadline = parseGrpcTimeout(req.rawHeaders);
     if (!deadline.ok) return statusResponse(deadline.error, extra);
@@ -334,7 +371,7 @@ export class Gateway {
     const bad = validateMetadata(metadata.value);
     if (bad !== undefined) return statusResponse(bad, extra);
     if (deadline.value === "expired") {
-      return statusResponse({ code: GrpcCode.DeadlineExceeded, message: "context deadline exceeded" }, extra);
+      return statusResponse({ code: Code.DeadlineExceeded, message: "context deadline exceeded" }, extra);
     }
     const outcome = runQuery(this.#backend, route.handler, request, heightValues(req.rawHeaders));
     if (!outcome.ok) {
@@ -360,7 +397,7 @@ export class Gateway {
       if (!(e instanceof MarshalError)) throw e;
       // ForwardResponseMessage already wrote the metadata and the height header; the error handler adds the
       // metadata again.
-      return statusResponse({ code: GrpcCode.Unknown, message: e.message }, [...extra, ...md, heightHeader, ...md]);
+      return statusResponse({ code: Code.Unknown, message: e.message }, [...extra, ...md, heightHeader, ...md]);
     }
   }
 }

@@ -1,9 +1,10 @@
+import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
 import { decodeBinHeader } from "../../core/go/base64.js";
 import { parseGoInt } from "../../core/go/strconv.js";
 import { text } from "../../core/go/url.js";
 import { GRPC_METADATA_HEIGHT_HEADER, HEIGHT_HEADER } from "../height.js";
-import { GrpcCode, type Status } from "../status.js";
+import type { Status } from "../status.js";
 
 /**
  * Request headers as node delivers them (`rawHeaders`: name, value, name, value, ...; values latin1), read the way
@@ -87,6 +88,34 @@ function matchIncoming(key: string): string | undefined {
   return undefined;
 }
 
+/** Request headers outside the forwarded metadata that the gateway's answer reads. */
+const READ_HEADERS = new Set([
+  "Host",
+  "X-Forwarded-Host",
+  "Authorization",
+  "Grpc-Timeout",
+  "Origin",
+  "X-Http-Method-Override",
+  "Content-Type",
+  "Access-Control-Request-Method",
+  "Access-Control-Request-Headers",
+]);
+
+/**
+ * The headers a gateway answer can depend on, in request order, as one string: the height header, every header
+ * forwarded as gRPC metadata (and so validated), and the ones the pipeline reads itself (READ_HEADERS). Two
+ * requests with the same method, target and answer headers get the same answer at the same retained window; any
+ * other header (a padding header, a tracing id) is ignored.
+ */
+export function answerHeadersKey(raw: RawHeaders): string {
+  let out = "";
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = canonicalKey(raw[i]!);
+    if (READ_HEADERS.has(key) || matchIncoming(key) !== undefined) out += `${key}\u0000${raw[i + 1]!}\u0000`;
+  }
+  return out;
+}
+
 /** A forwarded metadata pair; `binary` values (keys ending `-bin`) are decoded and not validated. */
 export interface MetadataPair {
   readonly key: string;
@@ -116,7 +145,7 @@ export function forwardedMetadata(raw: RawHeaders): Result<MetadataPair[], Statu
     if (h === undefined) continue;
     if (key.endsWith("-Bin")) {
       const b = decodeBinHeader(value);
-      if (!b.ok) return err({ code: GrpcCode.InvalidArgument, message: `invalid binary header ${key}: ${b.error}` });
+      if (!b.ok) return err({ code: Code.InvalidArgument, message: `invalid binary header ${key}: ${b.error}` });
       value = Buffer.from(b.value).toString("latin1");
     }
     pairs.push({ key: h.toLowerCase(), value });
@@ -134,11 +163,11 @@ const LEGAL_KEY = /^[0-9a-z\-_.]+$/;
  */
 export function validateMetadata(pairs: readonly MetadataPair[]): Status | undefined {
   for (const { key, value } of pairs) {
-    if (key === "") return { code: GrpcCode.Internal, message: "there is an empty key in the header" };
+    if (key === "") return { code: Code.Internal, message: "there is an empty key in the header" };
     if (key.startsWith(":")) continue;
     if (!LEGAL_KEY.test(key)) {
       return {
-        code: GrpcCode.Internal,
+        code: Code.Internal,
         message: `header key ${JSON.stringify(key)} contains illegal characters not in [0-9a-z-_.]`,
       };
     }
@@ -147,7 +176,7 @@ export function validateMetadata(pairs: readonly MetadataPair[]): Status | undef
       const c = value.charCodeAt(i);
       if (c < 0x20 || c > 0x7e) {
         return {
-          code: GrpcCode.Internal,
+          code: Code.Internal,
           message: `header key ${JSON.stringify(key)} contains value with non-printable ASCII characters`,
         };
       }
@@ -176,7 +205,7 @@ export type Deadline = "none" | "future" | "expired";
 export function parseGrpcTimeout(raw: RawHeaders): Result<Deadline, Status> {
   const tm = firstHeader(raw, "grpc-timeout");
   if (tm === "") return ok("none");
-  const bad = err({ code: GrpcCode.InvalidArgument, message: `invalid grpc-timeout: ${text(tm)}` });
+  const bad = err({ code: Code.InvalidArgument, message: `invalid grpc-timeout: ${text(tm)}` });
   if (tm.length < 2) return bad;
   const unit = UNIT_NS[tm[tm.length - 1]!];
   if (unit === undefined) return bad;

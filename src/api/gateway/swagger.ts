@@ -214,18 +214,45 @@ export function swaggerDocument(routes: readonly Route[]): Record<string, unknow
 export const swaggerYaml = (routes: readonly Route[]): string =>
   stringify(swaggerDocument(routes), { aliasDuplicateObjects: false });
 
-/** The page `/swagger/` serves; it loads the YAML document (its content is not contractual). */
+/**
+ * The Swagger UI files `/swagger/` serves beside its page, from the swagger-ui-dist package (as the reference embeds
+ * its UI in the binary): nothing is fetched from a CDN, so the page works offline. The edge that owns the file
+ * system supplies them (`SwaggerAssets`); the gateway stays pure.
+ */
+export const SWAGGER_UI_FILES = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
+} as const;
+export type SwaggerUiFile = keyof typeof SWAGGER_UI_FILES;
+
+/** The text of a Swagger UI file (undefined when it cannot be read). */
+export type SwaggerAssets = (file: SwaggerUiFile) => string | undefined;
+
+export const isSwaggerUiFile = (name: string): name is SwaggerUiFile => Object.hasOwn(SWAGGER_UI_FILES, name);
+
+/** The page `/swagger/` serves: the UI from `/swagger/` itself, reading the YAML document. */
 export const SWAGGER_HTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
   <meta charset="UTF-8">
   <title>${SWAGGER_TITLE}</title>
-  <link rel="stylesheet" href="https://unpkg.com/swagger-ui-dist@5/swagger-ui.css">
+  <link rel="stylesheet" href="/swagger/swagger-ui.css">
 </head>
 <body>
   <div id="swagger-ui"></div>
-  <script src="https://unpkg.com/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
-  <script>window.onload = () => { window.ui = SwaggerUIBundle({ url: "/swagger/swagger.yaml", dom_id: "#swagger-ui" }); };</script>
+  <script src="/swagger/swagger-ui-bundle.js"></script>
+  <script src="/swagger/swagger-ui-standalone-preset.js"></script>
+  <script>
+    window.onload = () => {
+      window.ui = SwaggerUIBundle({
+        url: "/swagger/swagger.yaml",
+        dom_id: "#swagger-ui",
+        presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+        layout: "StandaloneLayout",
+      });
+    };
+  </script>
 </body>
 </html>
 `;

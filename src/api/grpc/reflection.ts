@@ -10,7 +10,6 @@ import {
   ServerReflectionResponseSchema as ResponseSchemaV1alpha,
   ServerReflection as ServerReflectionV1alpha,
 } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import { GrpcCode } from "../status.js";
 import type { DescriptorIndex } from "./descriptor-index.js";
 
 /** The two reflection services (grpc-go registers both; grpcurl tries v1, then v1alpha). */
@@ -33,7 +32,7 @@ export function answer(
 ): ResponseInit {
   const notFound: ResponseInit = {
     case: "errorResponse",
-    value: { errorCode: GrpcCode.NotFound, errorMessage: NOT_FOUND },
+    value: { errorCode: Code.NotFound, errorMessage: NOT_FOUND },
   };
   const files = (f: DescFile | undefined): ResponseInit =>
     f === undefined

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { Code } from "@connectrpc/connect";
 import type { BlockMeta } from "../../chain/block-store.js";
 import { addressFromBytes } from "../../core/address.js";
 import { fromHex } from "../../core/bytes.js";
@@ -21,7 +22,6 @@ import {
   HeaderSchema,
 } from "../../gen/chain/base/tendermint/v1beta1/types_pb.js";
 import { type BoundService, bindService, type HandlerError, statusError } from "../backend.js";
-import { GrpcCode } from "../status.js";
 
 /** What `GetNodeInfo` reports: the CometBFT node identity and the application's version info. */
 export interface NodeInfo {
@@ -168,7 +168,7 @@ export function blockService(source: BlockSource): BoundService {
     },
     getBlockByHeight(_ctx, req) {
       if (req.height > BigInt(source.latestHeight())) {
-        return err(statusError(GrpcCode.InvalidArgument, "requested block height is bigger then the chain length"));
+        return err(statusError(Code.InvalidArgument, "requested block height is bigger then the chain length"));
       }
       const b = storedBlock(source, Number(req.height));
       if (!b.ok) return b;

@@ -1,10 +1,10 @@
+import { Code } from "@connectrpc/connect";
 import { err, type Result } from "../../core/errors.js";
 import { Query } from "../../gen/chain/gov/v1/query_pb.js";
 import type { QueryError } from "../../gov/queries.js";
 import * as q from "../../gov/queries.js";
 import type { StakingView } from "../../gov/types.js";
 import { type BoundService, bindService, type HandlerError, statusError } from "../backend.js";
-import { GrpcCode } from "../status.js";
 
 /**
  * gov query errors are `status.Error(codes.X, msg)` in the reference (`x/gov/keeper/grpc_query.go`): the code is
@@ -12,7 +12,7 @@ import { GrpcCode } from "../status.js";
  */
 function asStatus<T>(r: Result<T, QueryError>): Result<T, HandlerError> {
   if (r.ok) return r;
-  return err(statusError(GrpcCode[r.error.code], r.error.message));
+  return err(statusError(Code[r.error.code], r.error.message));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatDurationNs, goQuote, parseDuration, parseDurationNs } from "./duration.js";
+import { formatDuration, formatDurationNs, parseDuration, parseDurationNs } from "./duration.js";
 
 const S = 1_000_000_000n;
 const MS = 1_000_000n;
@@ -119,19 +119,14 @@ describe("formatDuration (Go Duration.String)", () => {
     expect(formatDuration(500)).toBe("500ms");
     expect(formatDuration(3_600_000)).toBe("1h0m0s");
     expect(formatDuration(-1000)).toBe("-1s");
+    expect(formatDuration(90_500)).toBe("1m30.5s");
+    expect(formatDuration(1_500)).toBe("1.5s");
+    expect(formatDuration(0)).toBe("0s");
     expect(formatDuration(0)).toBe("0s");
   });
   it("round-trips through parseDuration", () => {
     for (const ms of [1, 999, 1000, 1001, 59_999, 60_000, 86_400_000, 123_456_789]) {
       expect(parseDuration(formatDuration(ms))).toEqual({ ok: true, value: ms });
     }
-  });
-});
-
-describe("goQuote", () => {
-  it("escapes quotes, backslashes, control and non-ASCII bytes like Go's time.quote", () => {
-    expect(goQuote('a"b\\c')).toBe('"a\\"b\\\\c"');
-    expect(goQuote("\n")).toBe('"\\x0a"');
-    expect(goQuote("µ")).toBe('"\\xc2\\xb5"');
   });
 });

@@ -13,6 +13,7 @@
  */
 import { type DurationMs, durationMs } from "../brand.js";
 import { err, ok, type Result } from "../errors.js";
+import { timeQuote } from "./time.js";
 
 const NS_PER_MS = 1_000_000n;
 const U64_MASK = (1n << 64n) - 1n;
@@ -31,22 +32,7 @@ const UNITS: ReadonlyMap<string, bigint> = new Map([
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 
-/** Go's `time.quote`: ASCII printable kept (with `"` and `\` escaped), every other UTF-8 byte as `\xNN`. */
-export function goQuote(s: string): string {
-  let out = '"';
-  const encoder = new TextEncoder();
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp >= 0x80 || cp < 0x20) {
-      for (const b of encoder.encode(ch)) out += `\\x${b.toString(16).padStart(2, "0")}`;
-    } else {
-      out += ch === '"' || ch === "\\" ? `\\${ch}` : ch;
-    }
-  }
-  return `${out}"`;
-}
-
-const invalid = (orig: string): Result<never, string> => err(`time: invalid duration ${goQuote(orig)}`);
+const invalid = (orig: string): Result<never, string> => err(`time: invalid duration ${timeQuote(orig)}`);
 
 /** Go `time.ParseDuration`, in nanoseconds (int64 range). */
 export function parseDurationNs(orig: string): Result<bigint, string> {
@@ -100,11 +86,11 @@ export function parseDurationNs(orig: string): Result<bigint, string> {
     if (!pre && !post) return invalid(orig);
     let k = 0;
     while (k < s.length && s[k] !== "." && !isDigit(s[k])) k++;
-    if (k === 0) return err(`time: missing unit in duration ${goQuote(orig)}`);
+    if (k === 0) return err(`time: missing unit in duration ${timeQuote(orig)}`);
     const u = s.slice(0, k);
     s = s.slice(k);
     const unit = UNITS.get(u);
-    if (unit === undefined) return err(`time: unknown unit ${goQuote(u)} in duration ${goQuote(orig)}`);
+    if (unit === undefined) return err(`time: unknown unit ${timeQuote(u)} in duration ${timeQuote(orig)}`);
     if (v > I63 / unit) return invalid(orig);
     v *= unit;
     if (f > 0n) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { utf8 } from "../bytes.js";
-import { goTimeUnmarshalJson } from "./time.js";
+import { formatRfc3339, goTimeUnmarshalJson, parseRfc3339, timeQuote } from "./time.js";
 
 const parse = (json: string) => {
   const r = goTimeUnmarshalJson(utf8(json));
@@ -50,5 +50,61 @@ describe("time.Time.UnmarshalJSON (strict RFC 3339)", () => {
     expect(parse('"é"')).toBe(
       'parsing time "\\xc3\\xa9" as "2006-01-02T15:04:05Z07:00": cannot parse "\\xc3\\xa9" as "2006"',
     );
+  });
+});
+
+describe("parseRfc3339", () => {
+  it("parses UTC and offsets to Unix milliseconds", () => {
+    expect(parseRfc3339("2026-01-01T00:00:00Z")).toEqual({ ok: true, value: 1_767_225_600_000 });
+    expect(parseRfc3339("1970-01-01T00:00:00Z")).toEqual({ ok: true, value: 0 });
+    expect(parseRfc3339("2026-01-01T02:00:00+02:00")).toEqual({ ok: true, value: 1_767_225_600_000 });
+    expect(parseRfc3339("2025-12-31T19:30:00-04:30")).toEqual({ ok: true, value: 1_767_225_600_000 });
+    expect(parseRfc3339("1969-12-31T23:59:59Z")).toEqual({ ok: true, value: -1000 });
+  });
+  it("reads back what formatRfc3339 prints", () => {
+    for (const ms of [0, 1_767_225_600_250, -1000, 951_827_696_789])
+      expect(parseRfc3339(formatRfc3339(ms))).toEqual({ ok: true, value: ms });
+  });
+  it("keeps milliseconds and truncates finer fractions", () => {
+    expect(parseRfc3339("1970-01-01T00:00:00.5Z")).toEqual({ ok: true, value: 500 });
+    expect(parseRfc3339("1970-01-01T00:00:00.123999999Z")).toEqual({ ok: true, value: 123 });
+  });
+  it("agrees with the host's UTC calendar on many dates", () => {
+    for (const iso of [
+      "2000-02-29T12:34:56Z",
+      "2100-03-01T00:00:00Z",
+      "0001-01-01T00:00:00Z",
+      "9999-12-31T23:59:59Z",
+    ]) {
+      expect(parseRfc3339(iso)).toEqual({ ok: true, value: Date.parse(iso) });
+    }
+  });
+  it.each([
+    "2026-01-01",
+    "2026-01-01 00:00:00Z",
+    "2026-01-01t00:00:00z",
+    "2026-02-29T00:00:00Z",
+    "2026-13-01T00:00:00Z",
+    "2026-04-31T00:00:00Z",
+    "2026-01-01T24:00:00Z",
+    "2026-01-01T00:60:00Z",
+    "2026-01-01T00:00:60Z",
+    "2026-01-01T00:00:00+24:00",
+    "2026-01-01T00:00:00",
+    "2026-01-01T00:00:00.Z",
+  ])("rejects %j", (text) => {
+    const r = parseRfc3339(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.error).toBe(`invalid RFC 3339 time ${JSON.stringify(text)} (expected e.g. "2026-01-01T00:00:00Z")`);
+  });
+});
+
+describe("timeQuote", () => {
+  it("escapes quotes, backslashes, control and non-ASCII bytes like Go's time.quote", () => {
+    expect(timeQuote('a"b\\c')).toBe('"a\\"b\\\\c"');
+    expect(timeQuote("\n")).toBe('"\\x0a"');
+    expect(timeQuote("µ")).toBe('"\\xc2\\xb5"');
+    expect(timeQuote("\ufffd")).toBe('"\\xef\\xbf\\xbd"');
   });
 });

@@ -1,9 +1,15 @@
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
+import type { UnixMs } from "../brand.js";
+import { unixMs } from "../brand.js";
+import { utf8 } from "../bytes.js";
 import { err, ok, type PlainError, plain, type Result } from "../errors.js";
 
 /**
- * Go's `time.Time.UnmarshalJSON` (Go ≥ 1.20): the raw JSON bytes must be a JSON string; the bytes between the quotes
+ * Go's `time` package as chainsim meets it: RFC 3339 parsing (strict, as `time.Time.UnmarshalJSON` and scenario files
+ * use it), RFC 3339 printing of a UTC instant (`time.Time.String` in RFC 3339 form) and the package's own `quote`.
+ *
+ * `time.Time.UnmarshalJSON` (Go ≥ 1.20): the raw JSON bytes must be a JSON string; the bytes between the quotes
  * (escapes are NOT decoded) are parsed as strict RFC 3339. Errors reproduce Go's texts, e.g.
  * `parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`.
  * Works on a "byte string" (one char per byte) so slicing matches Go's byte indexing.
@@ -11,8 +17,11 @@ import { err, ok, type PlainError, plain, type Result } from "../errors.js";
 
 const RFC3339 = "2006-01-02T15:04:05Z07:00";
 
-/** Go's time-package `quote`: ASCII kept (`"` and `\` escaped), control and non-ASCII bytes as `\xHH`. */
-function timeQuote(bs: string): string {
+/**
+ * Go's time-package `quote` (not strconv.Quote): printable ASCII kept (`"` and `\` escaped), every control and
+ * non-ASCII byte as `\xHH`. Over a byte string (one char per byte).
+ */
+function quoteByteString(bs: string): string {
   let out = '"';
   for (let i = 0; i < bs.length; i++) {
     const c = bs.charCodeAt(i);
@@ -24,10 +33,10 @@ function timeQuote(bs: string): string {
 
 const parseError = (value: string, layoutElem: string, valueElem: string): PlainError =>
   plain(
-    `parsing time ${timeQuote(value)} as ${timeQuote(RFC3339)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`,
+    `parsing time ${quoteByteString(value)} as ${quoteByteString(RFC3339)}: cannot parse ${quoteByteString(valueElem)} as ${quoteByteString(layoutElem)}`,
   );
 const messageError = (value: string, message: string): PlainError =>
-  plain(`parsing time ${timeQuote(value)}${message}`);
+  plain(`parsing time ${quoteByteString(value)}${message}`);
 
 const isDigitAt = (s: string, i: number) => i < s.length && s.charCodeAt(i) >= 0x30 && s.charCodeAt(i) <= 0x39;
 
@@ -164,7 +173,7 @@ function parseLayout(avalue: string): Result<Parsed, PlainError> {
     if (range !== "") return err(messageError(avalue, `: ${range} out of range`));
     if (bad) return err(parseError(avalue, std, hold));
   }
-  if (value.length !== 0) return err(messageError(avalue, `: extra text: ${timeQuote(value)}`));
+  if (value.length !== 0) return err(messageError(avalue, `: extra text: ${quoteByteString(value)}`));
   if (p.day < 1 || p.day > daysIn(p.month, p.year)) return err(messageError(avalue, ": day out of range"));
   return ok(p);
 }
@@ -206,4 +215,67 @@ export function goTimeUnmarshalJson(raw: Uint8Array): Result<Timestamp, PlainErr
     return err(plain("Time.UnmarshalJSON: input is not a JSON string"));
   }
   return parseGoRfc3339(raw.subarray(1, raw.length - 1));
+}
+
+/** Go's time-package `quote` of a text (its UTF-8 bytes): what `time.ParseDuration` errors print. */
+export function timeQuote(text: string): string {
+  let bs = "";
+  for (const byte of utf8(text)) bs += String.fromCharCode(byte);
+  return quoteByteString(bs);
+}
+
+const MS_PER_SECOND = 1000;
+const NS_PER_MS = 1_000_000;
+
+/**
+ * A scenario file's RFC 3339 time, in Unix milliseconds: exactly what Go's strict RFC 3339 parser accepts
+ * (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, upper-case `T` and `Z`, a real calendar date, no leap second, offset
+ * hour ≤ 23), parsed without the host's Date parser (whose accepted forms vary). Fractions below a millisecond are
+ * truncated. The error is one line naming the text and an accepted form.
+ */
+export function parseRfc3339(text: string): Result<UnixMs, string> {
+  const t = parseGoRfc3339(utf8(text));
+  if (!t.ok) return err(`invalid RFC 3339 time ${JSON.stringify(text)} (expected e.g. "2026-01-01T00:00:00Z")`);
+  return ok(unixMs(Number(t.value.seconds) * MS_PER_SECOND + Math.trunc(t.value.nanos / NS_PER_MS)));
+}
+
+/**
+ * The end of the representable range of chain times: what Go's RFC 3339 encoding of a `time.Time` accepts (years 0000 to 9999;
+ * `Time.MarshalJSON` fails outside it, and CometBFT headers carry such times). Every simulated time must stay
+ * inside; a scenario whose clock would leave it is rejected at load with the offending key named.
+ */
+export const TIME_MAX_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+/** Civil date of a day count since 1970-01-01 (H. Hinnant's algorithm; exact for every safe integer). */
+function civilFromDays(days: number): { y: number; m: number; d: number } {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
+}
+
+const pad = (n: number, w: number): string => String(n).padStart(w, "0");
+
+/**
+ * RFC 3339 in UTC as Go prints a time.Time: fractional seconds only when non-zero, trailing zeros trimmed. Total:
+ * outside the JavaScript date range too (years beyond 9999 print with all their digits, as Go's `Format` does),
+ * so a report of an out-of-range time never throws; non-finite input prints as `invalid time`.
+ */
+export function formatRfc3339(ms: UnixMs | number): string {
+  if (!Number.isFinite(ms)) return "invalid time";
+  const t = Math.floor(ms);
+  const days = Math.floor(t / 86_400_000);
+  const inDay = t - days * 86_400_000;
+  const { y, m, d } = civilFromDays(days);
+  const year = y < 0 ? `-${pad(-y, 4)}` : pad(y, 4);
+  const hh = pad(Math.floor(inDay / 3_600_000), 2);
+  const mm = pad(Math.floor(inDay / 60_000) % 60, 2);
+  const ss = pad(Math.floor(inDay / 1000) % 60, 2);
+  const frac = inDay % 1000 === 0 ? "" : `.${pad(inDay % 1000, 3)}`.replace(/0+$/, "");
+  return `${year}-${pad(m, 2)}-${pad(d, 2)}T${hh}:${mm}:${ss}${frac}Z`;
 }

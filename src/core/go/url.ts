@@ -1,5 +1,6 @@
 import { fromUtf8 } from "../bytes.js";
 import { err, ok, type Result } from "../errors.js";
+import { clean } from "./filepath.js";
 import { latin1Bytes, quoteLatin1 } from "./strconv.js";
 
 /**
@@ -118,30 +119,11 @@ export function parseRequestTarget(raw: ByteString): Result<RequestTarget, void>
   return ok({ path: path.value, rawQuery, forceQuery, origin });
 }
 
-/** Go `path.Clean` (byte strings). */
-export function pathClean(p: ByteString): ByteString {
-  if (p === "") return ".";
-  const rooted = p.startsWith("/");
-  const out: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
-      else if (!rooted) out.push("..");
-      continue;
-    }
-    out.push(seg);
-  }
-  const joined = out.join("/");
-  if (rooted) return `/${joined}`;
-  return joined === "" ? "." : joined;
-}
-
 /** gorilla/mux `cleanPath`: path.Clean on a rooted path, keeping a trailing slash. */
 export function cleanPath(p: ByteString): ByteString {
   if (p === "") return "/";
   const rooted = p.startsWith("/") ? p : `/${p}`;
-  let np = pathClean(rooted);
+  let np = clean(rooted);
   if (rooted.endsWith("/") && np !== "/") np += "/";
   return np;
 }

@@ -1,6 +1,5 @@
-import type { DurationMs, UnixMs } from "../core/brand.js";
+import type { DurationMs } from "../core/brand.js";
 import type { HaltKind } from "../upgrade/halt.js";
-import type { BlockTimeModel } from "./block-time.js";
 
 export type { HaltKind };
 
@@ -157,12 +156,3 @@ export interface NodeConfig {
   /** false makes `<home>/data` read-only, so writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
 }
-
-export interface ChainConfig {
-  readonly chainId: string;
-  readonly genesisTimeMs: UnixMs;
-  readonly seed: number;
-  readonly blockTime: BlockTimeModel;
-}
-
-export type NodeStatus = "running" | "halted" | "stopped";

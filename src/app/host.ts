@@ -1,4 +1,4 @@
-import type { StoredProposalStatus } from "./records.js";
+import type { StoredProposalStatus } from "../chain/records.js";
 import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
 /** An upgrade-info.json as a node or its sidecar reads it. */
@@ -54,4 +54,12 @@ export interface AppHost<S> {
   readUpgradeInfo(state: S): UpgradeInfoRead;
   readCommitted(state: S): CommittedView;
   readProposal(state: S, id: bigint): ProposalView | undefined;
+  /** Committed balances of one denom at the given addresses, and its supply. */
+  readBank(state: S, addresses: readonly string[], denom: string): BankView;
+}
+
+/** Committed bank state of one denom: balances of the addresses asked for, and the supply. */
+export interface BankView {
+  readonly balances: ReadonlyMap<string, bigint>;
+  readonly supply: bigint;
 }

@@ -1,9 +1,6 @@
-import { parseScenario } from "../scenario/load.js";
-import { scenarioToYaml } from "../scenario/serialize.js";
-import { buildSimulation, stopConditionOf } from "../scenario/simulate.js";
-import { Violation } from "./properties.js";
-import type { Session } from "./session.js";
-import { VALIDATORS } from "./world.js";
+import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
+import type { Session } from "../src/harness/session.js";
+import { VALIDATORS } from "../src/harness/world.js";
 
 /** Blocks the liveness phase allows the healed chain to pass the plan height. */
 export const LIVENESS_BLOCKS = 30;
@@ -24,8 +21,18 @@ const HEALTHY: readonly (readonly [string, readonly string[]])[] = [
  * a proposal passing during the heal is handled by the next round. With more than 2/3 of the power then running,
  * the chain must pass every plan it had and keep committing. Legitimate stalls are classified, not failed:
  * validators whose state diverged (app-hash-mismatch) cannot be healed by any binary.
+ *
+ * The heal drives the session: its steps are recorded, so a counterexample replays them.
  */
-export function checkLiveness(s: Session): void {
+export const liveness: Property = {
+  name: "liveness",
+  statement:
+    "eventually: once nodes with more than 2/3 of the power run a binary with the handler, the chain passes the upgrade height",
+  kind: "end",
+  check: checkLiveness,
+};
+
+function checkLiveness(s: Session): Verdict {
   const sim = s.sim;
   // The core: validators with more than 2/3 of the power (3 of 4). The fourth is left as the run left it.
   const CORE = VALIDATORS.slice(0, 3);
@@ -44,23 +51,20 @@ export function checkLiveness(s: Session): void {
   const total = VALIDATORS.length * 100;
   const running = VALIDATORS.filter((v) => sim.nodeStatus(v)?.status === "running").length * 100;
   if (3 * running <= 2 * total) {
-    if (sim.halts.some((h) => h.kind === "app-hash-mismatch")) return; // legitimate: diverged state cannot heal
+    if (sim.halts.some((h) => h.kind === "app-hash-mismatch")) return HOLDS; // legitimate: diverged state cannot heal
     const reasons = VALIDATORS.map((v) => `${v}: ${sim.nodeStatus(v)?.status} on ${sim.nodeStatus(v)?.binary}`).join(
       ", ",
     );
-    throw new Violation("liveness", `after healing, only ${running} of ${total} power is running (${reasons})`);
+    return violated(`after healing, only ${running} of ${total} power is running (${reasons})`);
   }
   const plan = sim.committed()?.plan ?? null;
   if (plan !== null && plan.height <= sim.height + 1)
-    throw new Violation(
-      "liveness",
+    return violated(
       `with ${running} of ${total} power running, plan "${plan.name}" at ${plan.height} is still pending at height ${sim.height}`,
     );
   if (sim.height <= start)
-    throw new Violation(
-      "liveness",
-      `with ${running} of ${total} power running the chain made no progress from ${start}`,
-    );
+    return violated(`with ${running} of ${total} power running the chain made no progress from ${start}`);
+  return HOLDS;
 }
 
 /**
@@ -88,28 +92,4 @@ function healNode(s: Session, node: string): void {
       { swapBinary: { node, binary, skipUpgradeHeights: [] } },
     );
   }
-}
-
-/**
- * always-determinism: the session, written as a scenario file (YAML), parsed and replayed from scratch, gives the
- * same trace hash as the live run.
- */
-export function checkDeterminism(s: Session): void {
-  const yaml = scenarioToYaml(s.document());
-  const parsed = parseScenario("replay.yaml", yaml);
-  if (!parsed.ok)
-    throw new Violation(
-      "determinism",
-      `the recorded scenario does not load: ${parsed.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`,
-    );
-  const built = buildSimulation(parsed.value, {});
-  if (!built.ok) throw new Violation("determinism", built.error);
-  built.value.run(stopConditionOf(parsed.value));
-  const replayed = built.value.traceHash();
-  const live = s.sim.traceHash();
-  if (replayed !== live)
-    throw new Violation(
-      "determinism",
-      `replay trace ${replayed.slice(0, 16)} differs from the live run ${live.slice(0, 16)}`,
-    );
 }

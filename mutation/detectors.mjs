@@ -1,0 +1,39 @@
+// The mutation-testing detectors and the code they are scored on (docs/mutation.md). Plain data, shared by
+// stryker.config.mjs (one Stryker run per detector) and scripts/mutate.ts (the driver and its report).
+
+/** The decision logic under mutation: each entry a file, or `file:start-end` lines of it (Stryker's syntax). */
+export const DECISION_LOGIC = [
+  "src/upgrade/preblocker.ts",
+  "src/upgrade/keeper.ts",
+  "src/upgrade/msg-server.ts",
+  "src/upgrade/store-loader.ts",
+  "src/chain/consensus.ts",
+  "src/gov/tally.ts",
+  "src/gov/end-blocker.ts",
+  "src/gov/deposit.ts",
+  "src/gov/cancel.ts",
+];
+
+/** The bounded subset CI mutates on every run (the PreBlocker, with the campaign as detector). */
+export const CI_SUBSET = ["src/upgrade/preblocker.ts"];
+
+/**
+ * Each detector, as the command Stryker's command runner executes per mutant (a non-zero exit kills it), or the
+ * vitest runner for the unit suite. Commands run the TypeScript sources through tsx (never a pre-built bundle, which
+ * would not contain the mutant) from the sandbox Stryker copies the project into.
+ */
+export const DETECTORS = {
+  campaign: {
+    statement: "the property campaign: chainsim check with the default budget and a fixed seed, no faults",
+    command:
+      "node mutation/detect.mjs check --seed 20261124 --bail --report-dir .mutation-out --regressions-dir .mutation-out",
+  },
+  scenarios: {
+    statement: "the scenario library's own expect blocks (chainsim run scenarios/; golden hashes are not a detector)",
+    command: "node mutation/detect.mjs run scenarios/",
+  },
+  units: {
+    statement: "the unit suite (vitest, per-test coverage), without the scenario golden suite and the property suites",
+    command: undefined,
+  },
+};

@@ -1,0 +1,42 @@
+// StrykerJS configuration for one detector at a time (`MUTATE_DETECTOR=campaign|scenarios|units`); the driver
+// `scripts/mutate.ts` (npm run mutate) runs each detector and merges the reports. MUTATE_FILES narrows the
+// mutated files (comma-separated), MUTATE_OUT is the detector's report folder.
+import { availableParallelism } from "node:os";
+import { CI_SUBSET, DECISION_LOGIC, DETECTORS } from "./detectors.mjs";
+
+const detector = process.env.MUTATE_DETECTOR ?? "scenarios";
+if (!(detector in DETECTORS)) throw new Error(`MUTATE_DETECTOR: unknown detector "${detector}"`);
+const files = process.env.MUTATE_FILES
+  ? process.env.MUTATE_FILES === "ci"
+    ? CI_SUBSET
+    : process.env.MUTATE_FILES.split(",")
+  : DECISION_LOGIC;
+const out = process.env.MUTATE_OUT ?? `reports/mutation/${detector}`;
+const command = DETECTORS[detector].command;
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: files,
+  ...(command === undefined
+    ? {
+        testRunner: "vitest",
+        vitest: { configFile: "mutation/vitest.units.config.ts" },
+        coverageAnalysis: "perTest",
+        plugins: ["@stryker-mutator/vitest-runner"],
+      }
+    : { testRunner: "command", commandRunner: { command }, coverageAnalysis: "off" }),
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? availableParallelism()),
+  // A mutant that hangs (an endless loop in a decision) is killed by timeout: the limit is the unmutated run's
+  // time times timeoutFactor, plus timeoutMS.
+  timeoutFactor: 2,
+  timeoutMS: 20_000,
+  reporters: ["json", "html", "clear-text"],
+  jsonReporter: { fileName: `${out}/mutation.json` },
+  htmlReporter: { fileName: `${out}/index.html` },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  tempDirName: ".stryker-tmp",
+  ignorePatterns: ["reports", "scenarios/regressions", ".mutation-out", "coverage", ".vitest-reports"],
+  cleanTempDir: true,
+  logLevel: "warn",
+  fileLogLevel: "off",
+};

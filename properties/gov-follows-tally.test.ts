@@ -1,0 +1,178 @@
+import { describe, expect, it } from "vitest";
+import type { SimTx } from "../src/app/types.js";
+import type { TraceEvent } from "../src/chain/trace-events.js";
+import { addressOfName } from "../src/core/address.js";
+import { runProperty } from "../src/harness/run-property.js";
+import type { Session } from "../src/harness/session.js";
+import { CI_RUNS, CI_SEED } from "../test/kit/budget.js";
+import { govFollowsTally } from "./gov-follows-tally.js";
+
+/** A session whose chain produced exactly `events`, in a world of four validators of power 100, 60 s periods. */
+function sessionOf(events: TraceEvent[]): Session {
+  const doc = {
+    chain: {
+      validators: ["val1", "val2", "val3", "val4"].map((name) => ({ name, power: 100 })),
+      gov: { votingPeriod: "60s", expeditedVotingPeriod: "30s" },
+    },
+  };
+  // No committed bank state: the deposit accounting is checked only on real chains (the suite's first test).
+  return {
+    doc,
+    sim: { traceEventsFrom: (from: number) => events.slice(from), committed: () => undefined },
+  } as unknown as Session;
+}
+
+const T0 = Date.UTC(2026, 0, 1);
+const ok = { ok: true } as const;
+const submit = (expedited = false) =>
+  ({
+    tx: {
+      kind: "submitProposal",
+      expedited,
+      proposer: addressOfName("val1"),
+      initialDeposit: [{ denom: "stake", amount: 10_000_000n }],
+    } as unknown as SimTx,
+    result: ok,
+  }) as const;
+const vote = (voter: string, option: "yes" | "no" | "no_with_veto" | "abstain") =>
+  ({ tx: { kind: "vote", proposalId: 1n, voter: addressOfName(voter), option } as SimTx, result: ok }) as const;
+function block(height: number, timeMs: number, txs: unknown[], gov: unknown[]): TraceEvent {
+  return {
+    kind: "block",
+    height,
+    timeMs,
+    appHash: "",
+    txs,
+    gov,
+    applied: undefined,
+    skipped: undefined,
+    committers: [],
+  } as unknown as TraceEvent;
+}
+const opened = [
+  block(
+    2,
+    T0,
+    [submit()],
+    [
+      { kind: "submitted", id: 1n },
+      { kind: "voting-started", id: 1n },
+    ],
+  ),
+  block(3, T0 + 6000, [vote("val1", "yes"), vote("val2", "yes"), vote("val3", "yes")], []),
+];
+const check = (events: TraceEvent[]) => govFollowsTally.check(sessionOf(events));
+
+/** The same session with a committed bank: the gov module account's balance and the supply as the chain has them. */
+function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint }): Session {
+  const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
+  Object.assign(s.sim, {
+    committed: () => ({ appHash: "H" }),
+    nodeNames: () => ["val1"],
+    nodeState: () => ({}),
+    host: {
+      lastAppHash: () => "H",
+      readBank: () => ({ balances: new Map([[addressOfName("gov"), bank.module]]), supply: bank.supply }),
+    },
+  });
+  return s as unknown as Session;
+}
+const GENESIS_SUPPLY = 4n * 1_000_000_000_000n;
+
+describe("gov-follows-tally", () => {
+  it(`${govFollowsTally.statement} — holds for ${CI_RUNS} runs`, () => {
+    const r = runProperty({ property: govFollowsTally, seed: CI_SEED, numRuns: CI_RUNS });
+    expect(r.error).toBeUndefined();
+    expect(r.counterexample?.violation).toBeUndefined();
+    expect(r.passed).toBe(true);
+  });
+
+  it("holds when three of four validators vote yes and the proposal passes at its voting end", () => {
+    expect(check([...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])]).holds).toBe(true);
+  });
+
+  it("is violated when a chain rejects a proposal its votes pass", () => {
+    const v = check([...opened, block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }])]);
+    expect(v).toEqual({
+      holds: false,
+      detail:
+        "proposal 1 ended rejected in block 12, but the tally of its votes (val1:yes,val2:yes,val3:yes) says it should pass (passed)",
+    });
+  });
+
+  it("is violated when a chain passes a vetoed proposal", () => {
+    const vetoed = [
+      opened[0]!,
+      block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
+      block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }]),
+    ];
+    expect(check(vetoed)).toMatchObject({
+      holds: false,
+      detail: expect.stringContaining("should be rejected (vetoed)"),
+    });
+  });
+
+  it("is violated when the voting end passes without a decision, in a block or an idle stretch", () => {
+    expect(check([...opened, block(12, T0 + 61_000, [], [])])).toMatchObject({
+      holds: false,
+      detail: expect.stringContaining("did not decide it"),
+    });
+    const idle = { kind: "blocks", from: 4, to: 20, timeFromMs: T0 + 12_000, timeToMs: T0 + 108_000, appHash: "" };
+    expect(check([...opened, idle as TraceEvent])).toMatchObject({
+      holds: false,
+      detail: expect.stringContaining("blocks 4-20"),
+    });
+  });
+
+  it("is violated when a proposal is decided before its voting end", () => {
+    expect(check([...opened, block(5, T0 + 18_000, [], [{ kind: "passed", id: 1n }])])).toMatchObject({
+      holds: false,
+      detail: expect.stringContaining("before its voting end"),
+    });
+  });
+
+  it("holds the deposits in the gov module account while open, and burns a vetoed proposal's from the supply", () => {
+    expect(govFollowsTally.check(withBank(opened, { module: 10_000_000n, supply: GENESIS_SUPPLY })).holds).toBe(true);
+    const vetoed = [
+      opened[0]!,
+      block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
+      block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
+    ];
+    const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n };
+    expect(govFollowsTally.check(withBank(vetoed, burned)).holds).toBe(true);
+    // A chain that refunds a vetoed proposal's deposit keeps the supply whole: burn_vote_veto is on by default.
+    expect(govFollowsTally.check(withBank(vetoed, { module: 0n, supply: GENESIS_SUPPLY }))).toMatchObject({
+      holds: false,
+      detail: `the stake supply is ${GENESIS_SUPPLY}, but genesis ${GENESIS_SUPPLY} less the 10000000 burned by decisions is ${GENESIS_SUPPLY - 10_000_000n}`,
+    });
+    // A chain that loses a passed proposal's refund leaves it in the module account.
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    expect(govFollowsTally.check(withBank(passed, { module: 10_000_000n, supply: GENESIS_SUPPLY }))).toMatchObject({
+      holds: false,
+      detail: expect.stringContaining(
+        "the gov module account holds 10000000stake, but the open proposals' deposits are 0stake",
+      ),
+    });
+  });
+
+  it("lets an expedited proposal that misses the expedited threshold fall back, then decides it at the regular end", () => {
+    const expedited = [
+      block(
+        2,
+        T0,
+        [submit(true)],
+        [
+          { kind: "submitted", id: 1n },
+          { kind: "voting-started", id: 1n },
+        ],
+      ),
+      block(3, T0 + 6000, [vote("val1", "yes"), vote("val2", "yes"), vote("val3", "no")], []),
+      block(7, T0 + 30_000, [], [{ kind: "expedited-fallback", id: 1n }]),
+      // The expedited votes were deleted at the fallback: without new votes the regular tally misses quorum.
+      block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
+    ];
+    expect(check(expedited).holds).toBe(true);
+    const passedAnyway = [...expedited.slice(0, 3), block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    expect(check(passedAnyway)).toMatchObject({ holds: false, detail: expect.stringContaining("no-quorum") });
+  });
+});

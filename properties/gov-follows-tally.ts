@@ -1,0 +1,255 @@
+import { DEFAULT_TALLY_PARAMS, depositFate, type GovVoteOption, type TallyParams, tally } from "../models/gov-tally.js";
+import type { TraceEvent } from "../src/chain/trace-events.js";
+import { addressOfName } from "../src/core/address.js";
+import { parseDuration } from "../src/core/go/duration.js";
+import { HOLDS, type Property, violated } from "../src/harness/property.js";
+import type { Session } from "../src/harness/session.js";
+import { parseCoins } from "../src/scenario/coins.js";
+
+/**
+ * Governance decides every proposal by the tally of the votes that executed, and on time.
+ *
+ * The model is `models/gov-tally.ts`, written from the specification independently of `src/gov`; it is stepped from
+ * what the harness did (the vote transactions it sent that executed, the validators' powers and the gov params of
+ * the world), never from the chain's own verdict. What the model cannot predict and takes from the trace: which block
+ * a transaction landed in and that block's time (block times are drawn by the chain, and a stalled chain includes
+ * nothing), and the proposal's activation (the block whose deposit reached the minimum).
+ *
+ * It holds when:
+ * - a regular proposal ends PASSED or FAILED exactly when the model's tally passes, REJECTED otherwise; an expedited
+ *   one passes under the expedited threshold or falls back to a regular proposal (its votes deleted);
+ * - the decision comes in the first committed block whose time reaches the voting end time (voting start +
+ *   voting period, or + expedited voting period; after a fallback the regular period from the same start);
+ * - the deposits go where the decision sends them: the gov module account holds exactly the deposits of the
+ *   proposals still open, and the supply has shrunk by exactly the deposits burned (a vetoed proposal's, a cancelled
+ *   proposal's withheld share, and a missed quorum's when burn_vote_quorum is on); everything else was refunded.
+ */
+export const govFollowsTally: Property = {
+  name: "gov-follows-tally",
+  statement:
+    "always: each proposal is decided by the tally of the votes that executed, in the first block at or past its voting end",
+  kind: "always",
+  check(s) {
+    const fold = foldOf(s);
+    for (const ev of s.sim.traceEventsFrom(fold.position)) {
+      fold.position++;
+      const detail = step(fold, ev);
+      if (detail !== undefined) return violated(detail);
+    }
+    return checkDeposits(s, fold);
+  },
+};
+
+interface OpenProposal {
+  expedited: boolean;
+  /** Deposits held for it, by depositor (DENOM only). */
+  readonly deposits: Map<string, bigint>;
+  votes: [string, GovVoteOption][];
+  /** Voting end (Unix ms) once voting started; null while in the deposit period. */
+  votingEndMs: number | null;
+  votingStartMs: number | null;
+}
+
+interface GovFold {
+  position: number;
+  /** Validator account address → voting power (a validator votes from its own account). */
+  readonly powers: Map<string, number>;
+  /** Address → validator name, for readable violations. */
+  readonly names: Map<string, string>;
+  readonly params: TallyParams;
+  readonly votingPeriodMs: number;
+  readonly expeditedVotingPeriodMs: number;
+  /** Proposals submitted and not yet decided, dropped or cancelled, by id. */
+  readonly open: Map<bigint, OpenProposal>;
+  /** Submitted proposals whose id the chain has not yet announced, in submission order. */
+  readonly submitted: { readonly expedited: boolean; readonly proposer: string; readonly deposit: bigint }[];
+  readonly cancelRatio: string;
+  readonly cancelBurns: boolean;
+  readonly burnPrevote: boolean;
+  /** DENOM supply at genesis, and burned since (as the model decides). */
+  readonly genesisSupply: bigint;
+  burned: bigint;
+}
+
+/** The deposit denom of the property worlds. */
+const DENOM = "stake";
+/** A validator not listed in `chain.accounts` starts with this balance (the scenario format's default). */
+const VALIDATOR_DEFAULT_BALANCE = 1_000_000_000_000n;
+const GOV_MODULE_ACCOUNT = addressOfName("gov");
+
+const amountOf = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): bigint =>
+  coins.reduce((n, c) => (c.denom === DENOM ? n + c.amount : n), 0n);
+
+function genesisSupply(s: Session): bigint {
+  const accounts = s.doc.chain?.accounts ?? {};
+  let supply = 0n;
+  for (const text of Object.values(accounts)) {
+    const c = parseCoins(text);
+    if (!c.ok) throw new RangeError(`world account balance "${text}": ${c.error}`);
+    supply += amountOf(c.value);
+  }
+  for (const v of s.doc.chain?.validators ?? [])
+    if (!Object.hasOwn(accounts, v.name)) supply += VALIDATOR_DEFAULT_BALANCE;
+  return supply;
+}
+
+/** floor(amount × ratio) for a decimal ratio string. */
+function mulFloor(amount: bigint, ratio: string): bigint {
+  const [whole = "0", frac = ""] = ratio.split(".");
+  return (amount * BigInt(`${whole}${frac}`)) / 10n ** BigInt(frac.length);
+}
+
+function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
+  const view = s.sim.committed();
+  if (view === undefined) return HOLDS;
+  const node = s.sim.nodeNames().find((n) => {
+    const state = s.sim.nodeState(n);
+    return state !== undefined && s.sim.host.lastAppHash(state) === view.appHash;
+  });
+  const state = node === undefined ? undefined : s.sim.nodeState(node);
+  if (state === undefined) return HOLDS;
+  const bank = s.sim.host.readBank(state, [GOV_MODULE_ACCOUNT], DENOM);
+  let held = 0n;
+  for (const p of f.open.values()) for (const d of p.deposits.values()) held += d;
+  const inModule = bank.balances.get(GOV_MODULE_ACCOUNT) ?? 0n;
+  if (inModule !== held)
+    return violated(
+      `the gov module account holds ${inModule}${DENOM}, but the open proposals' deposits are ${held}${DENOM} (a deposit was not refunded, burned or kept as decided)`,
+    );
+  const supply = f.genesisSupply - f.burned;
+  if (bank.supply !== supply)
+    return violated(
+      `the ${DENOM} supply is ${bank.supply}, but genesis ${f.genesisSupply} less the ${f.burned} burned by decisions is ${supply}`,
+    );
+  return HOLDS;
+}
+
+const folds = new WeakMap<Session, GovFold>();
+
+function durationMs(text: string | undefined, fallbackMs: number): number {
+  if (text === undefined) return fallbackMs;
+  const d = parseDuration(text);
+  if (!d.ok) throw new RangeError(`world gov period "${text}": ${d.error}`);
+  return d.value;
+}
+
+function foldOf(s: Session): GovFold {
+  let f = folds.get(s);
+  if (f === undefined) {
+    const gov = s.doc.chain?.gov ?? {};
+    const validators = s.doc.chain?.validators ?? [];
+    f = {
+      position: 0,
+      powers: new Map(validators.map((v) => [addressOfName(v.name), v.power ?? 0])),
+      names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
+      params: {
+        quorum: gov.quorum ?? DEFAULT_TALLY_PARAMS.quorum,
+        threshold: gov.threshold ?? DEFAULT_TALLY_PARAMS.threshold,
+        expeditedThreshold: gov.expeditedThreshold ?? DEFAULT_TALLY_PARAMS.expeditedThreshold,
+        vetoThreshold: gov.vetoThreshold ?? DEFAULT_TALLY_PARAMS.vetoThreshold,
+        burnVoteQuorum: gov.burnVoteQuorum ?? DEFAULT_TALLY_PARAMS.burnVoteQuorum,
+        burnVoteVeto: gov.burnVoteVeto ?? DEFAULT_TALLY_PARAMS.burnVoteVeto,
+      },
+      cancelRatio: gov.proposalCancelRatio ?? "0.5",
+      cancelBurns: (gov.proposalCancelDest ?? "") === "",
+      burnPrevote: gov.burnProposalDepositPrevote ?? false,
+      genesisSupply: genesisSupply(s),
+      burned: 0n,
+      votingPeriodMs: durationMs(gov.votingPeriod, 48 * 3_600_000),
+      expeditedVotingPeriodMs: durationMs(gov.expeditedVotingPeriod, 24 * 3_600_000),
+      open: new Map(),
+      submitted: [],
+    };
+    folds.set(s, f);
+  }
+  return f;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Applies one trace event to the fold; a violation's text, or undefined. */
+function step(f: GovFold, ev: TraceEvent): string | undefined {
+  if (ev.kind === "blocks") {
+    for (const [id, p] of f.open)
+      if (p.votingEndMs !== null && ev.timeToMs >= p.votingEndMs)
+        return `proposal ${id}'s voting period ended at ${iso(p.votingEndMs)}, but blocks ${ev.from}-${ev.to} (until ${iso(ev.timeToMs)}) committed without deciding it`;
+    return undefined;
+  }
+  if (ev.kind !== "block") return undefined;
+  // Transactions run before the EndBlocker: their submissions and votes count in this block's tally.
+  for (const { tx, result } of ev.txs) {
+    if (!result.ok) continue;
+    if (tx.kind === "submitProposal")
+      f.submitted.push({ expedited: tx.expedited, proposer: tx.proposer, deposit: amountOf(tx.initialDeposit) });
+    if (tx.kind === "vote") f.open.get(tx.proposalId)?.votes.push([tx.voter, tx.option as GovVoteOption]);
+    if (tx.kind === "deposit") {
+      const deposits = f.open.get(tx.proposalId)?.deposits;
+      if (deposits !== undefined) deposits.set(tx.depositor, (deposits.get(tx.depositor) ?? 0n) + amountOf(tx.amount));
+    }
+  }
+  const decided = new Set<bigint>();
+  for (const g of ev.gov) {
+    switch (g.kind) {
+      case "submitted": {
+        const sub = f.submitted.shift();
+        if (sub === undefined) return `proposal ${g.id} was submitted in block ${ev.height} without a submission there`;
+        const deposits = new Map(sub.deposit > 0n ? [[sub.proposer, sub.deposit]] : []);
+        f.open.set(g.id, { expedited: sub.expedited, deposits, votes: [], votingEndMs: null, votingStartMs: null });
+        break;
+      }
+      case "voting-started": {
+        const p = f.open.get(g.id);
+        if (p === undefined) break;
+        p.votingStartMs = ev.timeMs;
+        p.votingEndMs = ev.timeMs + (p.expedited ? f.expeditedVotingPeriodMs : f.votingPeriodMs);
+        break;
+      }
+      case "passed":
+      case "failed":
+      case "rejected":
+      case "expedited-fallback": {
+        const p = f.open.get(g.id);
+        if (p === undefined) break;
+        decided.add(g.id);
+        if (p.votingEndMs === null || ev.timeMs < p.votingEndMs)
+          return `proposal ${g.id} was decided (${g.kind}) in block ${ev.height} at ${iso(ev.timeMs)}, before its voting end ${p.votingEndMs === null ? "(voting never started)" : iso(p.votingEndMs)}`;
+        const model = tally(p.votes, f.powers, f.params, p.expedited);
+        const chainPassed = g.kind === "passed" || g.kind === "failed";
+        const votes = p.votes.map(([v, o]) => `${f.names.get(v) ?? v}:${o}`).join(",") || "none";
+        if (chainPassed !== model.passes) {
+          const want = model.passes ? "pass" : p.expedited ? "fall back to a regular proposal" : "be rejected";
+          return `proposal ${g.id}${p.expedited ? " (expedited)" : ""} ended ${g.kind} in block ${ev.height}, but the tally of its votes (${votes}) says it should ${want} (${model.reason})`;
+        }
+        const fate = depositFate(model, p.expedited);
+        if (fate === "burn") for (const d of p.deposits.values()) f.burned += d;
+        if (g.kind === "expedited-fallback") {
+          // The regular tally decides it later, from the same voting start; the counted votes are deleted.
+          p.expedited = false;
+          p.votes = [];
+          p.votingEndMs = (p.votingStartMs ?? ev.timeMs) + f.votingPeriodMs;
+        } else f.open.delete(g.id);
+        break;
+      }
+      case "dropped": {
+        const p = f.open.get(g.id);
+        if (p !== undefined && f.burnPrevote) for (const d of p.deposits.values()) f.burned += d;
+        f.open.delete(g.id);
+        decided.add(g.id);
+        break;
+      }
+      case "cancelled": {
+        // Each deposit's cancel share is withheld (burned when no destination is set), the rest refunded.
+        const p = f.open.get(g.id);
+        if (p !== undefined && f.cancelBurns)
+          for (const d of p.deposits.values()) f.burned += mulFloor(d, f.cancelRatio);
+        f.open.delete(g.id);
+        decided.add(g.id);
+        break;
+      }
+    }
+  }
+  for (const [id, p] of f.open)
+    if (!decided.has(id) && p.votingEndMs !== null && ev.timeMs >= p.votingEndMs)
+      return `proposal ${id}'s voting period ended at ${iso(p.votingEndMs)}, but block ${ev.height} at ${iso(ev.timeMs)} did not decide it`;
+  return undefined;
+}

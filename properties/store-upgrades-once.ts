@@ -1,0 +1,76 @@
+import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
+import type { Session } from "../src/harness/session.js";
+
+/** The store loader's error for an added store that already exists (reference rootmulti loadVersion). */
+const ALREADY_EXISTS = "failed to load store: initial version set to";
+
+/**
+ * Store upgrades (UpgradeStoreLoader, reference x/upgrade/types/storeloader.go, wired as simapp does): a binary
+ * started over a node whose upgrade-info.json names plan P at height H loads P's store upgrades iff its handler
+ * for P lists them, H is the node's next block (last committed + 1) and H is not a skip height. Checked over the
+ * world with store upgrades (plan `v2` adds the store `foo`), three ways:
+ * - at the upgrade height: a start at which a binary's store upgrades were due never fails to load its stores;
+ * - once: no load fails because an added store already exists (what applying them a second time does);
+ * - only for the matching name: a store that only a plan's store upgrades add is in a node's committed stores
+ *   only when that node applied that plan.
+ */
+export const storeUpgradesOnce: Property = {
+  name: "store-upgrades-once",
+  statement: "always: store upgrades are applied once, at the upgrade height, only for the matching name",
+  kind: "always",
+  world: "store-upgrades",
+  check(s) {
+    return dueLoadsSucceed(s) ?? neverTwice(s) ?? onlyForAppliedPlans(s) ?? HOLDS;
+  },
+};
+
+function storeUpgradesOf(s: Session, binary: string, plan: string) {
+  const u = s.doc.binaries[binary]?.upgrades?.[plan]?.storeUpgrades;
+  const changes = (u?.added?.length ?? 0) + (u?.renamed?.length ?? 0) + (u?.deleted?.length ?? 0);
+  return changes === 0 ? undefined : u;
+}
+
+/** A node halted by its last start, whose binary's store upgrades were due, failed to load them. */
+function dueLoadsSucceed(s: Session): Verdict | undefined {
+  const sim = s.sim;
+  for (const node of sim.nodeNames()) {
+    const st = sim.nodeStatus(node)!;
+    const last = sim.halts.findLast((h) => h.node === node);
+    if (st.status !== "halted" || last?.kind !== "store-load-failed") continue;
+    const info = sim.host.readUpgradeInfo(sim.nodeState(node)!);
+    if (info.kind !== "ok" || storeUpgradesOf(s, st.binary, info.name) === undefined) continue;
+    if (info.height !== st.height + 1 || st.skip.includes(info.height)) continue;
+    return violated(
+      `${node} started ${st.binary} at height ${st.height} with upgrade-info.json {${info.name}, ${info.height}}: its store upgrades for "${info.name}" were due, but the load failed: ${last.message}`,
+    );
+  }
+  return undefined;
+}
+
+function neverTwice(s: Session): Verdict | undefined {
+  const h = s.sim.halts.find((x) => x.kind === "store-load-failed" && x.message.startsWith(ALREADY_EXISTS));
+  return h === undefined
+    ? undefined
+    : violated(`${h.node} applied store upgrades over a store it already has, at height ${h.height}: ${h.message}`);
+}
+
+function onlyForAppliedPlans(s: Session): Verdict | undefined {
+  // Store → the plans whose store upgrades create it (added, or the target of a rename), over the world's binaries.
+  const createdBy = new Map<string, Set<string>>();
+  for (const b of Object.values(s.doc.binaries))
+    for (const [plan, u] of Object.entries(b.upgrades ?? {}))
+      for (const store of [...(u.storeUpgrades?.added ?? []), ...(u.storeUpgrades?.renamed ?? []).map((r) => r.to)])
+        createdBy.set(store, (createdBy.get(store) ?? new Set()).add(plan));
+  const sim = s.sim;
+  for (const node of sim.nodeNames()) {
+    const c = sim.host.readCommitted(sim.nodeState(node)!);
+    for (const store of c.stores) {
+      const plans = createdBy.get(store);
+      if (plans === undefined || [...plans].some((p) => c.applied.has(p))) continue;
+      return violated(
+        `${node} committed store ${store}, which only the store upgrades of ${[...plans].map((p) => `"${p}"`).join(", ")} add, without applying that plan (applied: ${JSON.stringify(Object.fromEntries(c.applied))})`,
+      );
+    }
+  }
+  return undefined;
+}

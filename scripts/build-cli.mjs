@@ -1,0 +1,30 @@
+// Builds the pre-built CLI with esbuild: dist/chainsim.mjs (src/cli/main.ts) and dist/explore-worker.mjs (the
+// explorer's pool worker), so that `chainsim` starts without transpiling TypeScript. The pure-JS dependencies are
+// bundled in (one file parses faster than hundreds of modules); native and file-located packages stay external and
+// load from node_modules at run time. Run by `npm ci` (the root package's `prepare`) and `npm run build`;
+// bin/chainsim.js falls back to the sources through tsx when the bundle is missing or older than the sources.
+import { build } from "esbuild";
+
+// `--outdir DIR` builds elsewhere (the bundle test); DIR must lie inside the repository so that the external
+// packages resolve from its node_modules.
+const at = process.argv.indexOf("--outdir");
+const outdir = at > 0 ? process.argv[at + 1] : "dist";
+
+/** Packages with native code, worker files or assets they locate on disk: never bundled. */
+const EXTERNAL = ["classic-level", "piscina", "swagger-ui-dist", "tsx", "tsx/*", "@grpc/*", "esbuild"];
+
+await build({
+  entryPoints: { chainsim: "src/cli/main.ts", "explore-worker": "src/explore/worker.ts" },
+  outdir,
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  external: EXTERNAL,
+  // Bundled CommonJS dependencies call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});

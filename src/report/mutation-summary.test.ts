@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { type StrykerMutant, summarizeMutation } from "./mutation-summary.js";
+
+const mutant = (id: string, line: number, status: string, mutatorName = "EqualityOperator"): StrykerMutant => ({
+  id,
+  mutatorName,
+  replacement: `r${line}`,
+  location: { start: { line, column: 3 } },
+  status,
+});
+const report = (file: string, ms: StrykerMutant[]) => ({ files: { [file]: { mutants: ms } } });
+
+describe("summarizeMutation", () => {
+  it("scores each detector and the campaign+scenarios union; ignored equivalents and errors are not valid", () => {
+    const s = summarizeMutation({
+      campaign: report("a.ts", [
+        mutant("0", 1, "Killed"),
+        mutant("1", 2, "Survived"),
+        mutant("2", 3, "Survived"),
+        mutant("3", 4, "Ignored"),
+      ]),
+      // Stryker numbers mutants per run: the same mutant may carry another id in another detector's report.
+      scenarios: report("a.ts", [
+        mutant("9", 1, "Survived"),
+        mutant("8", 2, "Timeout"),
+        mutant("7", 3, "NoCoverage"),
+        mutant("6", 4, "Ignored"),
+      ]),
+    });
+    expect(s.detectors).toEqual(["campaign", "scenarios", "campaign+scenarios"]);
+    expect(s.files["a.ts"]?.campaign).toMatchObject({ mutants: 4, killed: 1, survived: 2, ignored: 1, score: 33.33 });
+    expect(s.files["a.ts"]?.scenarios).toMatchObject({ killed: 0, timeout: 1, survived: 2, score: 33.33 });
+    expect(s.files["a.ts"]?.["campaign+scenarios"]).toMatchObject({ killed: 1, timeout: 1, survived: 1, score: 66.67 });
+    expect(s.survivors).toEqual([{ file: "a.ts", line: 3, column: 3, mutator: "EqualityOperator", replacement: "r3" }]);
+    expect(s.files.all?.campaign?.mutants).toBe(4);
+  });
+
+  it("tells apart mutants that start at the same place but span different code", () => {
+    const wide = { ...mutant("0", 1, "Killed", "ConditionalExpression"), replacement: "true" };
+    const narrow = {
+      ...wide,
+      id: "1",
+      status: "Survived",
+      location: { ...wide.location, end: { line: 1, column: 9 } },
+    };
+    const s = summarizeMutation({ units: report("a.ts", [wide, narrow]) });
+    expect(s.files.all?.units).toMatchObject({ mutants: 2, killed: 1, survived: 1 });
+  });
+
+  it("sums every file into 'all', listed last", () => {
+    const s = summarizeMutation({
+      units: {
+        files: { "b.ts": { mutants: [mutant("0", 1, "Killed")] }, "a.ts": { mutants: [mutant("1", 1, "Survived")] } },
+      },
+    });
+    expect(Object.keys(s.files)).toEqual(["a.ts", "b.ts", "all"]);
+    expect(s.files.all?.units).toMatchObject({ killed: 1, survived: 1, score: 50 });
+    expect(s.survivors).toEqual([]);
+  });
+
+  it("gives the campaign's time to kill over the mutants it killed (the dry run and survivors excluded)", () => {
+    const s = summarizeMutation({ campaign: report("a.ts", [mutant("0", 1, "Killed")]) }, [
+      { mutant: null, ms: 9000, exitCode: 0 },
+      { mutant: "0", ms: 400, exitCode: 1 },
+      { mutant: "1", ms: 1200, exitCode: 1 },
+      { mutant: "2", ms: 800, exitCode: 3 },
+      { mutant: "3", ms: 20_000, exitCode: 0 },
+    ]);
+    expect(s.campaignTimeToKillS).toEqual({ killed: 3, medianS: 0.8, p90S: 1.2 });
+  });
+
+  it("reports no score, not 0%, when every mutant is an ignored equivalent", () => {
+    const s = summarizeMutation({ units: report("a.ts", [mutant("0", 1, "Ignored")]) });
+    expect(s.files["a.ts"]?.units?.score).toBeNull();
+  });
+});

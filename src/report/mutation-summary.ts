@@ -1,0 +1,209 @@
+/**
+ * The mutation score of chainsim's detectors, from StrykerJS's JSON reports (mutation-testing-report-schema).
+ *
+ * Contract: pure. One report per detector, all over the same mutated files; a mutant is identified across reports
+ * by file, span, mutator and replacement (Stryker numbers mutants per run). Per file and per detector it counts
+ * mutants, killed, survived (including "no coverage"), timeout and the score = (killed + timeout) / valid, where
+ * valid excludes ignored (disabled by a `// Stryker disable` directive: documented equivalents) and compile or
+ * runtime errors of the mutated program itself. The combined row "campaign+scenarios" kills a mutant that either
+ * kills. Time to kill is the campaign's seconds from start to its first failing run, median and p90 over the
+ * mutants it killed.
+ */
+
+export const DETECTOR_NAMES = ["campaign", "scenarios", "units"] as const;
+export type DetectorName = (typeof DETECTOR_NAMES)[number];
+
+/** The part of a Stryker mutant this summary reads. */
+export interface StrykerMutant {
+  readonly id: string;
+  readonly mutatorName: string;
+  readonly replacement?: string;
+  readonly location: {
+    readonly start: { readonly line: number; readonly column: number };
+    readonly end?: { readonly line: number; readonly column: number };
+  };
+  readonly status: string;
+}
+export interface StrykerReport {
+  readonly files: Readonly<Record<string, { readonly mutants: readonly StrykerMutant[] }>>;
+}
+
+/** One line of a detector's timings file: which mutant ran, how long the detector took, how it exited. */
+export interface DetectorTiming {
+  readonly mutant: string | null;
+  readonly ms: number;
+  readonly exitCode: number;
+}
+
+export interface ScoreRow {
+  readonly mutants: number;
+  readonly killed: number;
+  readonly survived: number;
+  readonly timeout: number;
+  readonly ignored: number;
+  readonly errors: number;
+  /** Percent of valid mutants killed or timed out; null when no mutant is valid. */
+  readonly score: number | null;
+}
+
+export interface Survivor {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly mutator: string;
+  readonly replacement: string;
+}
+
+export interface MutationSummary {
+  readonly detectors: readonly string[];
+  /** file → detector (or "campaign+scenarios") → score row; the file "all" sums every file. */
+  readonly files: Readonly<Record<string, Readonly<Record<string, ScoreRow>>>>;
+  /** Mutants neither the campaign nor the scenarios kill, in file and position order. */
+  readonly survivors: readonly Survivor[];
+  readonly campaignTimeToKillS: { readonly killed: number; readonly medianS: number; readonly p90S: number } | null;
+}
+
+const KILLED = new Set(["Killed"]);
+const TIMEOUT = new Set(["Timeout"]);
+const SURVIVED = new Set(["Survived", "NoCoverage"]);
+const IGNORED = new Set(["Ignored", "Pending"]);
+
+const keyOf = (file: string, m: StrykerMutant): string => {
+  const { start, end } = m.location;
+  return `${file}:${start.line}:${start.column}-${end?.line}:${end?.column}:${m.mutatorName}:${m.replacement ?? ""}`;
+};
+
+type Outcome = "killed" | "timeout" | "survived" | "ignored" | "error";
+const outcomeOf = (status: string): Outcome =>
+  KILLED.has(status)
+    ? "killed"
+    : TIMEOUT.has(status)
+      ? "timeout"
+      : SURVIVED.has(status)
+        ? "survived"
+        : IGNORED.has(status)
+          ? "ignored"
+          : "error";
+
+function row(outcomes: readonly Outcome[]): ScoreRow {
+  const count = (o: Outcome) => outcomes.filter((x) => x === o).length;
+  const killed = count("killed");
+  const timeout = count("timeout");
+  const survived = count("survived");
+  const valid = killed + timeout + survived;
+  return {
+    mutants: outcomes.length,
+    killed,
+    survived,
+    timeout,
+    ignored: count("ignored"),
+    errors: count("error"),
+    score: valid === 0 ? null : Math.round((10_000 * (killed + timeout)) / valid) / 100,
+  };
+}
+
+/** The value below which a share `q` of the sorted values lies (nearest rank). */
+function quantile(sorted: readonly number[], q: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i] ?? 0;
+}
+
+export function summarizeMutation(
+  reports: Readonly<Partial<Record<DetectorName, StrykerReport>>>,
+  campaignTimings: readonly DetectorTiming[] = [],
+): MutationSummary {
+  const detectors = DETECTOR_NAMES.filter((d) => reports[d] !== undefined);
+  // key → file, mutant, outcome per detector
+  const mutants = new Map<string, { file: string; m: StrykerMutant; by: Partial<Record<DetectorName, Outcome>> }>();
+  for (const d of detectors) {
+    const report = reports[d];
+    if (report === undefined) continue;
+    for (const [file, { mutants: ms }] of Object.entries(report.files)) {
+      for (const m of ms) {
+        const k = keyOf(file, m);
+        const entry = mutants.get(k) ?? { file, m, by: {} };
+        entry.by[d] = outcomeOf(m.status);
+        mutants.set(k, entry);
+      }
+    }
+  }
+  const outcomes = new Map<string, Map<string, Outcome[]>>();
+  const push = (file: string, column: string, o: Outcome) => {
+    for (const f of [file, "all"]) {
+      const byCol = outcomes.get(f) ?? new Map<string, Outcome[]>();
+      outcomes.set(f, byCol);
+      const list = byCol.get(column) ?? [];
+      byCol.set(column, list);
+      list.push(o);
+    }
+  };
+  const survivors: Survivor[] = [];
+  const combined = detectors.includes("campaign") && detectors.includes("scenarios");
+  for (const { file, m, by } of mutants.values()) {
+    for (const d of detectors) {
+      const o = by[d];
+      if (o !== undefined) push(file, d, o);
+    }
+    if (!combined) continue;
+    const c = by.campaign;
+    const s = by.scenarios;
+    const both: Outcome =
+      c === "killed" || s === "killed"
+        ? "killed"
+        : c === "timeout" || s === "timeout"
+          ? "timeout"
+          : c === "survived" || s === "survived"
+            ? "survived"
+            : (c ?? s ?? "error");
+    push(file, "campaign+scenarios", both);
+    if (both === "survived")
+      survivors.push({
+        file,
+        line: m.location.start.line,
+        column: m.location.start.column,
+        mutator: m.mutatorName,
+        replacement: m.replacement ?? "",
+      });
+  }
+  survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  const files: Record<string, Record<string, ScoreRow>> = {};
+  for (const f of [...outcomes.keys()].sort((a, b) => (a === "all" ? 1 : b === "all" ? -1 : a.localeCompare(b)))) {
+    const cols: Record<string, ScoreRow> = {};
+    for (const [col, os] of outcomes.get(f) ?? []) cols[col] = row(os);
+    files[f] = cols;
+  }
+  const kills = campaignTimings
+    .filter((t) => t.mutant !== null && t.exitCode !== 0)
+    .map((t) => t.ms / 1000)
+    .sort((a, b) => a - b);
+  return {
+    detectors: [...detectors, ...(combined ? ["campaign+scenarios"] : [])],
+    files,
+    survivors,
+    campaignTimeToKillS:
+      kills.length === 0
+        ? null
+        : {
+            killed: kills.length,
+            medianS: Math.round(quantile(kills, 0.5) * 100) / 100,
+            p90S: Math.round(quantile(kills, 0.9) * 100) / 100,
+          },
+  };
+}
+
+/** The summary as a fixed-width table, one line per file (score % per detector, mutants in brackets). */
+export function mutationTable(s: MutationSummary): string[] {
+  const width = Math.max(4, ...Object.keys(s.files).map((f) => f.length));
+  const head = ["file".padEnd(width), ...s.detectors.map((d) => d.padStart(20))].join("  ");
+  const lines = [head];
+  for (const [f, cols] of Object.entries(s.files)) {
+    const cells = s.detectors.map((d) => {
+      const r = cols[d];
+      if (r === undefined) return "-".padStart(20);
+      const valid = r.killed + r.timeout + r.survived;
+      return `${r.score === null ? "n/a" : `${r.score.toFixed(1)}%`} (${r.killed + r.timeout}/${valid})`.padStart(20);
+    });
+    lines.push([f.padEnd(width), ...cells].join("  "));
+  }
+  return lines;
+}

@@ -1,0 +1,48 @@
+import { execFile } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The pre-built CLI as `npm ci` builds it (scripts/build-cli.mjs, the `prepare` script), built here into a folder
+// of its own and run as a real process: every bundled dependency loads, the external ones resolve from
+// node_modules, and the explorer's worker threads find their bundled worker.
+const run = promisify(execFile);
+const OUT = ".vitest-reports/bundle-test";
+
+beforeAll(async () => {
+  await run(process.execPath, ["scripts/build-cli.mjs", "--outdir", OUT], { timeout: 120_000 });
+  // what bin/chainsim.js does with a current bundle
+  writeFileSync(
+    `${OUT}/run.mjs`,
+    'const { main } = await import("./chainsim.mjs");\nprocess.exitCode = await main(process.argv.slice(2));\n',
+  );
+}, 130_000);
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+
+const cli = (...args: string[]) => run(process.execPath, [`${OUT}/run.mjs`, ...args], { timeout: 120_000 });
+
+describe("the pre-built CLI bundle", () => {
+  it("prints help and replays a scenario", async () => {
+    expect((await cli("--help")).stdout).toContain("Usage: chainsim");
+    const { stdout } = await cli("run", "scenarios/veto-exactly-threshold-not-vetoed.yaml", "--json");
+    expect(JSON.parse(stdout).passed).toBe(true);
+  });
+
+  it("runs the explorer on worker threads with the bundled worker", async () => {
+    const { stdout } = await cli(
+      "explore",
+      "cancel-window",
+      "--runs",
+      "80",
+      "--workers",
+      "2",
+      "--offset",
+      "129694",
+      "--format",
+      "json",
+      "--out",
+      `${OUT}/x.json`,
+    );
+    expect(stdout.length).toBeGreaterThan(0);
+  });
+});
