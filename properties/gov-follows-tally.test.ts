@@ -55,8 +55,8 @@ const opened = [
     T0,
     [submit()],
     [
-      { type: "submitted", id: 1n },
-      { type: "voting-started", id: 1n },
+      { kind: "submitted", id: 1n },
+      { kind: "voting-started", id: 1n },
     ],
   ),
   block(3, T0 + 6000, [vote("val1", "yes"), vote("val2", "yes"), vote("val3", "yes")], []),
@@ -88,11 +88,11 @@ describe("gov-follows-tally", () => {
   });
 
   it("holds when three of four validators vote yes and the proposal passes at its voting end", () => {
-    expect(check([...opened, block(12, T0 + 60_000, [], [{ type: "passed", id: 1n }])]).holds).toBe(true);
+    expect(check([...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])]).holds).toBe(true);
   });
 
   it("is violated when a chain rejects a proposal its votes pass", () => {
-    const v = check([...opened, block(12, T0 + 60_000, [], [{ type: "rejected", id: 1n }])]);
+    const v = check([...opened, block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }])]);
     expect(v).toEqual({
       holds: false,
       detail:
@@ -104,7 +104,7 @@ describe("gov-follows-tally", () => {
     const vetoed = [
       opened[0]!,
       block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
-      block(12, T0 + 60_000, [], [{ type: "passed", id: 1n }]),
+      block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }]),
     ];
     expect(check(vetoed)).toMatchObject({
       holds: false,
@@ -125,7 +125,7 @@ describe("gov-follows-tally", () => {
   });
 
   it("is violated when a proposal is decided before its voting end", () => {
-    expect(check([...opened, block(5, T0 + 18_000, [], [{ type: "passed", id: 1n }])])).toMatchObject({
+    expect(check([...opened, block(5, T0 + 18_000, [], [{ kind: "passed", id: 1n }])])).toMatchObject({
       holds: false,
       detail: expect.stringContaining("before its voting end"),
     });
@@ -136,7 +136,7 @@ describe("gov-follows-tally", () => {
     const vetoed = [
       opened[0]!,
       block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
-      block(12, T0 + 60_000, [], [{ type: "rejected", id: 1n }]),
+      block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
     ];
     const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n };
     expect(govFollowsTally.check(withBank(vetoed, burned)).holds).toBe(true);
@@ -146,7 +146,7 @@ describe("gov-follows-tally", () => {
       detail: `the stake supply is ${GENESIS_SUPPLY}, but genesis ${GENESIS_SUPPLY} less the 10000000 burned by decisions is ${GENESIS_SUPPLY - 10_000_000n}`,
     });
     // A chain that loses a passed proposal's refund leaves it in the module account.
-    const passed = [...opened, block(12, T0 + 60_000, [], [{ type: "passed", id: 1n }])];
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
     expect(govFollowsTally.check(withBank(passed, { module: 10_000_000n, supply: GENESIS_SUPPLY }))).toMatchObject({
       holds: false,
       detail: expect.stringContaining(
@@ -162,17 +162,17 @@ describe("gov-follows-tally", () => {
         T0,
         [submit(true)],
         [
-          { type: "submitted", id: 1n },
-          { type: "voting-started", id: 1n },
+          { kind: "submitted", id: 1n },
+          { kind: "voting-started", id: 1n },
         ],
       ),
       block(3, T0 + 6000, [vote("val1", "yes"), vote("val2", "yes"), vote("val3", "no")], []),
-      block(7, T0 + 30_000, [], [{ type: "expedited-fallback", id: 1n }]),
+      block(7, T0 + 30_000, [], [{ kind: "expedited-fallback", id: 1n }]),
       // The expedited votes were deleted at the fallback: without new votes the regular tally misses quorum.
-      block(12, T0 + 60_000, [], [{ type: "rejected", id: 1n }]),
+      block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
     ];
     expect(check(expedited).holds).toBe(true);
-    const passedAnyway = [...expedited.slice(0, 3), block(12, T0 + 60_000, [], [{ type: "passed", id: 1n }])];
+    const passedAnyway = [...expedited.slice(0, 3), block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
     expect(check(passedAnyway)).toMatchObject({ holds: false, detail: expect.stringContaining("no-quorum") });
   });
 });

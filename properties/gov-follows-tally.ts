@@ -189,7 +189,7 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
   }
   const decided = new Set<bigint>();
   for (const g of ev.gov) {
-    switch (g.type) {
+    switch (g.kind) {
       case "submitted": {
         const sub = f.submitted.shift();
         if (sub === undefined) return `proposal ${g.id} was submitted in block ${ev.height} without a submission there`;
@@ -212,17 +212,17 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
         if (p === undefined) break;
         decided.add(g.id);
         if (p.votingEndMs === null || ev.timeMs < p.votingEndMs)
-          return `proposal ${g.id} was decided (${g.type}) in block ${ev.height} at ${iso(ev.timeMs)}, before its voting end ${p.votingEndMs === null ? "(voting never started)" : iso(p.votingEndMs)}`;
+          return `proposal ${g.id} was decided (${g.kind}) in block ${ev.height} at ${iso(ev.timeMs)}, before its voting end ${p.votingEndMs === null ? "(voting never started)" : iso(p.votingEndMs)}`;
         const model = tally(p.votes, f.powers, f.params, p.expedited);
-        const chainPassed = g.type === "passed" || g.type === "failed";
+        const chainPassed = g.kind === "passed" || g.kind === "failed";
         const votes = p.votes.map(([v, o]) => `${f.names.get(v) ?? v}:${o}`).join(",") || "none";
         if (chainPassed !== model.passes) {
           const want = model.passes ? "pass" : p.expedited ? "fall back to a regular proposal" : "be rejected";
-          return `proposal ${g.id}${p.expedited ? " (expedited)" : ""} ended ${g.type} in block ${ev.height}, but the tally of its votes (${votes}) says it should ${want} (${model.reason})`;
+          return `proposal ${g.id}${p.expedited ? " (expedited)" : ""} ended ${g.kind} in block ${ev.height}, but the tally of its votes (${votes}) says it should ${want} (${model.reason})`;
         }
         const fate = depositFate(model, p.expedited);
         if (fate === "burn") for (const d of p.deposits.values()) f.burned += d;
-        if (g.type === "expedited-fallback") {
+        if (g.kind === "expedited-fallback") {
           // The regular tally decides it later, from the same voting start; the counted votes are deleted.
           p.expedited = false;
           p.votes = [];

@@ -88,7 +88,7 @@ function healNode(s: Session, node: string): void {
     if (st.status === "running" && st.binary === binary && st.skip.length === 0) return;
     if (st.status === "running" && n === sim.height && st.skip.length === 0 && fit === undefined) return;
     s.act(
-      { type: "swapBinary", node, binary, skipUpgradeHeights: [] },
+      { kind: "swapBinary", node, binary, skipUpgradeHeights: [] },
       { swapBinary: { node, binary, skipUpgradeHeights: [] } },
     );
   }

@@ -14,7 +14,7 @@ import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/u
 import type { GovKeeper } from "../gov/keeper.js";
 import type { UpgradeMsgServer } from "../upgrade/msg-server.js";
 import { makePlan } from "../upgrade/plan.js";
-import type { CoinInput, SimTx, TxResult, UpgradeMsgInput, VoteOptionName } from "./types.js";
+import type { CoinInput, SimTx, TxResult, UpgradeMessage, VoteOptionName } from "./types.js";
 
 /** Root SDK error for a signature that does not belong to the message's signer. */
 const ErrInvalidPubKey: RegisteredError = Object.freeze({ codespace: "sdk", code: 8, description: "invalid pubkey" });
@@ -30,8 +30,8 @@ const coins = (cs: readonly CoinInput[]) =>
   cs.map((c) => create(CoinSchema, { denom: c.denom, amount: c.amount.toString() }));
 
 /** An upgrade message as the `Any` a proposal carries; the type URL has the Cosmos-style `/` prefix. */
-export function packUpgradeMsg(m: UpgradeMsgInput): { typeUrl: string; value: Uint8Array } {
-  if (m.type === "softwareUpgrade") {
+export function packUpgradeMsg(m: UpgradeMessage): { typeUrl: string; value: Uint8Array } {
+  if (m.kind === "softwareUpgrade") {
     const msg = create(MsgSoftwareUpgradeSchema, {
       authority: m.authority,
       plan: makePlan({ name: m.plan.name, height: m.plan.height, info: m.plan.info }),

@@ -1,4 +1,4 @@
-import type { Halt, NodeConfig, NodeProcess } from "./types.js";
+import type { Halt, NodeConfig, NodeProcess, StoredProposalStatus } from "./types.js";
 
 /** An upgrade-info.json as a node or its sidecar reads it. */
 export type UpgradeInfoRead =
@@ -8,7 +8,7 @@ export type UpgradeInfoRead =
 
 /** A proposal as the committed state shows it (times in ms; undefined when not set). */
 export interface ProposalView {
-  readonly status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed";
+  readonly status: StoredProposalStatus;
   readonly submitTimeMs: number;
   readonly depositEndTimeMs: number;
   readonly votingStartTimeMs?: number;

@@ -22,14 +22,16 @@ const V2 = binary("v2", { v2: { handler: "migrate" } }, { gov: 2 }, { gov: [1] }
 const scheduleTx = (name: string, height: number): SimTx => ({
   kind: "upgrade",
   signer: GOV_AUTHORITY,
-  messages: [{ type: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
+  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
 });
 const scheduleStep: Step = {
   index: 0,
-  trigger: { type: "height", height: 2 },
+  trigger: { kind: "height", height: 2 },
   action: {
-    type: "authorityExec",
-    messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } }],
+    kind: "authorityExec",
+    messages: [
+      { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(PLAN), info: "" } },
+    ],
   },
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import type { NodeConfig } from "./types.js";
 
 /** Block execution on a node (docs/scenario-format.md §1): upgrade handlers, and the idle horizon the fast path relies on. */
@@ -9,18 +10,20 @@ const GENESIS = Date.UTC(2026, 0, 1);
 const CFG = { name: "probe", upgradeInfoWritable: true } as NodeConfig;
 const at = (height: number, action: Action, index = 0): Step => ({
   index,
-  trigger: { type: "height", height },
+  trigger: { kind: "height", height },
   action,
 });
 const schedule = (height: number): Action => ({
-  type: "authorityExec",
-  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(height), info: "" } }],
+  kind: "authorityExec",
+  messages: [
+    { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(height), info: "" } },
+  ],
 });
 const swapAllOnHalt = (bin: string): Step[] =>
   ["val1", "val2", "val3", "val4"].map((node, i) => ({
     index: 10 + i,
-    trigger: { type: "halt", node, kind: "upgrade-needed", delayMs: 1000 },
-    action: { type: "swapBinary", node, binary: bin },
+    trigger: { kind: "halt", node, haltKind: "upgrade-needed", delayMs: 1000 },
+    action: { kind: "swapBinary", node, binary: bin },
   }));
 
 describe("upgrade handlers", () => {
@@ -107,7 +110,7 @@ describe("idle horizon", () => {
 
   it("ends at the next governance deadline", () => {
     const submit: Action = {
-      type: "submitProposal",
+      kind: "submitProposal",
       id: "up",
       proposer: "val1",
       title: "t",
@@ -115,7 +118,7 @@ describe("idle horizon", () => {
       metadata: "",
       deposit: [{ denom: "stake", amount: 10_000_000n }],
       expedited: false,
-      messages: [{ type: "cancelUpgrade" }],
+      messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
     };
     const e = chainAt(5, [at(2, submit)]);
     const { p } = processOf(e);

@@ -364,23 +364,23 @@ export class SimNodeProcess implements NodeProcess {
     if (!end.ok)
       return this.#halt({ kind: "handler-error", message: `gov EndBlocker failed: ${errorText(end.error)}` });
     const gov: GovBlockEvent[] = [...govEventsFrom(ctx.events)];
-    for (const id of cancelled) gov.push({ type: "cancelled", id });
+    for (const id of cancelled) gov.push({ kind: "cancelled", id });
     for (const o of end.value.outcomes) {
       switch (o.kind) {
         case "dropped":
-          gov.push({ type: "dropped", id: o.id });
+          gov.push({ kind: "dropped", id: o.id });
           break;
         case "passed":
-          gov.push({ type: "passed", id: o.id });
+          gov.push({ kind: "passed", id: o.id });
           break;
         case "failed":
-          gov.push({ type: "failed", id: o.id, reason: o.failedReason });
+          gov.push({ kind: "failed", id: o.id, reason: o.failedReason });
           break;
         case "rejected":
-          gov.push({ type: "rejected", id: o.id });
+          gov.push({ kind: "rejected", id: o.id });
           break;
         case "expedited-fallback":
-          gov.push({ type: "expedited-fallback", id: o.id });
+          gov.push({ kind: "expedited-fallback", id: o.id });
           break;
       }
     }
@@ -459,9 +459,9 @@ function* govEventsFrom(events: readonly Event[]): Generator<GovBlockEvent> {
   for (const e of events) {
     if (e.type !== "submit_proposal" && e.type !== "proposal_deposit") continue;
     for (const a of e.attributes) {
-      if (a.key === "voting_period_start") yield { type: "voting-started", id: BigInt(a.value) };
+      if (a.key === "voting_period_start") yield { kind: "voting-started", id: BigInt(a.value) };
       else if (a.key === "proposal_id" && e.type === "submit_proposal")
-        yield { type: "submitted", id: BigInt(a.value) };
+        yield { kind: "submitted", id: BigInt(a.value) };
     }
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import { utf8 } from "../core/bytes.js";
 import { genesisMarkerKey } from "./markers.js";
@@ -30,10 +31,12 @@ const V2 = binary(
 const V2_NO_STORES = binary("v2bare", { v2: { handler: "migrate" } }, { foo: 1, baz: 1 });
 const schedule: Step = {
   index: 0,
-  trigger: { type: "height", height: 2 },
+  trigger: { kind: "height", height: 2 },
   action: {
-    type: "authorityExec",
-    messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(PLAN), info: "" } }],
+    kind: "authorityExec",
+    messages: [
+      { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(PLAN), info: "" } },
+    ],
   },
 };
 const build = (nodes: Record<string, object> = {}, extraSteps: Step[] = []) =>
@@ -43,7 +46,7 @@ const build = (nodes: Record<string, object> = {}, extraSteps: Step[] = []) =>
     steps: [schedule, ...extraSteps],
   });
 const swap = (node: string, bin: string, skip?: number[]): Action => ({
-  type: "swapBinary",
+  kind: "swapBinary",
   node,
   binary: bin,
   ...(skip === undefined ? {} : { skipUpgradeHeights: skip }),
@@ -85,7 +88,7 @@ describe("SimAppHost.start", () => {
     const e = build({ val4: noSidecar }, [
       {
         index: 1,
-        trigger: { type: "halt", node: "val4", kind: "upgrade-needed", delayMs: 1000 },
+        trigger: { kind: "halt", node: "val4", haltKind: "upgrade-needed", delayMs: 1000 },
         action: swap("val4", "v2bare"),
       },
     ]);

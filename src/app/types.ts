@@ -10,23 +10,29 @@ export interface PlanInput {
   readonly info: string;
 }
 
-export type UpgradeMsgInput =
-  | { readonly type: "softwareUpgrade"; readonly authority: string; readonly plan: PlanInput }
-  | { readonly type: "cancelUpgrade"; readonly authority: string };
+/**
+ * An x/upgrade message (MsgSoftwareUpgrade, MsgCancelUpgrade) with its authority: the one shape scenarios, the
+ * harness, proposals and transactions carry. On the wire (trace lines, block data) the kind is written `type`.
+ */
+export type UpgradeMessage =
+  | { readonly kind: "softwareUpgrade"; readonly authority: string; readonly plan: PlanInput }
+  | { readonly kind: "cancelUpgrade"; readonly authority: string };
 
 export interface CoinInput {
   readonly denom: string;
   readonly amount: bigint;
 }
 
-export type VoteOptionName = "yes" | "no" | "abstain" | "no_with_veto";
+/** The vote options of a simulated vote, as scenarios and the trace name them (x/gov's VoteOption). */
+export const VOTE_OPTIONS = ["yes", "no", "abstain", "no_with_veto"] as const;
+export type VoteOptionName = (typeof VOTE_OPTIONS)[number];
 
 /** A simulated transaction: one message from one signer (addresses are bech32 `chain1…`). */
 export type SimTx =
   | {
       readonly kind: "submitProposal";
       readonly proposer: string;
-      readonly messages: readonly UpgradeMsgInput[];
+      readonly messages: readonly UpgradeMessage[];
       readonly initialDeposit: readonly CoinInput[];
       readonly title: string;
       readonly summary: string;
@@ -42,7 +48,7 @@ export type SimTx =
   | { readonly kind: "vote"; readonly proposalId: bigint; readonly voter: string; readonly option: VoteOptionName }
   | { readonly kind: "cancelProposal"; readonly proposalId: bigint; readonly proposer: string }
   /** Upgrade messages sent straight to the upgrade module (`authorityExec` uses the gov authority as signer). */
-  | { readonly kind: "upgrade"; readonly signer: string; readonly messages: readonly UpgradeMsgInput[] };
+  | { readonly kind: "upgrade"; readonly signer: string; readonly messages: readonly UpgradeMessage[] };
 
 export interface TxResult {
   readonly ok: boolean;
@@ -72,14 +78,28 @@ export type ExecOutcome =
 
 /** Governance outcomes of one block, for the timeline and the proposal table. */
 export type GovBlockEvent =
-  | { readonly type: "submitted"; readonly id: bigint }
-  | { readonly type: "voting-started"; readonly id: bigint }
-  | { readonly type: "passed"; readonly id: bigint }
-  | { readonly type: "rejected"; readonly id: bigint }
-  | { readonly type: "failed"; readonly id: bigint; readonly reason: string }
-  | { readonly type: "expedited-fallback"; readonly id: bigint }
-  | { readonly type: "dropped"; readonly id: bigint }
-  | { readonly type: "cancelled"; readonly id: bigint };
+  | { readonly kind: "submitted"; readonly id: bigint }
+  | { readonly kind: "voting-started"; readonly id: bigint }
+  | { readonly kind: "passed"; readonly id: bigint }
+  | { readonly kind: "rejected"; readonly id: bigint }
+  | { readonly kind: "failed"; readonly id: bigint; readonly reason: string }
+  | { readonly kind: "expedited-fallback"; readonly id: bigint }
+  | { readonly kind: "dropped"; readonly id: bigint }
+  | { readonly kind: "cancelled"; readonly id: bigint };
+
+/** The wire object of a transaction (trace lines, block data): upgrade messages' kinds are written `type`. */
+export function simTxWire(tx: SimTx): unknown {
+  if (tx.kind !== "submitProposal" && tx.kind !== "upgrade") return tx;
+  return { ...tx, messages: tx.messages.map(upgradeMessageWire) };
+}
+
+const upgradeMessageWire = (m: UpgradeMessage) =>
+  m.kind === "softwareUpgrade"
+    ? { type: m.kind, authority: m.authority, plan: m.plan }
+    : { type: m.kind, authority: m.authority };
+
+/** The wire object of a governance event: its kind is written `type`. */
+export const govEventWire = ({ kind, ...rest }: GovBlockEvent): unknown => ({ type: kind, ...rest });
 
 /**
  * One process of a node's binary over the node's persistent state. Created at each start; dropped at each stop.
@@ -136,3 +156,20 @@ export interface NodeConfig {
   /** false makes `<home>/data` read-only, so writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
 }
+
+/**
+ * A proposal's status as the chain records it: x/gov's statuses, plus `dropped` (deleted at its deposit end) and
+ * `cancelled` (deleted by MsgCancelProposal), which gov's store no longer shows.
+ */
+export const PROPOSAL_STATUSES = [
+  "deposit_period",
+  "voting_period",
+  "passed",
+  "rejected",
+  "failed",
+  "dropped",
+  "cancelled",
+] as const;
+export type ProposalStatusName = (typeof PROPOSAL_STATUSES)[number];
+/** The statuses gov's store can show (a dropped or cancelled proposal is deleted). */
+export type StoredProposalStatus = Exclude<ProposalStatusName, "dropped" | "cancelled">;

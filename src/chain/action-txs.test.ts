@@ -4,31 +4,37 @@ import { actionTxs } from "./action-txs.js";
 
 describe("actionTxs", () => {
   const ids = (label: string) => (label === "up" ? 7n : undefined);
-  it("resolves names to addresses, labels to ids, and default authorities per action", () => {
+  it("resolves names to addresses and labels to ids; messages keep the authority they carry", () => {
     const plan = { name: "v2", height: 10n, info: "" };
-    expect(actionTxs({ type: "tx", from: "val1", messages: [{ type: "softwareUpgrade", plan }] }, ids)).toEqual({
+    const signer = addressOfName("val1");
+    expect(
+      actionTxs({ kind: "tx", from: "val1", messages: [{ kind: "softwareUpgrade", authority: signer, plan }] }, ids),
+    ).toEqual({
       ok: true,
       txs: [
         {
           kind: "upgrade",
           signer: addressOfName("val1"),
-          messages: [{ type: "softwareUpgrade", authority: addressOfName("val1"), plan }],
+          messages: [{ kind: "softwareUpgrade", authority: signer, plan }],
         },
       ],
     });
-    const exec = actionTxs({ type: "authorityExec", messages: [{ type: "cancelUpgrade" }] }, ids);
+    const exec = actionTxs(
+      { kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }] },
+      ids,
+    );
     expect(exec).toMatchObject({
       ok: true,
       txs: [{ signer: GOV_AUTHORITY, messages: [{ authority: GOV_AUTHORITY }] }],
     });
     const votes = actionTxs(
       {
-        type: "vote",
+        kind: "vote",
         proposal: "up",
-        votes: [
+        votes: new Map([
           ["val1", "yes"],
           ["val2", "no"],
-        ],
+        ]),
       },
       ids,
     );
@@ -41,10 +47,10 @@ describe("actionTxs", () => {
     });
   });
   it("reports a label whose submission has not succeeded, and sends nothing for node operations", () => {
-    expect(actionTxs({ type: "deposit", proposal: "nope", from: "val1", amount: [] }, ids)).toEqual({
+    expect(actionTxs({ kind: "deposit", proposal: "nope", from: "val1", amount: [] }, ids)).toEqual({
       ok: false,
       error: 'proposal "nope" has no id: its submission has not succeeded',
     });
-    expect(actionTxs({ type: "stop", node: "val1" }, ids)).toBeUndefined();
+    expect(actionTxs({ kind: "stop", node: "val1" }, ids)).toBeUndefined();
   });
 });

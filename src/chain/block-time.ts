@@ -9,8 +9,9 @@ export type BlockTimeModel =
       readonly kind: "normal";
       readonly meanMs: DurationMs;
       readonly stddevMs: DurationMs;
-      /** Clip bounds; `minMs` defaults to 1 ms. */
+      /** Draws are clipped to [minMs, maxMs]; `minMs` defaults to 1 ms. */
       readonly minMs: DurationMs;
+      /** Absent: no upper clip. */
       readonly maxMs?: DurationMs | undefined;
     };
 

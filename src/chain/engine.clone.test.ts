@@ -69,7 +69,7 @@ describe("clone", () => {
     const e = build();
     e.run({ untilHeight: 100 });
     const c = e.clone();
-    const r = c.apply({ type: "stop", node: "val4" });
+    const r = c.apply({ kind: "stop", node: "val4" });
     expect(r).toMatchObject({ ok: true });
     c.run({ settle: true });
     e.run({ settle: true });
@@ -81,7 +81,7 @@ describe("clone", () => {
     const e2 = build();
     e2.run({ untilHeight: 100 });
     const c2 = e2.clone();
-    e2.apply({ type: "swapBinary", node: "val2", binary: "v2" });
+    e2.apply({ kind: "swapBinary", node: "val2", binary: "v2" });
     expect(e2.nodeStatus("val2")?.binary).toBe("v2");
     expect(c2.nodeStatus("val2")).toMatchObject({ binary: "v1", status: "running" });
     c2.run({ settle: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step } from "./actions.js";
 import type { BlockTimeModel } from "./block-time.js";
@@ -15,7 +16,7 @@ const NORMAL: BlockTimeModel = {
 const FIXED: BlockTimeModel = { kind: "fixed", intervalMs: durationMs(6000) };
 
 const submit: Action = {
-  type: "submitProposal",
+  kind: "submitProposal",
   id: "up",
   proposer: "val1",
   title: "t",
@@ -23,22 +24,22 @@ const submit: Action = {
   metadata: "",
   deposit: [{ denom: "stake", amount: 10_000_000n }],
   expedited: false,
-  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: 300n, info: "" } }],
+  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: 300n, info: "" } }],
 };
 const vote: Action = {
-  type: "vote",
+  kind: "vote",
   proposal: "up",
-  votes: [
+  votes: new Map([
     ["val1", "yes"],
     ["val2", "yes"],
     ["val3", "yes"],
-  ],
+  ]),
 };
 const lifecycle = (seed: number, blockTime: BlockTimeModel, withProposal = true) => {
   const steps: Step[] = withProposal
     ? [
-        { index: 0, trigger: { type: "height", height: 2 }, action: submit },
-        { index: 1, trigger: { type: "height", height: 3 }, action: vote },
+        { index: 0, trigger: { kind: "height", height: 2 }, action: submit },
+        { index: 1, trigger: { kind: "height", height: 3 }, action: vote },
       ]
     : [];
   return testChain({

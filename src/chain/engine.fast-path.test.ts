@@ -12,6 +12,7 @@ import {
   upgradeTo,
   yesVotes,
 } from "../../test/kit/chain.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { EngineOptions } from "./engine.js";
 
@@ -42,10 +43,10 @@ const SCENARIOS: Record<string, Scenario> = {
       engine,
       steps: steps(
         [at(2), schedule(PLAN)],
-        [{ type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
-        [{ type: "halt", node: "val2", kind: "upgrade-needed", delayMs: 60_000 }, swap("val2", "v2")],
-        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 1_200_000 }, swap("val3", "v2")],
-        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 3_600_000 }, swap("val4", "v2")],
+        [{ kind: "halt", node: "val1", haltKind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
+        [{ kind: "halt", node: "val2", haltKind: "upgrade-needed", delayMs: 60_000 }, swap("val2", "v2")],
+        [{ kind: "time", timeMs: GENESIS + PLAN * 6000 + 1_200_000 }, swap("val3", "v2")],
+        [{ kind: "time", timeMs: GENESIS + PLAN * 6000 + 3_600_000 }, swap("val4", "v2")],
       ),
     }),
   "minority skip": (engine) =>
@@ -62,7 +63,7 @@ const SCENARIOS: Record<string, Scenario> = {
       nodes: { val1: sidecar, val2: sidecar, val3: sidecar },
       steps: steps(
         [at(2), schedule(PLAN)],
-        [at(100), { type: "stop", node: "val4" }],
+        [at(100), { kind: "stop", node: "val4" }],
         [at(400), swap("val4", "v1")],
         [at(450), swap("val4", "v2")],
       ),
@@ -87,7 +88,7 @@ const SCENARIOS: Record<string, Scenario> = {
       steps: steps(
         [at(2), submitProposal("up", upgradeTo(PLAN))],
         [at(3), yesVotes("up")],
-        [at(10), submitProposal("cancel", { type: "cancelUpgrade" })],
+        [at(10), submitProposal("cancel", { kind: "cancelUpgrade", authority: GOV_AUTHORITY })],
         [at(11), yesVotes("cancel")],
         [at(200), schedule(PLAN)],
       ),

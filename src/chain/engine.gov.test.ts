@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
-import type { VoteOptionName } from "../app/types.js";
+import type { UpgradeMessage, VoteOptionName } from "../app/types.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
-import type { Action, Step, UpgradeMsgSpec } from "./actions.js";
+import type { Action, Step } from "./actions.js";
 
 /** Deposit and voting periods of 1 h with 6 s blocks: a proposal submitted at block h ends near block h + 600. */
 const HOUR_MS = 3_600_000;
@@ -10,13 +11,14 @@ const MIN_DEPOSIT = 10_000_000n;
 const EXPEDITED_MIN_DEPOSIT = 50_000_000n;
 const BINARIES = [binary("v1"), binary("v2", { v2: { handler: "noop" } })];
 
-const upgrade = (name: string, height: number): UpgradeMsgSpec => ({
-  type: "softwareUpgrade",
+const upgrade = (name: string, height: number): UpgradeMessage => ({
+  kind: "softwareUpgrade",
+  authority: GOV_AUTHORITY,
   plan: { name, height: BigInt(height), info: "" },
 });
-const cancel: UpgradeMsgSpec = { type: "cancelUpgrade" };
-const submit = (id: string, msg: UpgradeMsgSpec, deposit = MIN_DEPOSIT, expedited = false): Action => ({
-  type: "submitProposal",
+const cancel: UpgradeMessage = { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
+const submit = (id: string, msg: UpgradeMessage, deposit = MIN_DEPOSIT, expedited = false): Action => ({
+  kind: "submitProposal",
   id,
   proposer: "val1",
   title: id,
@@ -27,13 +29,13 @@ const submit = (id: string, msg: UpgradeMsgSpec, deposit = MIN_DEPOSIT, expedite
   messages: [msg],
 });
 const vote = (proposal: string, voters: Record<string, VoteOptionName>): Action => ({
-  type: "vote",
+  kind: "vote",
   proposal,
-  votes: Object.entries(voters),
+  votes: new Map(Object.entries(voters)),
 });
 const yes3 = { val1: "yes", val2: "yes", val3: "yes" } as const;
 const atHeights = (...list: [number, Action][]): Step[] =>
-  list.map(([height, action], index) => ({ index, trigger: { type: "height", height }, action }));
+  list.map(([height, action], index) => ({ index, trigger: { kind: "height", height }, action }));
 const chain = (...list: [number, Action][]) => chainWith({}, ...list);
 const chainWith = (nodes: Parameters<typeof testChain>[0]["nodes"] & object, ...list: [number, Action][]) =>
   testChain({
@@ -83,7 +85,7 @@ describe("governance carrying upgrade messages", () => {
       [2, submit("up", upgrade("v2", 2000), 1_000_000n)],
       [5, submit("cancel", cancel)],
       [6, vote("cancel", yes3)],
-      [10, { type: "deposit", proposal: "up", from: "val2", amount: [{ denom: "stake", amount: MIN_DEPOSIT }] }],
+      [10, { kind: "deposit", proposal: "up", from: "val2", amount: [{ denom: "stake", amount: MIN_DEPOSIT }] }],
       [11, vote("up", yes3)],
     );
     e.run({ untilHeight: 1000 });
@@ -130,8 +132,8 @@ describe("governance carrying upgrade messages", () => {
     const sidecar = { enabled: true, delayMs: durationMs(60_000), binaries: new Map<string, string>() };
     const e = chainWith(
       Object.fromEntries(["val1", "val2", "val3", "val4"].map((n) => [n, { sidecar }])),
-      [2, { type: "authorityExec", messages: [upgrade("v2", 20)] }],
-      [30, { type: "authorityExec", messages: [upgrade("v2", 100)] }],
+      [2, { kind: "authorityExec", messages: [upgrade("v2", 20)] }],
+      [30, { kind: "authorityExec", messages: [upgrade("v2", 100)] }],
       [31, submit("again", upgrade("v2", 2000))],
       [32, vote("again", yes3)],
     );
@@ -208,7 +210,7 @@ describe("governance carrying upgrade messages", () => {
     const e = chain(
       [2, submit("up", upgrade("v2", 2000))],
       [3, vote("up", yes3)],
-      [10, { type: "cancelProposal", proposal: "up", from: "val1" }],
+      [10, { kind: "cancelProposal", proposal: "up", from: "val1" }],
     );
     e.run({ settle: true });
     expect(e.proposalByLabel("up")?.status).toBe("cancelled");

@@ -8,16 +8,16 @@ const coins = [{ denom: "stake", amount: 10_000_000n }];
 
 describe("bad input through the library API gives failed step results, never a throw", () => {
   const unknownNode: Action[] = [
-    { type: "swapBinary", node: "nope", binary: "v2" },
-    { type: "restart", node: "nope" },
-    { type: "stop", node: "nope" },
+    { kind: "swapBinary", node: "nope", binary: "v2" },
+    { kind: "restart", node: "nope" },
+    { kind: "stop", node: "nope" },
   ];
   for (const action of unknownNode) {
-    it(`${action.type} naming an unknown node`, () => {
+    it(`${action.kind} naming an unknown node`, () => {
       const e = chain();
       e.run({ untilHeight: 3 });
       const r = e.apply(action);
-      expect(r).toMatchObject({ ok: false, error: 'unknown node "nope"', action: action.type, height: 3 });
+      expect(r).toMatchObject({ ok: false, error: 'unknown node "nope"', action: action.kind, height: 3 });
       e.run({ untilHeight: 5 });
       expect(e.height).toBe(5);
       expect(e.halts).toEqual([]);
@@ -25,12 +25,12 @@ describe("bad input through the library API gives failed step results, never a t
   }
 
   const unknownLabel: Action[] = [
-    { type: "vote", proposal: "ghost", votes: [["val1", "yes"]] },
-    { type: "deposit", proposal: "ghost", from: "val1", amount: coins },
-    { type: "cancelProposal", proposal: "ghost", from: "val1" },
+    { kind: "vote", proposal: "ghost", votes: new Map([["val1", "yes"]]) },
+    { kind: "deposit", proposal: "ghost", from: "val1", amount: coins },
+    { kind: "cancelProposal", proposal: "ghost", from: "val1" },
   ];
   for (const action of unknownLabel) {
-    it(`${action.type} naming an unknown proposal label`, () => {
+    it(`${action.kind} naming an unknown proposal label`, () => {
       const e = chain();
       e.run({ untilHeight: 3 });
       const r = e.apply(action, "bad");
@@ -47,7 +47,7 @@ describe("bad input through the library API gives failed step results, never a t
   it("a label whose submission failed counts as unknown", () => {
     const e = chain();
     e.apply({
-      type: "submitProposal",
+      kind: "submitProposal",
       id: "broke",
       proposer: "pauper",
       title: "t",
@@ -55,13 +55,13 @@ describe("bad input through the library API gives failed step results, never a t
       metadata: "",
       deposit: coins,
       expedited: false,
-      messages: [{ type: "cancelUpgrade" }],
+      messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
     });
     e.run({ untilHeight: 2 });
     const submitted = e.stepResults()[0]!;
     expect(submitted.ok).toBe(false);
     expect(submitted.error).toMatch(/insufficient funds/);
-    expect(e.apply({ type: "vote", proposal: "broke", votes: [["val1", "yes"]] })).toMatchObject({
+    expect(e.apply({ kind: "vote", proposal: "broke", votes: new Map([["val1", "yes"]]) })).toMatchObject({
       ok: false,
       error: 'proposal "broke" has no id: its submission has not succeeded',
     });
@@ -70,9 +70,11 @@ describe("bad input through the library API gives failed step results, never a t
   it("a transaction the chain rejects is a failed step result with the chain's error", () => {
     const e = chain();
     e.apply({
-      type: "tx",
+      kind: "tx",
       from: "val1",
-      messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: 100n, info: "" } }],
+      messages: [
+        { kind: "softwareUpgrade", authority: addressOfName("val1"), plan: { name: "v2", height: 100n, info: "" } },
+      ],
     });
     e.run({ untilHeight: 2 });
     const r = e.stepResults()[0]!;
@@ -86,8 +88,8 @@ describe("bad input through the library API gives failed step results, never a t
   it("an invalid plan is recorded as the step's error, not thrown", () => {
     const e = chain();
     e.apply({
-      type: "authorityExec",
-      messages: [{ type: "softwareUpgrade", plan: { name: "", height: -5n, info: "" } }],
+      kind: "authorityExec",
+      messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "", height: -5n, info: "" } }],
     });
     e.run({ untilHeight: 2 });
     const r = e.stepResults()[0]!;
@@ -98,7 +100,7 @@ describe("bad input through the library API gives failed step results, never a t
   it("swapping to an unknown binary is a failed step that leaves the node as it was", () => {
     const e = chain();
     e.run({ untilHeight: 3 });
-    const r = e.apply({ type: "swapBinary", node: "val1", binary: "v9" });
+    const r = e.apply({ kind: "swapBinary", node: "val1", binary: "v9" });
     expect(r).toMatchObject({ ok: false, error: 'unknown binary "v9"' });
     expect(e.nodeStatus("val1")).toMatchObject({ status: "running", binary: "v1" });
     expect(e.halts).toEqual([]);
@@ -109,7 +111,9 @@ describe("bad input through the library API gives failed step results, never a t
   it("a transaction still in the mempool is reported as not included", () => {
     const e = chain();
     e.run({ untilHeight: 3 });
-    expect(e.apply({ type: "authorityExec", messages: [{ type: "cancelUpgrade" }] })).toBeUndefined();
+    expect(
+      e.apply({ kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }] }),
+    ).toBeUndefined();
     expect(e.stepResults()).toEqual([
       expect.objectContaining({
         ok: false,

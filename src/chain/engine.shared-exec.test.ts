@@ -43,10 +43,10 @@ const SCENARIOS: Record<string, (engine: EngineOptions) => ReturnType<typeof tes
       engine,
       steps: steps(
         [at(2), schedule(PLAN)],
-        [{ type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
-        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 1_200_000 }, swap("val3", "v2")],
-        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 3_600_000 }, swap("val4", "v2")],
-        [{ type: "time", timeMs: GENESIS + PLAN * 6000 + 3_700_000 }, swap("val2", "v2")],
+        [{ kind: "halt", node: "val1", haltKind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
+        [{ kind: "time", timeMs: GENESIS + PLAN * 6000 + 1_200_000 }, swap("val3", "v2")],
+        [{ kind: "time", timeMs: GENESIS + PLAN * 6000 + 3_600_000 }, swap("val4", "v2")],
+        [{ kind: "time", timeMs: GENESIS + PLAN * 6000 + 3_700_000 }, swap("val2", "v2")],
       ),
     }),
   "skip heights: a minority diverges": (engine) =>
@@ -63,7 +63,7 @@ const SCENARIOS: Record<string, (engine: EngineOptions) => ReturnType<typeof tes
       nodes: { val1: sidecar, val2: sidecar, val3: sidecar },
       steps: steps(
         [at(2), schedule(PLAN)],
-        [at(40), { type: "stop", node: "val4" }],
+        [at(40), { kind: "stop", node: "val4" }],
         [at(PLAN + 30), swap("val4", "v1")],
         [at(PLAN + 40), swap("val4", "v2")],
       ),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { SidecarConfig } from "../app/types.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
 
@@ -11,8 +12,8 @@ const NODES = ["val1", "val2", "val3", "val4"];
 const steps = (...list: [Trigger, Action][]): Step[] =>
   list.map(([trigger, action], index) => ({ index, trigger, action }));
 const schedule = (name: string, height: number): Action => ({
-  type: "authorityExec",
-  messages: [{ type: "softwareUpgrade", plan: { name, height: BigInt(height), info: "" } }],
+  kind: "authorityExec",
+  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
 });
 const sidecar = (binaries: Record<string, string> = {}): { sidecar: SidecarConfig } => ({
   sidecar: { enabled: true, delayMs: durationMs(DELAY_MS), binaries: new Map(Object.entries(binaries)) },
@@ -27,7 +28,7 @@ describe("sidecar", () => {
       binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })],
       engine: { keepTrace: true },
       nodes: allWith(sidecar()),
-      steps: steps([{ type: "height", height: 2 }, schedule("v2", PLAN)]),
+      steps: steps([{ kind: "height", height: 2 }, schedule("v2", PLAN)]),
     });
     e.run({ untilHeight: PLAN + 3 });
     const t = trace(e.traceLines());
@@ -55,7 +56,7 @@ describe("sidecar", () => {
     const e = testChain({
       binaries: [binary("v1"), binary("v2a", { v2: { handler: "noop" } }), binary("v2b", { v2: { handler: "noop" } })],
       nodes: allWith(sidecar({ v2: "v2b" })),
-      steps: steps([{ type: "height", height: 2 }, schedule("v2", PLAN)]),
+      steps: steps([{ kind: "height", height: 2 }, schedule("v2", PLAN)]),
     });
     e.run({ untilHeight: PLAN + 3 });
     expect(NODES.map((n) => e.nodeStatus(n)?.binary)).toEqual(["v2b", "v2b", "v2b", "v2b"]);
@@ -66,7 +67,7 @@ describe("sidecar", () => {
       binaries: [binary("v1"), binary("v2a", { v2: { handler: "noop" } }), binary("v2b", { v2: { handler: "noop" } })],
       engine: { keepTrace: true },
       nodes: { ...allWith(sidecar({ v2: "v2a" })), val4: sidecar() },
-      steps: steps([{ type: "height", height: 2 }, schedule("v2", PLAN)]),
+      steps: steps([{ kind: "height", height: 2 }, schedule("v2", PLAN)]),
     });
     e.run({ untilHeight: PLAN + 3 });
     const t = trace(e.traceLines()).filter((l) => l.t === "sidecar" && l.node === "val4");
@@ -82,7 +83,7 @@ describe("sidecar", () => {
       binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })],
       engine: { keepTrace: true },
       nodes: allWith(sidecar()),
-      steps: steps([{ type: "height", height: 2 }, schedule("v9", PLAN)]),
+      steps: steps([{ kind: "height", height: 2 }, schedule("v9", PLAN)]),
     });
     e.run({ untilTimeMs: Date.UTC(2026, 0, 2) });
     const t = trace(e.traceLines()).filter((l) => l.t === "sidecar");
@@ -99,10 +100,10 @@ describe("sidecar", () => {
       engine: { keepTrace: true },
       nodes: allWith(sidecar({ v2: "v2" })),
       steps: steps(
-        [{ type: "height", height: 2 }, schedule("v2", PLAN)],
+        [{ kind: "height", height: 2 }, schedule("v2", PLAN)],
         [
-          { type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 },
-          { type: "swapBinary", node: "val1", binary: "v2x" },
+          { kind: "halt", node: "val1", haltKind: "upgrade-needed", delayMs: 60_000 },
+          { kind: "swapBinary", node: "val1", binary: "v2x" },
         ],
       ),
     });
@@ -124,10 +125,10 @@ describe("sidecar", () => {
       engine: { keepTrace: true },
       nodes: { val1: sidecar() },
       steps: steps(
-        [{ type: "height", height: 2 }, schedule("v2", PLAN)],
+        [{ kind: "height", height: 2 }, schedule("v2", PLAN)],
         [
-          { type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 },
-          { type: "restart", node: "val1" },
+          { kind: "halt", node: "val1", haltKind: "upgrade-needed", delayMs: 60_000 },
+          { kind: "restart", node: "val1" },
         ],
       ),
     });
@@ -148,7 +149,7 @@ describe("sidecar", () => {
   it("is off by default: halted nodes stay halted", () => {
     const e = testChain({
       binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })],
-      steps: steps([{ type: "height", height: 2 }, schedule("v2", PLAN)]),
+      steps: steps([{ kind: "height", height: 2 }, schedule("v2", PLAN)]),
     });
     e.run({ untilTimeMs: Date.UTC(2026, 0, 2) });
     expect(NODES.map((n) => e.nodeStatus(n)?.status)).toEqual(["halted", "halted", "halted", "halted"]);

@@ -5,7 +5,7 @@ import { present } from "../core/assert.js";
 import type { UnixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { actionTxs } from "./action-txs.js";
-import type { Action, Step, StepResult, Trigger } from "./actions.js";
+import type { Action, ActionKind, Step, StepResult, Trigger } from "./actions.js";
 import { BlockStore } from "./block-store.js";
 import { BlockTimeSource } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -24,7 +24,16 @@ import { type TraceEvent, TraceWriter } from "./trace.js";
 export type { EngineOptions, HaltRecord, ProposalRecord, StopCondition };
 export { SETTLE_BLOCKS_MAX };
 
-import type { ExecOutcome, GovBlockEvent, Halt, NodeConfig, NodeProcess, SimTx, TxResult } from "../app/types.js";
+import {
+  type ExecOutcome,
+  type GovBlockEvent,
+  type Halt,
+  type NodeConfig,
+  type NodeProcess,
+  type SimTx,
+  simTxWire,
+  type TxResult,
+} from "../app/types.js";
 import type { ChainConfig, NodeStatus } from "./config.js";
 
 interface NodeRuntime<S> {
@@ -82,7 +91,7 @@ export class ChainEngine<S> {
     number,
     {
       label: string | null;
-      action: Action["type"];
+      action: ActionKind;
       parts: number;
       errors: string[];
       result: Record<string, unknown> | null;
@@ -120,7 +129,7 @@ export class ChainEngine<S> {
       // validators_hash: SHA-256 of the canonical validator set (upper-case hex, as CometBFT prints hashes).
       toHex(sha256(new TextEncoder().encode(canonicalJson(validators.map((v) => [v.name, v.power]))))).toUpperCase(),
       validators.map((v) => nameToAddressBytes(v.name)),
-      (tx) => new TextEncoder().encode(canonicalJson(tx)),
+      (tx) => new TextEncoder().encode(canonicalJson(simTxWire(tx))),
     );
     this.#trace = new TraceWriter(opts.keepTrace ?? false);
   }
@@ -153,7 +162,7 @@ export class ChainEngine<S> {
   /** Adds a step. Height and time triggers in the past run at the next opportunity. */
   schedule(step: Step): void {
     const t = step.trigger;
-    switch (t.type) {
+    switch (t.kind) {
       case "height": {
         const list = this.#heightSteps.get(t.height) ?? [];
         list.push(step);
@@ -180,7 +189,7 @@ export class ChainEngine<S> {
   /** Runs an action at the current point (library use, e.g. the property harness). */
   apply(action: Action, label?: string): StepResult | undefined {
     const index = this.#nextStepIndex++;
-    this.schedule({ index, trigger: { type: "now" }, action, ...(label === undefined ? {} : { label }) });
+    this.schedule({ index, trigger: { kind: "now" }, action, ...(label === undefined ? {} : { label }) });
     return this.#stepResults.get(index);
   }
 
@@ -196,9 +205,9 @@ export class ChainEngine<S> {
   #tryClaim(w: { step: Step; key: string; claimed: boolean }, h: HaltRecord & { claimedKeys?: Set<string> }): boolean {
     if (w.claimed) return false;
     const t = w.step.trigger;
-    if (t.type !== "halt") return false;
-    if (t.node !== "any" && t.node !== h.node) return false;
-    if (t.kind !== undefined && t.kind !== h.kind) return false;
+    if (t.kind !== "halt") return false;
+    if (t.node !== null && t.node !== h.node) return false;
+    if (t.haltKind !== undefined && t.haltKind !== h.kind) return false;
     if (t.height !== undefined && t.height !== h.height) return false;
     h.claimedKeys ??= new Set();
     if (h.claimedKeys.has(w.key)) return false;
@@ -489,10 +498,10 @@ export class ChainEngine<S> {
       const p = this.#proposals.get(ev.id);
       if (p === undefined) continue;
       touched.add(ev.id);
-      switch (ev.type) {
+      switch (ev.kind) {
         case "dropped":
         case "cancelled":
-          p.status = ev.type;
+          p.status = ev.kind;
           break;
         case "failed":
           p.status = "failed";
@@ -500,7 +509,7 @@ export class ChainEngine<S> {
           break;
         case "passed":
         case "rejected":
-          p.status = ev.type;
+          p.status = ev.kind;
           break;
         case "voting-started":
           p.status = "voting_period";
@@ -508,7 +517,7 @@ export class ChainEngine<S> {
         default:
           break;
       }
-      if (ev.type === "passed" || ev.type === "failed")
+      if (ev.kind === "passed" || ev.kind === "failed")
         this.#lastPlanEventHeight = Math.max(this.#lastPlanEventHeight, h);
     }
     if (ref === undefined) return;
@@ -687,7 +696,7 @@ export class ChainEngine<S> {
       kind: "step",
       index: step.index,
       label,
-      action: a.type,
+      action: a.kind,
       timeMs: this.#nowMs,
       height: this.#height,
     });
@@ -695,7 +704,7 @@ export class ChainEngine<S> {
       this.#stepResults.set(step.index, {
         index: step.index,
         label,
-        action: a.type,
+        action: a.kind,
         height: this.#height,
         ok,
         error,
@@ -705,7 +714,7 @@ export class ChainEngine<S> {
     const sendTxs = (txs: readonly SimTx[]) => {
       this.#pendingTxSteps.set(step.index, {
         label,
-        action: a.type,
+        action: a.kind,
         parts: txs.length,
         errors: [],
         result: null,
@@ -715,14 +724,14 @@ export class ChainEngine<S> {
       this.#lastStepHeight = Math.max(this.#lastStepHeight, this.#height + 1);
       if (txs.length === 0) done(true, null);
     };
-    if (a.type === "submitProposal") this.#submitLabels.set(step.index, a.id);
+    if (a.kind === "submitProposal") this.#submitLabels.set(step.index, a.id);
     const sent = actionTxs(a, (lbl) => this.#labels.get(lbl));
     if (sent !== undefined) {
       if (sent.ok) sendTxs(sent.txs);
       else done(false, sent.error);
       return;
     }
-    switch (a.type) {
+    switch (a.kind) {
       case "swapBinary":
       case "restart": {
         const n = this.#node(a.node);
@@ -730,7 +739,7 @@ export class ChainEngine<S> {
           done(false, `unknown node "${a.node}"`);
           return;
         }
-        const binary = a.type === "swapBinary" ? a.binary : n.binary;
+        const binary = a.kind === "swapBinary" ? a.binary : n.binary;
         if (!this.#host.hasBinary(binary)) {
           done(false, `unknown binary "${binary}"`);
           return;
@@ -750,7 +759,7 @@ export class ChainEngine<S> {
         return;
       }
       case "check": {
-        const r = a.run();
+        const r = this.#opts.check?.(a.id) ?? { ok: false, error: `no check runner for check ${a.id}` };
         done(r.ok, r.error ?? null);
         return;
       }
@@ -930,6 +939,6 @@ const mismatch = (h: number): Halt => ({
   message: `wrong Block.Header.AppHash at height ${h}`,
 });
 
-function haltKey(t: Trigger & { type: "halt" }): string {
-  return canonicalJson({ node: t.node, kind: t.kind, height: t.height });
+function haltKey(t: Trigger & { kind: "halt" }): string {
+  return canonicalJson({ node: t.node, kind: t.haltKind, height: t.height });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { SidecarConfig } from "../app/types.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
 
@@ -9,15 +10,15 @@ const GENESIS = Date.UTC(2026, 0, 1);
 const BLOCK_MS = 6000;
 const PLAN = 20;
 
-const atHeight = (height: number): Trigger => ({ type: "height", height });
-const atTime = (timeMs: number): Trigger => ({ type: "time", timeMs });
+const atHeight = (height: number): Trigger => ({ kind: "height", height });
+const atTime = (timeMs: number): Trigger => ({ kind: "time", timeMs });
 const steps = (...list: [Trigger, Action][]): Step[] =>
   list.map(([trigger, action], index) => ({ index, trigger, action }));
 const schedule = (name: string, height: number): Action => ({
-  type: "authorityExec",
-  messages: [{ type: "softwareUpgrade", plan: { name, height: BigInt(height), info: "" } }],
+  kind: "authorityExec",
+  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
 });
-const swap = (node: string, bin: string): Action => ({ type: "swapBinary", node, binary: bin });
+const swap = (node: string, bin: string): Action => ({ kind: "swapBinary", node, binary: bin });
 const sidecar = (delayMs: number): { sidecar: SidecarConfig } => ({
   sidecar: { enabled: true, delayMs: durationMs(delayMs), binaries: new Map() },
 });
@@ -32,8 +33,8 @@ describe("a partial upgrade across validators", () => {
       engine: { keepTrace: true },
       steps: steps(
         [atHeight(2), schedule("v2", PLAN)],
-        [{ type: "halt", node: "val1", kind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
-        [{ type: "halt", node: "val2", kind: "upgrade-needed", delayMs: 60_000 }, swap("val2", "v2")],
+        [{ kind: "halt", node: "val1", haltKind: "upgrade-needed", delayMs: 60_000 }, swap("val1", "v2")],
+        [{ kind: "halt", node: "val2", haltKind: "upgrade-needed", delayMs: 60_000 }, swap("val2", "v2")],
         [atTime(swapAt), swap("val3", "v2")],
         [atTime(GENESIS + 3_600_000), swap("val4", "v2")],
       ),
@@ -137,7 +138,7 @@ describe("catch-up across an upgrade", () => {
       nodes: { val1: sidecar(60_000), val2: sidecar(60_000), val3: sidecar(60_000) },
       steps: steps(
         [atHeight(2), schedule("v2", PLAN)],
-        [atHeight(10), { type: "stop", node: "val4" }],
+        [atHeight(10), { kind: "stop", node: "val4" }],
         ...restarts.map(([h, bin]): [Trigger, Action] => [atHeight(h), swap("val4", bin)]),
       ),
     });

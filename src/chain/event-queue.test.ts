@@ -5,7 +5,7 @@ import { enqueue, type QueuedEvent } from "./event-queue.js";
 const step = (timeMs: number, index: number, seq: number): QueuedEvent => ({
   timeMs,
   kind: "step",
-  step: { index, trigger: { type: "time", timeMs }, action: { type: "stop", node: "val1" } } as Step,
+  step: { index, trigger: { kind: "time", timeMs }, action: { kind: "stop", node: "val1" } } as Step,
   seq,
 });
 const sidecar = (timeMs: number, seq: number): QueuedEvent => ({

@@ -1,4 +1,5 @@
-import type { Halt } from "../app/types.js";
+import type { Halt, ProposalStatusName } from "../app/types.js";
+import type { CheckRunner } from "./actions.js";
 import type { ConsensusHook } from "./consensus.js";
 
 /** A halt as the chain records it. */
@@ -10,11 +11,13 @@ export interface HaltRecord {
   readonly timeMs: number;
 }
 
+export { PROPOSAL_STATUSES, type ProposalStatusName } from "../app/types.js";
+
 /** Everything known about a proposal submitted through a step. */
 export interface ProposalRecord {
   readonly id: bigint;
   readonly label: string | null;
-  status: "deposit_period" | "voting_period" | "passed" | "rejected" | "failed" | "dropped" | "cancelled";
+  status: ProposalStatusName;
   readonly submitHeight: number;
   depositEndTimeMs: number | null;
   votingStartTimeMs: number | null;
@@ -41,6 +44,8 @@ export interface EngineOptions {
   readonly noSharedExecution?: boolean;
   /** An interception point over each commit decision (see ConsensusHook; none in production). */
   readonly consensus?: ConsensusHook;
+  /** Resolves `{kind: "check", id}` steps (e.g. a scenario's inline expectations); without it a check fails. */
+  readonly check?: CheckRunner;
 }
 
 /** Hard cap for settle runs whose plan lies absurdly far ahead. */

@@ -1,4 +1,4 @@
-import type { GovBlockEvent, HaltKind, SimTx, TxResult } from "../app/types.js";
+import { type GovBlockEvent, govEventWire, type HaltKind, type SimTx, simTxWire, type TxResult } from "../app/types.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -7,9 +7,9 @@ import { canonicalJson } from "./canonical-json.js";
  * The trace: every event the chain engine records, as typed data. One discriminant, `kind`. Times are Unix ms.
  *
  * Contract: `renderTraceEvent` turns an event into one canonical JSON line, the bytes the trace hash covers and
- * `chainsim run --trace` writes. The wire names differ from the typed ones in two places, and the renderer alone
- * maps them: the discriminant is written `t`, and times are written as RFC 3339 strings (`time`). A halt's kind is
- * `haltKind` here and `kind` on the wire. Consumers read events, never lines; `foldTrace` is the one reading of the
+ * `chainsim run --trace` writes. The wire names differ from the typed ones, and the renderer alone maps them: the
+ * discriminant is written `t`; times are written as RFC 3339 strings (`time`); a halt's kind is `haltKind` here and
+ * `kind` on the wire; governance events and upgrade messages are discriminated by `type` on the wire. Consumers read events, never lines; `foldTrace` is the one reading of the
  * trace's shape that consumers share (the chain's height and time at each event, and which starts are genesis starts).
  */
 export type TraceEvent =
@@ -145,8 +145,8 @@ function traceWire(e: TraceEvent): Record<string, unknown> {
         height: e.height,
         time: formatRfc3339(e.timeMs),
         appHash: e.appHash,
-        txs: e.txs,
-        gov: e.gov,
+        txs: e.txs.map(({ tx, result }) => ({ tx: simTxWire(tx), result })),
+        gov: e.gov.map(govEventWire),
         applied: e.applied,
         skipped: e.skipped,
         committers: e.committers,

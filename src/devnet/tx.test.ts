@@ -86,7 +86,7 @@ describe("TxRaw decoding", () => {
     expect(decoded(signTx(alice, draft({ msg: sub }))).msgs[0]).toMatchObject({
       signer: alice.address,
       spend: [{ denom: "stake", amount: 10n }],
-      sim: { kind: "submitProposal", messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: -5n } }] },
+      sim: { kind: "submitProposal", messages: [{ kind: "softwareUpgrade", plan: { name: "v2", height: -5n } }] },
     });
   });
 

@@ -1,7 +1,7 @@
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { sha256 } from "@noble/hashes/sha2.js";
-import type { SimTx, UpgradeMsgInput, VoteOptionName } from "../app/types.js";
+import type { SimTx, UpgradeMessage, VoteOptionName } from "../app/types.js";
 import type { Coin, Coins } from "../bank/coins.js";
 import { toHex } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
@@ -136,20 +136,20 @@ const VOTE_NAMES: Partial<Record<number, VoteOptionName>> = {
 
 const unresolved = (url: string): ChainError => parseError(`unable to resolve type URL ${url}`);
 
-function upgradeInput(a: Any): Result<UpgradeMsgInput, ChainError> {
+function upgradeInput(a: Any): Result<UpgradeMessage, ChainError> {
   if (a.typeUrl === MSG_SOFTWARE_UPGRADE) {
     const m = decode(MsgSoftwareUpgradeSchema, a.value);
     if (!m.ok) return m;
     const p = m.value.plan;
     return ok({
-      type: "softwareUpgrade",
+      kind: "softwareUpgrade",
       authority: m.value.authority,
       plan: { name: p?.name ?? "", height: p?.height ?? 0n, info: p?.info ?? "" },
     });
   }
   if (a.typeUrl === MSG_CANCEL_UPGRADE) {
     const m = decode(MsgCancelUpgradeSchema, a.value);
-    return m.ok ? ok({ type: "cancelUpgrade", authority: m.value.authority }) : m;
+    return m.ok ? ok({ kind: "cancelUpgrade", authority: m.value.authority }) : m;
   }
   return err(unresolved(a.typeUrl));
 }
@@ -161,7 +161,7 @@ export function decodeMsg(a: Any): Result<DecodedMsg, ChainError> {
     case MSG_SUBMIT_PROPOSAL: {
       const m = decode(MsgSubmitProposalSchema, a.value);
       if (!m.ok) return m;
-      const inner: UpgradeMsgInput[] = [];
+      const inner: UpgradeMessage[] = [];
       for (const x of m.value.messages) {
         const u = upgradeInput(x);
         if (!u.ok) return u;

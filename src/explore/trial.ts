@@ -16,6 +16,7 @@
 
 import type { CoinInput } from "../app/types.js";
 import type { Action, Trigger } from "../chain/actions.js";
+import { GOV_AUTHORITY } from "../core/address.js";
 import type { Coins } from "../scenario/coins.js";
 import type { Scenario } from "../scenario/index.js";
 import type { Simulation } from "../scenario/simulate.js";
@@ -107,10 +108,10 @@ class TrialDriver {
   /** Tops the proposal up to its minimum deposit at `timeMs` (if needed) and has every validator vote yes then. */
   activate(label: string, from: string, rest: readonly CoinInput[], timeMs: number): void {
     if (rest.length > 0)
-      this.schedule({ type: "time", timeMs }, { type: "deposit", proposal: label, from, amount: rest });
+      this.schedule({ kind: "time", timeMs }, { kind: "deposit", proposal: label, from, amount: rest });
     this.schedule(
-      { type: "time", timeMs },
-      { type: "vote", proposal: label, votes: VALIDATORS.map((v) => [v, "yes"] as const) },
+      { kind: "time", timeMs },
+      { kind: "vote", proposal: label, votes: new Map(VALIDATORS.map((v) => [v, "yes"] as const)) },
     );
     this.landAt(timeMs);
   }
@@ -162,9 +163,9 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
 
   const up = depositParts(gov.minDeposit, input.depositDelayMs);
   d.schedule(
-    { type: "height", height: h0 },
+    { kind: "height", height: h0 },
     {
-      type: "submitProposal",
+      kind: "submitProposal",
       id: UPGRADE,
       proposer: UPGRADE_PROPOSER,
       title: `Upgrade to ${PLAN_NAME}`,
@@ -172,7 +173,13 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
       metadata: "",
       deposit: up.initial,
       expedited: false,
-      messages: [{ type: "softwareUpgrade", plan: { name: PLAN_NAME, height: BigInt(planHeight), info: "" } }],
+      messages: [
+        {
+          kind: "softwareUpgrade",
+          authority: GOV_AUTHORITY,
+          plan: { name: PLAN_NAME, height: BigInt(planHeight), info: "" },
+        },
+      ],
     },
   );
   e.run({ untilHeight: h0 });
@@ -183,9 +190,9 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
   const cancel = depositParts(cancelMin, input.cancelDepositDelayMs);
   const submitCancel = (timeMs: number): void => {
     d.schedule(
-      { type: "time", timeMs },
+      { kind: "time", timeMs },
       {
-        type: "submitProposal",
+        kind: "submitProposal",
         id: CANCEL,
         proposer: CANCEL_PROPOSER,
         title: `Cancel ${PLAN_NAME}`,
@@ -193,7 +200,7 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
         metadata: "",
         deposit: cancel.initial,
         expedited: setup.expedited,
-        messages: [{ type: "cancelUpgrade" }],
+        messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
       },
     );
     d.landAt(timeMs);

@@ -184,7 +184,10 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       const proposal = target(s, c.target);
       if (proposal === undefined) return;
       const votes = VOTES[c.outcome];
-      s.act({ type: "vote", proposal, votes }, { vote: { proposal, votes: Object.fromEntries(votes) } });
+      s.act(
+        { kind: "vote", proposal, votes: new Map(votes) },
+        { vote: { proposal, votes: Object.fromEntries(votes) } },
+      );
       return;
     }
     case "deposit": {
@@ -192,7 +195,7 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       if (proposal === undefined) return;
       const amount = [{ denom: "stake", amount: EXPEDITED_MIN_DEPOSIT }];
       s.act(
-        { type: "deposit", proposal, from: "val2", amount },
+        { kind: "deposit", proposal, from: "val2", amount },
         { deposit: { proposal, from: "val2", amount: `${EXPEDITED_MIN_DEPOSIT}stake` } },
       );
       return;
@@ -200,7 +203,7 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     case "withdraw": {
       const proposal = target(s, c.target);
       if (proposal === undefined) return;
-      s.act({ type: "cancelProposal", proposal, from: "val1" }, { cancelProposal: { proposal, from: "val1" } });
+      s.act({ kind: "cancelProposal", proposal, from: "val1" }, { cancelProposal: { proposal, from: "val1" } });
       return;
     }
     case "emergency-upgrade":
@@ -225,23 +228,23 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       s.advanceTime(c.ms);
       return;
     case "swap":
-      s.act({ type: "swapBinary", node: c.node, binary: c.binary }, { swapBinary: { node: c.node, binary: c.binary } });
+      s.act({ kind: "swapBinary", node: c.node, binary: c.binary }, { swapBinary: { node: c.node, binary: c.binary } });
       return;
     case "swap-all":
       for (const node of VALIDATORS)
-        s.act({ type: "swapBinary", node, binary: c.binary }, { swapBinary: { node, binary: c.binary } });
+        s.act({ kind: "swapBinary", node, binary: c.binary }, { swapBinary: { node, binary: c.binary } });
       return;
     case "restart": {
       const plan = sim.committed()?.plan;
       const skip = c.skipPlanHeight && plan !== null && plan !== undefined ? [plan.height] : [];
       s.act(
-        { type: "restart", node: c.node, skipUpgradeHeights: skip },
+        { kind: "restart", node: c.node, skipUpgradeHeights: skip },
         { restart: { node: c.node, skipUpgradeHeights: skip } },
       );
       return;
     }
     case "stop":
-      s.act({ type: "stop", node: c.node }, { stop: { node: c.node } });
+      s.act({ kind: "stop", node: c.node }, { stop: { node: c.node } });
       return;
   }
 }

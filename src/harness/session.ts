@@ -1,6 +1,7 @@
 import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
-import type { Action as EngineAction, StepResult, UpgradeMsgSpec } from "../chain/actions.js";
+import type { UpgradeMessage } from "../app/types.js";
+import type { StepResult } from "../chain/actions.js";
 import {
   advanceTrace,
   isGenesisStart,
@@ -11,9 +12,9 @@ import {
 import { GOV_AUTHORITY } from "../core/address.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import { scenarioFromData } from "../scenario/load.js";
-import type { Scenario } from "../scenario/model.js";
+import type { Action, Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
-import { buildSimulation, type Simulation } from "../scenario/simulate.js";
+import { buildSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
 import { type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
 
 /** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
@@ -25,14 +26,14 @@ const toOracleMsg = (m: HarnessMsg): UpgradeMsg =>
   m.type === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.name, height: m.height, info: m.info } }
     : { type: "cancelUpgrade" };
-const toEngineMsg = (m: HarnessMsg): UpgradeMsgSpec =>
+const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
   m.type === "softwareUpgrade"
     ? {
-        type: "softwareUpgrade",
+        kind: "softwareUpgrade",
         authority: GOV_AUTHORITY,
         plan: { name: m.name, height: BigInt(m.height), info: m.info },
       }
-    : { type: "cancelUpgrade", authority: GOV_AUTHORITY };
+    : { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
 const toDocMsg = (m: HarnessMsg) =>
   m.type === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
@@ -144,7 +145,7 @@ export class Session {
   }
 
   /** Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. */
-  act(action: EngineAction, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
+  act(action: Action, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
     const index = this.#stepIndex++;
     const live = !this.sim.stalled;
     const at = live ? this.sim.height + 1 : this.sim.nowMs + 1;
@@ -153,10 +154,10 @@ export class Session {
       ...(label === undefined ? {} : { label }),
       ...docAction,
     } as StepDocument);
-    this.sim.schedule({
+    scheduleStep(this.sim, {
       index,
       ...(label === undefined ? {} : { label }),
-      trigger: live ? { type: "height", height: at } : { type: "time", timeMs: at },
+      trigger: live ? { kind: "height", height: at } : { kind: "time", timeMs: at },
       action,
     });
     if (live) this.#advance({ untilHeight: at });
@@ -173,7 +174,7 @@ export class Session {
     const deposit = [{ denom: "stake", amount: o.deposit }];
     const r = this.act(
       {
-        type: "submitProposal",
+        kind: "submitProposal",
         id: label,
         proposer: o.proposer,
         title: label,
@@ -199,7 +200,7 @@ export class Session {
 
   authorityExec(msgs: readonly HarnessMsg[]) {
     return this.act(
-      { type: "authorityExec", messages: msgs.map(toEngineMsg) },
+      { kind: "authorityExec", messages: msgs.map(toEngineMsg) },
       { authorityExec: { messages: msgs.map(toDocMsg) } },
     );
   }
@@ -326,7 +327,7 @@ export class Session {
           if (tx.kind !== "upgrade" || tx.signer !== GOV_AUTHORITY) continue;
           const msgs = tx.messages.map(
             (m): HarnessMsg =>
-              m.type === "softwareUpgrade"
+              m.kind === "softwareUpgrade"
                 ? { type: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { type: "cancelUpgrade" },
           );
@@ -334,7 +335,7 @@ export class Session {
           this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
         }
         for (const g of ev.gov) {
-          if (g.type !== "passed" && g.type !== "failed") continue;
+          if (g.kind !== "passed" && g.kind !== "failed") continue;
           const label = this.sim.proposals.find((p) => p.id === g.id)?.label ?? undefined;
           const msgs = label === undefined ? undefined : this.proposals.get(label);
           if (msgs === undefined) continue;
@@ -343,8 +344,8 @@ export class Session {
             height,
             source: "proposal",
             msgs,
-            ok: g.type === "passed",
-            error: g.type === "failed" ? g.reason : null,
+            ok: g.kind === "passed",
+            error: g.kind === "failed" ? g.reason : null,
           });
         }
         return true;

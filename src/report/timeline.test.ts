@@ -101,11 +101,11 @@ describe("scenarioTimeline of a hand-written trace", () => {
     { kind: "blocks", from: 1, to: 1, timeFromMs: at(6), timeToMs: at(6), appHash: "aa" },
     block(2, 12, {
       gov: [
-        { type: "submitted", id: 1n },
-        { type: "voting-started", id: 1n },
+        { kind: "submitted", id: 1n },
+        { kind: "voting-started", id: 1n },
       ],
     }),
-    block(3, 18, { gov: [{ type: "cancelled", id: 1n }], skipped: "v2" }),
+    block(3, 18, { gov: [{ kind: "cancelled", id: 1n }], skipped: "v2" }),
     { kind: "sidecar", node: "b", action: "none", reason: "no upgrade-info.json" },
   ];
   const trace = events.map(renderTraceEvent);

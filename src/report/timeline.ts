@@ -77,7 +77,7 @@ const timeOf = (v: string | null): number | undefined => {
 export const proposalName = (id: number | string, label: string | null): string =>
   label === null ? `#${id}` : `#${id} ${label}`;
 
-const ENDED: ReadonlySet<GovBlockEvent["type"]> = new Set(["passed", "rejected", "failed", "dropped", "cancelled"]);
+const ENDED: ReadonlySet<GovBlockEvent["kind"]> = new Set(["passed", "rejected", "failed", "dropped", "cancelled"]);
 
 /**
  * The timeline of one scenario run, read from its trace and its run report. Times are simulated Unix ms. The height
@@ -134,7 +134,7 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
         height = e.height;
         at(e.timeMs);
         blockTimes.set(height, nowMs);
-        for (const g of e.gov) if (ENDED.has(g.type)) endedAt.set(String(g.id), nowMs);
+        for (const g of e.gov) if (ENDED.has(g.kind)) endedAt.set(String(g.id), nowMs);
         for (const [name, applied] of [
           [e.applied, true],
           [e.skipped, false],

@@ -4,13 +4,14 @@
  * back to the same bytes (tested over every scenario's trace). Nothing throws.
  */
 import { z } from "zod";
+import { type GovBlockEvent, VOTE_OPTIONS } from "../app/types.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
 import type { TraceEvent } from "../chain/trace-events.js";
 import { assert } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseRfc3339 } from "../core/go/time.js";
-import { HALT_KINDS } from "../scenario/schema.js";
+import { HALT_KINDS } from "../upgrade/halt.js";
 
 const int = z.number().int();
 const bigintText = z
@@ -34,12 +35,16 @@ const blockTime = z.discriminatedUnion("kind", [
 ]) satisfies z.ZodType<BlockTimeModel, unknown>;
 const coins = z.array(z.strictObject({ denom: z.string(), amount: bigintText }));
 const upgradeMsg = z.discriminatedUnion("type", [
-  z.strictObject({
-    type: z.literal("softwareUpgrade"),
-    authority: z.string(),
-    plan: z.strictObject({ name: z.string(), height: bigintText, info: z.string() }),
-  }),
-  z.strictObject({ type: z.literal("cancelUpgrade"), authority: z.string() }),
+  z
+    .strictObject({
+      type: z.literal("softwareUpgrade"),
+      authority: z.string(),
+      plan: z.strictObject({ name: z.string(), height: bigintText, info: z.string() }),
+    })
+    .transform(({ type, ...m }) => ({ kind: type, ...m })),
+  z
+    .strictObject({ type: z.literal("cancelUpgrade"), authority: z.string() })
+    .transform(({ type, ...m }) => ({ kind: type, ...m })),
 ]);
 const simTx = z.discriminatedUnion("kind", [
   z.strictObject({
@@ -57,7 +62,7 @@ const simTx = z.discriminatedUnion("kind", [
     kind: z.literal("vote"),
     proposalId: bigintText,
     voter: z.string(),
-    option: z.enum(["yes", "no", "abstain", "no_with_veto"]),
+    option: z.enum(VOTE_OPTIONS),
   }),
   z.strictObject({ kind: z.literal("cancelProposal"), proposalId: bigintText, proposer: z.string() }),
   z.strictObject({ kind: z.literal("upgrade"), signer: z.string(), messages: z.array(upgradeMsg) }),
@@ -68,15 +73,19 @@ const txResult = z.strictObject({
   proposalId: z.optional(bigintText),
 });
 const id = { id: bigintText };
+const govEvent = <K extends GovBlockEvent["kind"]>(kind: K) =>
+  z.strictObject({ type: z.literal(kind), ...id }).transform(({ type, ...g }) => ({ kind: type, ...g }));
 const gov = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("submitted"), ...id }),
-  z.strictObject({ type: z.literal("voting-started"), ...id }),
-  z.strictObject({ type: z.literal("passed"), ...id }),
-  z.strictObject({ type: z.literal("rejected"), ...id }),
-  z.strictObject({ type: z.literal("failed"), ...id, reason: z.string() }),
-  z.strictObject({ type: z.literal("expedited-fallback"), ...id }),
-  z.strictObject({ type: z.literal("dropped"), ...id }),
-  z.strictObject({ type: z.literal("cancelled"), ...id }),
+  govEvent("submitted"),
+  govEvent("voting-started"),
+  govEvent("passed"),
+  govEvent("rejected"),
+  z
+    .strictObject({ type: z.literal("failed"), ...id, reason: z.string() })
+    .transform(({ type, ...g }) => ({ kind: type, ...g })),
+  govEvent("expedited-fallback"),
+  govEvent("dropped"),
+  govEvent("cancelled"),
 ]);
 const skip = z.array(int);
 const plan = z.strictObject({ name: z.string(), height: int, info: z.string() });

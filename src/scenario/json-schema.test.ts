@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { HALT_KINDS } from "../upgrade/halt.js";
 import { scenarioJsonSchema, scenarioJsonSchemaText } from "./json-schema.js";
-import { HALT_KINDS } from "./schema.js";
 
 type Json = Record<string, unknown>;
 

@@ -694,8 +694,8 @@ describe("defaults resolution", () => {
       ),
     );
     expect(s.steps.map((st) => st.trigger)).toEqual([
-      { kind: "time", time: GENESIS + 50 * 3_600_000 },
-      { kind: "time", time: GENESIS + 86_400_000 },
+      { kind: "time", timeMs: GENESIS + 50 * 3_600_000 },
+      { kind: "time", timeMs: GENESIS + 86_400_000 },
       { kind: "halt", node: null, delayMs: 0 },
       { kind: "halt", node: "val1", haltKind: "upgrade-needed", height: 20, delayMs: 600_000 },
     ]);

@@ -8,28 +8,25 @@
  * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
  */
 
+import type { UpgradeMessage } from "../app/types.js";
+import type { Action as ChainAction, Step as ChainStep, Trigger as ChainTrigger } from "../chain/actions.js";
+import type { BlockTimeModel } from "../chain/block-time.js";
+import type { ProposalStatusName } from "../chain/records.js";
 import type { DurationMs, Height, UnixMs } from "../core/brand.js";
 import type { Fault } from "../faults/index.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
+import type { HaltKind } from "../upgrade/halt.js";
 import type { Coins } from "./coins.js";
-import type { FallbackVotes, HaltKind, ProposalStatusName, VoteOptionName } from "./schema.js";
+import type { FallbackVotes } from "./schema.js";
 
-export type BlockTimeModel =
-  | { readonly kind: "fixed"; readonly intervalMs: DurationMs }
-  | { readonly kind: "uniform"; readonly minMs: DurationMs; readonly maxMs: DurationMs }
-  | {
-      readonly kind: "normal";
-      readonly meanMs: DurationMs;
-      readonly stddevMs: DurationMs;
-      /** Draws are clipped to [minMs, maxMs]; minMs defaults to 1 ms. */
-      readonly minMs: DurationMs;
-      /** Absent: no upper clip. */
-      readonly maxMs?: DurationMs;
-    };
+export type { BlockTimeModel };
 
-/** x/gov params at genesis. Ratios are SDK decimal strings as written (e.g. "0.334"); gov parses them. */
-export interface GovParams {
+/**
+ * x/gov params at genesis as a scenario writes them (gov's own `GovParams` is the parsed form). Ratios are SDK
+ * decimal strings as written (e.g. "0.334"); gov parses them.
+ */
+export interface GenesisGovParams {
   readonly minDeposit: Coins;
   readonly expeditedMinDeposit: Coins;
   readonly maxDepositPeriodMs: DurationMs;
@@ -59,7 +56,7 @@ export interface ChainModel {
   readonly chainId: string;
   readonly genesisTime: UnixMs;
   readonly blockTime: BlockTimeModel;
-  readonly gov: GovParams;
+  readonly gov: GenesisGovParams;
   /** In file order. */
   readonly validators: readonly ValidatorModel[];
   /** Genesis balances: listed accounts in file order, then each unlisted validator with 1000000000000stake. */
@@ -103,29 +100,10 @@ export interface NodeModel {
   readonly upgradeInfoWritable: boolean;
 }
 
-export interface PlanModel {
-  readonly name: string;
-  readonly height: bigint;
-  readonly info: string;
-}
+export type { UpgradeMessage };
 
-export type UpgradeMessage =
-  | { readonly kind: "softwareUpgrade"; readonly authority: string; readonly plan: PlanModel }
-  | { readonly kind: "cancelUpgrade"; readonly authority: string };
-
-export type Trigger =
-  | { readonly kind: "height"; readonly height: Height }
-  | { readonly kind: "time"; readonly time: UnixMs }
-  | {
-      readonly kind: "halt";
-      /** null: any node. */
-      readonly node: string | null;
-      /** Absent: any kind. */
-      readonly haltKind?: HaltKind;
-      /** Absent: any height. */
-      readonly height?: Height;
-      readonly delayMs: DurationMs;
-    };
+/** When a step of a file runs: the chain's triggers, except `now` (library use only). */
+export type Trigger = Exclude<ChainTrigger, { readonly kind: "now" }>;
 
 export interface PlanExpectation {
   readonly name: string;
@@ -156,33 +134,13 @@ export interface Expectations {
   readonly steps?: ReadonlyMap<string, { readonly ok: boolean; readonly error?: string }>;
 }
 
+/**
+ * What a step of a file does: the chain's actions as they are (the engine runs them unchanged), except its
+ * `check` reference; in its place the two checks a file can write, `query` and `expect`, which the simulation
+ * turns into `{kind: "check", id: <step index>}`.
+ */
 export type Action =
-  | {
-      readonly kind: "submitProposal";
-      /** The proposal's label in the file. */
-      readonly id: string;
-      readonly proposer: string;
-      readonly title: string;
-      readonly summary: string;
-      readonly metadata: string;
-      readonly deposit: Coins;
-      readonly expedited: boolean;
-      readonly messages: readonly UpgradeMessage[];
-    }
-  | { readonly kind: "deposit"; readonly proposal: string; readonly from: string; readonly amount: Coins }
-  | { readonly kind: "vote"; readonly proposal: string; readonly votes: ReadonlyMap<string, VoteOptionName> }
-  | { readonly kind: "cancelProposal"; readonly proposal: string; readonly from: string }
-  | { readonly kind: "tx"; readonly from: string; readonly messages: readonly UpgradeMessage[] }
-  | { readonly kind: "authorityExec"; readonly messages: readonly UpgradeMessage[] }
-  | {
-      readonly kind: "swapBinary";
-      readonly node: string;
-      readonly binary: string;
-      /** Absent: keep the node's current skip heights. */
-      readonly skipUpgradeHeights?: readonly Height[];
-    }
-  | { readonly kind: "restart"; readonly node: string; readonly skipUpgradeHeights?: readonly Height[] }
-  | { readonly kind: "stop"; readonly node: string }
+  | Exclude<ChainAction, { readonly kind: "check" }>
   | {
       readonly kind: "query";
       readonly node: string;
@@ -193,13 +151,7 @@ export type Action =
     }
   | { readonly kind: "expect"; readonly expect: Expectations };
 
-export interface Step {
-  /** Position in the file's `steps` list. */
-  readonly index: number;
-  readonly label?: string;
-  readonly trigger: Trigger;
-  readonly action: Action;
-}
+export type Step = ChainStep<Action, Trigger>;
 
 export interface RunModel {
   readonly untilHeight?: Height;

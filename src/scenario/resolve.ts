@@ -19,7 +19,7 @@ import type {
   BlockTimeModel,
   ChainModel,
   Expectations,
-  GovParams,
+  GenesisGovParams,
   NodeModel,
   PlanExpectation,
   Scenario,
@@ -133,7 +133,7 @@ function resolveBlockTime(b: BlockTimeDocument): BlockTimeModel {
   return { kind: "uniform", minMs: dur(b.min), maxMs: dur(b.max) };
 }
 
-function resolveGov(g: NonNullable<NonNullable<ScenarioDocument["chain"]>["gov"]>): GovParams {
+function resolveGov(g: NonNullable<NonNullable<ScenarioDocument["chain"]>["gov"]>): GenesisGovParams {
   const d = GOV_DEFAULTS;
   return {
     minDeposit: coins(g.minDeposit ?? d.minDeposit),
@@ -226,7 +226,7 @@ function resolveTrigger(s: StepDocument, genesis: UnixMs): Trigger {
   if (s.at !== undefined) {
     return typeof s.at === "number"
       ? { kind: "height", height: height(s.at) }
-      : { kind: "time", time: timeOf(s.at.time, genesis) };
+      : { kind: "time", timeMs: timeOf(s.at.time, genesis) };
   }
   if (s.on === undefined) throw new InvariantError("step without trigger passed validation");
   return {

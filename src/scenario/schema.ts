@@ -11,40 +11,18 @@
  *   number, or a decimal string for values beyond ±2^53), so the keeper rejects invalid plans at run time.
  */
 import { z } from "zod";
+import { VOTE_OPTIONS } from "../app/types.js";
+import { PROPOSAL_STATUSES } from "../chain/records.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
+import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Closed sets
-
-export const HALT_KINDS = [
-  "upgrade-needed",
-  "binary-too-early",
-  "downgrade",
-  "handler-error",
-  "upgrade-info-write-failed",
-  "store-load-failed",
-  "app-hash-mismatch",
-] as const;
-export type HaltKind = (typeof HALT_KINDS)[number];
-
-export const PROPOSAL_STATUSES = [
-  "deposit_period",
-  "voting_period",
-  "passed",
-  "rejected",
-  "failed",
-  "dropped",
-  "cancelled",
-] as const;
-export type ProposalStatusName = (typeof PROPOSAL_STATUSES)[number];
-
-export const VOTE_OPTIONS = ["yes", "no", "abstain", "no_with_veto"] as const;
-export type VoteOptionName = (typeof VOTE_OPTIONS)[number];
 
 export const HANDLER_KINDS = ["migrate", "noop", "fail"] as const;
 

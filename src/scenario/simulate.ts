@@ -4,15 +4,11 @@ import type { ChainGenesis, NodeState } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
 import type { NodeConfig } from "../app/types.js";
 import { coinsToProto } from "../bank/coins.js";
-import type {
-  Action as EngineAction,
-  Step as EngineStep,
-  Trigger as EngineTrigger,
-  UpgradeMsgSpec,
-} from "../chain/actions.js";
+import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
 import { addressOfName } from "../core/address.js";
+import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { composeFaults } from "../faults/compose.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
@@ -22,7 +18,7 @@ import { parseParams } from "../gov/params.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { ScenarioError } from "./errors.js";
 import { type Failure, failureText } from "./failure.js";
-import type { Action, Expectations, GovParams, Scenario, Step, UpgradeMessage, ValidatorModel } from "./model.js";
+import type { Action, Expectations, GenesisGovParams, Scenario, Step, ValidatorModel } from "./model.js";
 import { queryFailure } from "./query-step.js";
 
 export type Simulation = ChainEngine<NodeState>;
@@ -44,7 +40,7 @@ function decString(field: string, v: string): Result<string, string> {
 }
 
 /** The gov Params message of a scenario's `chain.gov`, validated as gov's genesis does. */
-export function govParamsOf(g: GovParams): Result<Params, string> {
+export function govParamsOf(g: GenesisGovParams): Result<Params, string> {
   const decs: Record<string, string> = {};
   for (const [k, v] of Object.entries({
     quorum: g.quorum,
@@ -76,103 +72,48 @@ export function govParamsOf(g: GovParams): Result<Params, string> {
   return ok(params);
 }
 
-const upgradeMsg = (m: UpgradeMessage): UpgradeMsgSpec =>
-  m.kind === "softwareUpgrade"
-    ? {
-        type: "softwareUpgrade",
-        authority: m.authority,
-        plan: { name: m.plan.name, height: m.plan.height, info: m.plan.info },
-      }
-    : { type: "cancelUpgrade", authority: m.authority };
-
 /** What a `query` step needs besides the engine: the staking view's validators and where its failure goes. */
 interface QueryContext {
   readonly validators: readonly ValidatorModel[];
   readonly failed?: ((failure: Failure) => void) | undefined;
 }
 
-function engineAction(
-  a: Action,
-  index: number,
-  check: () => InlineCheck | undefined,
-  engine: () => Simulation,
-  query: QueryContext,
-): EngineAction {
-  switch (a.kind) {
-    case "submitProposal":
-      return {
-        type: "submitProposal",
-        id: a.id,
-        proposer: a.proposer,
-        title: a.title,
-        summary: a.summary,
-        metadata: a.metadata,
-        deposit: a.deposit,
-        expedited: a.expedited,
-        messages: a.messages.map(upgradeMsg),
-      };
-    case "deposit":
-      return { type: "deposit", proposal: a.proposal, from: a.from, amount: a.amount };
-    case "vote":
-      return { type: "vote", proposal: a.proposal, votes: [...a.votes] };
-    case "cancelProposal":
-      return { type: "cancelProposal", proposal: a.proposal, from: a.from };
-    case "tx":
-      return { type: "tx", from: a.from, messages: a.messages.map(upgradeMsg) };
-    case "authorityExec":
-      return { type: "authorityExec", messages: a.messages.map(upgradeMsg) };
-    case "swapBinary":
-      return {
-        type: "swapBinary",
-        node: a.node,
-        binary: a.binary,
-        ...(a.skipUpgradeHeights === undefined ? {} : { skipUpgradeHeights: [...a.skipUpgradeHeights] }),
-      };
-    case "restart":
-      return {
-        type: "restart",
-        node: a.node,
-        ...(a.skipUpgradeHeights === undefined ? {} : { skipUpgradeHeights: [...a.skipUpgradeHeights] }),
-      };
-    case "stop":
-      return { type: "stop", node: a.node };
-    case "expect":
-      return {
-        type: "check",
-        run: () => {
-          const failures = check()?.(index, a.expect, engine()) ?? [];
-          return failures.length === 0 ? { ok: true } : { ok: false, error: failures.join("; ") };
-        },
-      };
-    case "query":
-      return {
-        type: "check",
-        run: () => {
-          const failure = queryFailure(engine(), a, `steps[${index}].query`, query.validators);
-          if (failure === undefined) return { ok: true };
-          query.failed?.(failure);
-          return { ok: false, error: failureText(failure) };
-        },
-      };
-  }
+/** A step as the engine runs it: a file's check (`query`, `expect`) becomes a reference to its step index. */
+const engineStep = (st: Step): EngineStep => {
+  const a = st.action;
+  return { ...st, action: a.kind === "query" || a.kind === "expect" ? { kind: "check", id: st.index } : a };
+};
+
+/** The check steps (`query`, `expect`) of each simulation by step index: what its `{kind: "check", id}` refers to. */
+const checkSteps = new WeakMap<Simulation, Map<number, Action>>();
+
+/** Schedules one more scenario step on a running simulation (the property harness records its steps this way). */
+export function scheduleStep(sim: Simulation, st: Step): void {
+  if (st.action.kind === "query" || st.action.kind === "expect") checkSteps.get(sim)?.set(st.index, st.action);
+  sim.schedule(engineStep(st));
 }
 
-function engineTrigger(s: Step): EngineTrigger {
-  const t = s.trigger;
-  switch (t.kind) {
-    case "height":
-      return { type: "height", height: t.height };
-    case "time":
-      return { type: "time", timeMs: t.time };
-    case "halt":
-      return {
-        type: "halt",
-        node: t.node ?? "any",
-        ...(t.haltKind === undefined ? {} : { kind: t.haltKind }),
-        ...(t.height === undefined ? {} : { height: t.height }),
-        delayMs: t.delayMs,
-      };
-  }
+/** Resolves the engine's `{kind: "check", id}` steps: the `query` or `expect` step of that index. */
+function checkRunner(
+  byIndex: ReadonlyMap<number, Action>,
+  check: InlineCheck | undefined,
+  engine: () => Simulation,
+  query: QueryContext,
+): CheckRunner {
+  return (id) => {
+    const a = byIndex.get(id);
+    if (a?.kind === "expect") {
+      const failures = check?.(id, a.expect, engine()) ?? [];
+      return failures.length === 0 ? { ok: true } : { ok: false, error: failures.join("; ") };
+    }
+    if (a?.kind === "query") {
+      const failure = queryFailure(engine(), a, `steps[${id}].query`, query.validators);
+      if (failure === undefined) return { ok: true };
+      query.failed?.(failure);
+      return { ok: false, error: failureText(failure) };
+    }
+    return { ok: false, error: `step ${id} is no check` };
+  };
 }
 
 export interface BuildOptions {
@@ -234,18 +175,11 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     upgradeInfoWritable: n.upgradeInfoWritable,
   }));
   let engine: Simulation | undefined;
-  const steps: EngineStep[] = s.steps.map((st) => ({
-    index: st.index,
-    ...(st.label === undefined ? {} : { label: st.label }),
-    trigger: engineTrigger(st),
-    action: engineAction(
-      st.action,
-      st.index,
-      () => o.inlineCheck,
-      () => engine!,
-      { validators: s.chain.validators, failed: o.queryFailed },
-    ),
-  }));
+  const checks = new Map(s.steps.map((st) => [st.index, st.action]));
+  const check = checkRunner(checks, o.inlineCheck, () => present(engine, "a check runs only once the engine exists"), {
+    validators: s.chain.validators,
+    failed: o.queryFailed,
+  });
   engine = ChainEngine.create(
     {
       chainId: s.chain.chainId,
@@ -255,9 +189,10 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     },
     host.value.host,
     nodes,
-    steps,
-    { ...o.engine, ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }) },
+    s.steps.map(engineStep),
+    { ...o.engine, check, ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }) },
   );
+  checkSteps.set(engine, checks);
   return ok(engine);
 }
 

@@ -2,7 +2,7 @@ import type { GovBlockEvent } from "../app/types.js";
 import { foldTrace, isGenesisStart, type TraceEvent } from "../chain/trace-events.js";
 import { formatRfc3339 } from "../core/go/time.js";
 
-const GOV_TEXT: { readonly [K in GovBlockEvent["type"]]: (g: Extract<GovBlockEvent, { type: K }>) => string } = {
+const GOV_TEXT: { readonly [K in GovBlockEvent["kind"]]: (g: Extract<GovBlockEvent, { kind: K }>) => string } = {
   submitted: () => "submitted",
   "voting-started": () => "entered voting",
   passed: () => "PASSED",
@@ -12,7 +12,7 @@ const GOV_TEXT: { readonly [K in GovBlockEvent["type"]]: (g: Extract<GovBlockEve
   dropped: () => "dropped (minimum deposit not reached)",
   cancelled: () => "cancelled by its proposer",
 };
-const govText = (g: GovBlockEvent): string => (GOV_TEXT[g.type] as (g: GovBlockEvent) => string)(g);
+const govText = (g: GovBlockEvent): string => (GOV_TEXT[g.kind] as (g: GovBlockEvent) => string)(g);
 
 /**
  * A readable timeline rendered from the trace: heights and times, proposals entering voting and their outcome, the

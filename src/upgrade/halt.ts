@@ -7,14 +7,16 @@
  *   handler-error              the upgrade handler, ApplyUpgrade or reading the stored plan failed
  *   upgrade-info-write-failed  upgrade-info.json could not be written (`unable to write upgrade info to filesystem: ...`)
  */
-export type HaltKind =
-  | "upgrade-needed"
-  | "binary-too-early"
-  | "downgrade"
-  | "handler-error"
-  | "upgrade-info-write-failed"
-  | "store-load-failed"
-  | "app-hash-mismatch";
+export const HALT_KINDS = [
+  "upgrade-needed",
+  "binary-too-early",
+  "downgrade",
+  "handler-error",
+  "upgrade-info-write-failed",
+  "store-load-failed",
+  "app-hash-mismatch",
+] as const;
+export type HaltKind = (typeof HALT_KINDS)[number];
 
 export interface Halt {
   readonly kind: HaltKind;

@@ -1,11 +1,11 @@
 import type { BinaryDef, UpgradeDef } from "../../src/app/binary.js";
 import type { ChainGenesis } from "../../src/app/node-process.js";
 import { SimAppHost } from "../../src/app/sim-host.js";
-import type { NodeConfig, SidecarConfig } from "../../src/app/types.js";
-import type { Action, Step, Trigger, UpgradeMsgSpec } from "../../src/chain/actions.js";
+import type { NodeConfig, SidecarConfig, UpgradeMessage } from "../../src/app/types.js";
+import type { Action, Step, Trigger } from "../../src/chain/actions.js";
 import type { BlockTimeModel } from "../../src/chain/block-time.js";
 import { ChainEngine, type EngineOptions } from "../../src/chain/engine.js";
-import { addressOfName } from "../../src/core/address.js";
+import { addressOfName, GOV_AUTHORITY } from "../../src/core/address.js";
 import { durationMs, unixMs } from "../../src/core/brand.js";
 import { defaultParams } from "../../src/gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../../src/gov/types.js";
@@ -111,11 +111,13 @@ export function testChain(o: TestChainOptions) {
 /** Steps from (trigger, action) pairs, indexed in order. */
 export const steps = (...list: [Trigger, Action][]): Step[] =>
   list.map(([trigger, action], index) => ({ index, trigger, action }));
-export const at = (height: number): Trigger => ({ type: "height", height });
+export const at = (height: number): Trigger => ({ kind: "height", height });
 /** An emergency schedule of plan `v2` at `height` through authorityExec. */
 export const schedule = (height: number): Action => ({
-  type: "authorityExec",
-  messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(height), info: "" } }],
+  kind: "authorityExec",
+  messages: [
+    { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(height), info: "" } },
+  ],
 });
 
 /** v1 (no handler), v2 (migrate `v2`, adds store `foo`, upgrade module 1 → 2), v2early (noop handler). */
@@ -135,9 +137,9 @@ export function proposeAndPass(planHeight: number, title = "v2", summary = "upgr
   return [
     {
       index: 0,
-      trigger: { type: "height", height: 2 },
+      trigger: { kind: "height", height: 2 },
       action: {
-        type: "submitProposal",
+        kind: "submitProposal",
         id: "up",
         proposer: "val1",
         title,
@@ -145,28 +147,34 @@ export function proposeAndPass(planHeight: number, title = "v2", summary = "upgr
         metadata: "",
         deposit: [{ denom: "stake", amount: 10_000_000n }],
         expedited: false,
-        messages: [{ type: "softwareUpgrade", plan: { name: "v2", height: BigInt(planHeight), info: "" } }],
+        messages: [
+          {
+            kind: "softwareUpgrade",
+            authority: GOV_AUTHORITY,
+            plan: { name: "v2", height: BigInt(planHeight), info: "" },
+          },
+        ],
       },
     },
     {
       index: 1,
-      trigger: { type: "height", height: 3 },
+      trigger: { kind: "height", height: 3 },
       action: {
-        type: "vote",
+        kind: "vote",
         proposal: "up",
-        votes: [
+        votes: new Map([
           ["val1", "yes"],
           ["val2", "yes"],
           ["val3", "yes"],
-        ],
+        ]),
       },
     },
   ];
 }
 
 /** val1 submits proposal `id` carrying `msg`, with the minimum deposit. */
-export const submitProposal = (id: string, msg: UpgradeMsgSpec): Action => ({
-  type: "submitProposal",
+export const submitProposal = (id: string, msg: UpgradeMessage): Action => ({
+  kind: "submitProposal",
   id,
   proposer: "val1",
   title: id,
@@ -177,21 +185,22 @@ export const submitProposal = (id: string, msg: UpgradeMsgSpec): Action => ({
   messages: [msg],
 });
 /** Schedules plan `v2` at `height`. */
-export const upgradeTo = (height: number): UpgradeMsgSpec => ({
-  type: "softwareUpgrade",
+export const upgradeTo = (height: number): UpgradeMessage => ({
+  kind: "softwareUpgrade",
+  authority: GOV_AUTHORITY,
   plan: { name: "v2", height: BigInt(height), info: "" },
 });
 /** val1-val3 (3/4 of the power) vote yes. */
 export const yesVotes = (proposal: string): Action => ({
-  type: "vote",
+  kind: "vote",
   proposal,
-  votes: [
+  votes: new Map([
     ["val1", "yes"],
     ["val2", "yes"],
     ["val3", "yes"],
-  ],
+  ]),
 });
-export const swap = (node: string, binary: string): Action => ({ type: "swapBinary", node, binary });
+export const swap = (node: string, binary: string): Action => ({ kind: "swapBinary", node, binary });
 /** A sidecar that swaps to `v2` for plan `v2` ten minutes after the halt. */
 export const SIDECAR_10M: { sidecar: SidecarConfig } = {
   sidecar: { enabled: true, delayMs: durationMs(600_000), binaries: new Map([["v2", "v2"]]) },

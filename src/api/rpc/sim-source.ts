@@ -38,7 +38,7 @@ function senderOf(tx: SimTx): string {
 }
 
 function actionOf(tx: SimTx): string {
-  if (tx.kind === "upgrade" && tx.messages[0]?.type === "cancelUpgrade")
+  if (tx.kind === "upgrade" && tx.messages[0]?.kind === "cancelUpgrade")
     return "/chain.upgrade.v1beta1.MsgCancelUpgrade";
   return ACTION[tx.kind];
 }
