@@ -68,7 +68,7 @@ describe("the command tree", () => {
 
   it("has the node-style and simulator commands at the top", () => {
     expect([...tree.get("")!].sort()).toEqual(
-      ["all", "check", "explore", "init", "query", "report", "run", "serve", "start", "tx", "visor"].sort(),
+      ["all", "check", "explore", "init", "keys", "query", "report", "run", "serve", "start", "tx", "visor"].sort(),
     );
   });
 
