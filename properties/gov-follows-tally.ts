@@ -1,10 +1,11 @@
-import { DEFAULT_TALLY_PARAMS, depositFate, type GovVoteOption, type TallyParams, tally } from "../models/gov-tally.js";
+import { depositFate, type GovVoteOption, type TallyParams, tally } from "../models/gov-tally.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
 import { parseDuration } from "../src/core/go/duration.js";
 import { HOLDS, type Property, violated } from "../src/harness/property.js";
 import type { Session } from "../src/harness/session.js";
 import { parseCoins } from "../src/scenario/coins.js";
+import { GOV_DEFAULTS, SCENARIO_DEFAULTS } from "../src/scenario/defaults.js";
 
 /**
  * Governance decides every proposal by the tally of the votes that executed, and on time.
@@ -73,8 +74,6 @@ interface GovFold {
 
 /** The deposit denom of the property worlds. */
 const DENOM = "stake";
-/** A validator not listed in `chain.accounts` starts with this balance (the scenario format's default). */
-const VALIDATOR_DEFAULT_BALANCE = 1_000_000_000_000n;
 const GOV_MODULE_ACCOUNT = addressOfName("gov");
 
 const amountOf = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): bigint =>
@@ -88,8 +87,11 @@ function genesisSupply(s: Session): bigint {
     if (!c.ok) throw new RangeError(`world account balance "${text}": ${c.error}`);
     supply += amountOf(c.value);
   }
+  // A validator not listed in `chain.accounts` starts with the scenario format's default balance.
+  const unlisted = parseCoins(SCENARIO_DEFAULTS.validatorBalance);
+  if (!unlisted.ok) throw new RangeError(`default validator balance: ${unlisted.error}`);
   for (const v of s.doc.chain?.validators ?? [])
-    if (!Object.hasOwn(accounts, v.name)) supply += VALIDATOR_DEFAULT_BALANCE;
+    if (!Object.hasOwn(accounts, v.name)) supply += amountOf(unlisted.value);
   return supply;
 }
 
@@ -126,8 +128,7 @@ function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
 
 const folds = new WeakMap<Session, GovFold>();
 
-function durationMs(text: string | undefined, fallbackMs: number): number {
-  if (text === undefined) return fallbackMs;
+function durationMs(text: string): number {
   const d = parseDuration(text);
   if (!d.ok) throw new RangeError(`world gov period "${text}": ${d.error}`);
   return d.value;
@@ -136,27 +137,29 @@ function durationMs(text: string | undefined, fallbackMs: number): number {
 function foldOf(s: Session): GovFold {
   let f = folds.get(s);
   if (f === undefined) {
-    const gov = s.doc.chain?.gov ?? {};
+    // The world's gov params, each unset one at the scenario format's default (the reference's).
+    const world = s.doc.chain?.gov;
+    const gov = <K extends keyof typeof GOV_DEFAULTS>(k: K) => world?.[k] ?? GOV_DEFAULTS[k];
     const validators = s.doc.chain?.validators ?? [];
     f = {
       position: 0,
       powers: new Map(validators.map((v) => [addressOfName(v.name), v.power ?? 0])),
       names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
       params: {
-        quorum: gov.quorum ?? DEFAULT_TALLY_PARAMS.quorum,
-        threshold: gov.threshold ?? DEFAULT_TALLY_PARAMS.threshold,
-        expeditedThreshold: gov.expeditedThreshold ?? DEFAULT_TALLY_PARAMS.expeditedThreshold,
-        vetoThreshold: gov.vetoThreshold ?? DEFAULT_TALLY_PARAMS.vetoThreshold,
-        burnVoteQuorum: gov.burnVoteQuorum ?? DEFAULT_TALLY_PARAMS.burnVoteQuorum,
-        burnVoteVeto: gov.burnVoteVeto ?? DEFAULT_TALLY_PARAMS.burnVoteVeto,
+        quorum: gov("quorum"),
+        threshold: gov("threshold"),
+        expeditedThreshold: gov("expeditedThreshold"),
+        vetoThreshold: gov("vetoThreshold"),
+        burnVoteQuorum: gov("burnVoteQuorum"),
+        burnVoteVeto: gov("burnVoteVeto"),
       },
-      cancelRatio: gov.proposalCancelRatio ?? "0.5",
-      cancelBurns: (gov.proposalCancelDest ?? "") === "",
-      burnPrevote: gov.burnProposalDepositPrevote ?? false,
+      cancelRatio: gov("proposalCancelRatio"),
+      cancelBurns: gov("proposalCancelDest") === "",
+      burnPrevote: gov("burnProposalDepositPrevote"),
       genesisSupply: genesisSupply(s),
       burned: 0n,
-      votingPeriodMs: durationMs(gov.votingPeriod, 48 * 3_600_000),
-      expeditedVotingPeriodMs: durationMs(gov.expeditedVotingPeriod, 24 * 3_600_000),
+      votingPeriodMs: durationMs(gov("votingPeriod")),
+      expeditedVotingPeriodMs: durationMs(gov("expeditedVotingPeriod")),
       open: new Map(),
       submitted: [],
     };
