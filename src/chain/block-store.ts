@@ -38,6 +38,20 @@ export interface BlockMeta {
   readonly num_txs: string;
 }
 
+/** A block store as plain data (see `BlockStore.snapshot`). */
+export interface BlockStoreSnapshot<Tx> {
+  readonly chainId: string;
+  readonly genesisAppHash: string;
+  readonly validatorsHash: string;
+  readonly proposers: readonly Uint8Array[];
+  readonly height: number;
+  /** Time and app-hash index of blocks 1..height. */
+  readonly times: Float64Array;
+  readonly hashIdx: Int32Array;
+  readonly hashes: readonly string[];
+  readonly txs: ReadonlyMap<number, readonly Tx[]>;
+}
+
 const EMPTY_HASH = toHex(sha256(new Uint8Array())).toUpperCase();
 const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUpperCase();
 
@@ -177,14 +191,35 @@ export class BlockStore<Tx> {
     };
   }
 
-  clone(): BlockStore<Tx> {
-    const c = new BlockStore<Tx>(this.chainId, this.genesisAppHash, this.validatorsHash, this.proposers, this.encodeTx);
-    c.#times = this.#times.slice();
-    c.#hashIdx = this.#hashIdx.slice();
-    c.#hashes.push(...this.#hashes);
-    for (const [k, v] of this.#hashIndex) c.#hashIndex.set(k, v);
-    for (const [k, v] of this.#txs) c.#txs.set(k, v);
-    c.#height = this.#height;
-    return c;
+  /** The store as plain data, independent of later appends (blocks and their transactions are never changed). */
+  snapshot(): BlockStoreSnapshot<Tx> {
+    return {
+      chainId: this.chainId,
+      genesisAppHash: this.genesisAppHash,
+      validatorsHash: this.validatorsHash,
+      proposers: this.proposers,
+      height: this.#height,
+      times: this.#times.slice(0, this.#height),
+      hashIdx: this.#hashIdx.slice(0, this.#height),
+      hashes: [...this.#hashes],
+      txs: new Map(this.#txs),
+    };
+  }
+
+  /** The store of a snapshot, with the transaction encoding (not data) given again. */
+  static fromSnapshot<Tx>(snap: BlockStoreSnapshot<Tx>, encodeTx: (tx: Tx) => Uint8Array): BlockStore<Tx> {
+    const b = new BlockStore<Tx>(snap.chainId, snap.genesisAppHash, snap.validatorsHash, snap.proposers, encodeTx);
+    const capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(snap.height + 1)));
+    b.#times = new Float64Array(capacity);
+    b.#times.set(snap.times);
+    b.#hashIdx = new Int32Array(capacity);
+    b.#hashIdx.set(snap.hashIdx);
+    for (const h of snap.hashes) {
+      b.#hashIndex.set(h, b.#hashes.length);
+      b.#hashes.push(h);
+    }
+    for (const [k, v] of snap.txs) b.#txs.set(k, v);
+    b.#height = snap.height;
+    return b;
   }
 }

@@ -15,6 +15,15 @@ export type BlockTimeModel =
       readonly maxMs?: DurationMs | undefined;
     };
 
+/** A block-time source as plain data (see `BlockTimeSource.snapshot`). */
+export interface BlockTimeSnapshot {
+  readonly model: BlockTimeModel;
+  readonly stream: StreamState;
+  /** interval(h) for h = 1..drawn. */
+  readonly intervals: Float64Array;
+  readonly drawn: number;
+}
+
 /**
  * The block-interval source. Contract: `interval(h)` depends only on (seed, model, h). It is backed by a dedicated
  * alea stream that is consumed exactly twice per height, in height order, and memoised, so retries and the rest of
@@ -59,12 +68,20 @@ export class BlockTimeSource {
     this.#intervals[this.#drawn++] = sampleInterval(this.#model, u1, u2);
   }
 
-  clone(): BlockTimeSource {
-    return new BlockTimeSource(0, this.#model, {
+  /** The source as plain data: the model, the stream's state and the intervals drawn so far. */
+  snapshot(): BlockTimeSnapshot {
+    return {
+      model: this.#model,
       stream: this.#stream.state(),
-      intervals: this.#intervals,
+      intervals: this.#intervals.slice(0, this.#drawn),
       drawn: this.#drawn,
-    });
+    };
+  }
+
+  static fromSnapshot(snap: BlockTimeSnapshot): BlockTimeSource {
+    const intervals = new Float64Array(Math.max(1024, 2 ** Math.ceil(Math.log2(snap.drawn + 1))));
+    intervals.set(snap.intervals);
+    return new BlockTimeSource(0, snap.model, { stream: snap.stream, intervals, drawn: snap.drawn });
   }
 }
 
