@@ -127,6 +127,17 @@ describe("errors name the file and the exact path", () => {
     expect(errorsOf([])).toEqual(["s.json: expected a map, got a list"]);
   });
 
+  it("quotes offending values as Go's %q does, so a hostile file cannot recolour the terminal", () => {
+    expect(errorsOf({ name: "\u001b[1;31mred", binaries: { v1: {} } })).toEqual([
+      's.json: name: must match [a-z0-9._-]+, got "\\x1b[1;31mred"',
+    ]);
+    expect(errorsOf({ ...MINIMAL, "bell\u0007": 1 })).toEqual(['s.json: ["bell\\a"]: unknown key "bell\\a"']);
+    expect(errorsOf(withSteps([{ at: 1, stop: { node: "v\u00a0al" } }]))).toEqual([
+      's.json: steps[0].stop.node: node name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, got "v\\u00a0al"',
+      's.json: steps[0].stop.node: unknown node "v\\u00a0al"',
+    ]);
+  });
+
   it("reports bad durations with Go's texts and range checks", () => {
     const chain = (blockTime: unknown) => errorsOf({ ...MINIMAL, chain: { blockTime } });
     expect(chain("5")).toEqual(['s.json: chain.blockTime: time: missing unit in duration "5"']);

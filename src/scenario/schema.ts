@@ -19,6 +19,7 @@ import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
+import { quoteValue } from "./errors.js";
 import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -54,7 +55,7 @@ export const DEFAULT_NODE_KEY = "default";
 // ---------------------------------------------------------------------------------------------------------------
 // Scalars
 
-const quoted = (v: unknown): string => JSON.stringify(v) ?? String(v);
+const quoted = quoteValue;
 
 export const SCENARIO_NAME = /^[a-z0-9._-]+$/;
 /** Validators, accounts, nodes and binaries: names usable as directory names (so never `.` or `..`). */
