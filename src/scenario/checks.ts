@@ -9,6 +9,7 @@
 import { SETTLE_MARGIN_BLOCKS } from "../chain/records.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
 import { formatRfc3339, parseRfc3339, TIME_MAX_MS } from "../core/go/time.js";
+import { COIN_MODULES } from "../gov/deps.js";
 import { BASE_MODULES, SCENARIO_DEFAULTS } from "./defaults.js";
 import { type DocPath, type PathIssue, quoteValue } from "./errors.js";
 import { QUERY_ACTIONS_AVAILABLE, QUERY_UNAVAILABLE_MESSAGE } from "./features.js";
@@ -104,6 +105,13 @@ export function checkReferences(data: unknown): PathIssue[] {
     }
     if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) refNode(k, [...path, "upgradeInfo", k]);
     if (isRecord(e.steps)) for (const k of Object.keys(e.steps)) refStep(k, [...path, "steps", k]);
+    if (isRecord(e.balances))
+      for (const k of Object.keys(e.balances))
+        if (!COIN_MODULES.includes(k) && !actors.has(k))
+          add(
+            [...path, "balances", k],
+            `unknown account ${quoted(k)} (a validator, an account, or a module account: ${COIN_MODULES.join(", ")})`,
+          );
   };
 
   steps.forEach((step, i) => {

@@ -117,6 +117,18 @@ describe("errors name the file and the exact path", () => {
     ]);
   });
 
+  it("names balances by validator, account or module account, with coins in the file's syntax", () => {
+    const bal = (balances: object) =>
+      errorsOf({ ...MINIMAL, chain: { accounts: { alice: "5stake" } }, expect: { balances } });
+    expect(bal({ val1: "1stake", alice: "", gov: "0stake", distribution: "" })).toEqual([]);
+    expect(bal({ bob: "1stake" })).toEqual([
+      's.json: expect.balances.bob: unknown account "bob" (a validator, an account, or a module account: gov, distribution)',
+    ]);
+    expect(errorsOf({ ...MINIMAL, expect: { supply: "1 stake" } })).toEqual([
+      's.json: expect.supply: invalid coin "1 stake": expected <integer><denom> such as "10000000stake" (denom [a-zA-Z][a-zA-Z0-9/:._-]{2,127})',
+    ]);
+  });
+
   it("reports a missing required key and a bad top-level type", () => {
     expect(errorsOf({ binaries: { v1: {} } })).toEqual(["s.json: name: required key is missing"]);
     expect(errorsOf({ name: "m" })).toEqual(["s.json: binaries: required key is missing"]);

@@ -282,6 +282,12 @@ export const ExpectationsSchema = z
     ),
     stores: z.optional(z.array(z.string())),
     steps: z.optional(z.record(z.string(), z.strictObject({ ok: z.boolean(), error: z.optional(z.string()) }))),
+    balances: z.optional(
+      z
+        .record(z.string(), coins('The account\'s whole committed balance, every denom; "" for none'))
+        .meta({ description: "Account, validator or module account (gov, distribution) → its exact balance" }),
+    ),
+    supply: z.optional(coins("The exact total supply of every denom")),
   })
   .meta({ id: "Expectations", description: "Expectations, checked at the end of the run or at an expect step" });
 

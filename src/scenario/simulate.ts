@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { BinaryDef } from "../app/binary.js";
+import type { BankView } from "../app/host.js";
 import type { ChainGenesis, NodeState } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
 import type { NodeConfig } from "../app/types.js";
@@ -24,6 +25,21 @@ import { queryFailure } from "./query-step.js";
 export type Simulation = ChainEngine<NodeState>;
 
 /** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
+/**
+ * The committed bank state (every denom) of the given addresses, and the total supply, read from a node that holds
+ * the chain's committed state (at the chain's height, with its app hash); undefined when no node holds it.
+ */
+export function committedBank(sim: Simulation, addresses: readonly string[]): BankView | undefined {
+  const view = sim.committed();
+  if (view === undefined) return undefined;
+  for (const name of sim.nodeNames()) {
+    const state = sim.nodeState(name);
+    if (state === undefined || sim.nodeStatus(name)?.height !== sim.height) continue;
+    if (sim.host.lastAppHash(state) === view.appHash) return sim.host.readBank(state, addresses);
+  }
+  return undefined;
+}
+
 export function genesisErrors(s: Scenario): ScenarioError[] {
   const p = govParamsOf(s.chain.gov);
   if (p.ok) return [];
