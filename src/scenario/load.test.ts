@@ -129,6 +129,16 @@ describe("errors name the file and the exact path", () => {
     ]);
   });
 
+  it("bounds a run to the blocks one run may commit", () => {
+    expect(errorsOf({ ...MINIMAL, run: { untilHeight: 9007199254740991 } })).toEqual([
+      "s.json: run.untilHeight: must be ≤ 1000000 (a run commits at most 1000000 blocks), got 9007199254740991",
+    ]);
+    expect(errorsOf({ ...MINIMAL, run: { maxBlocks: 1000001 } })).toEqual([
+      "s.json: run.maxBlocks: must be ≤ 1000000 (a run commits at most 1000000 blocks), got 1000001",
+    ]);
+    expect(errorsOf({ ...MINIMAL, run: { untilHeight: 1000000 } })).toEqual([]);
+  });
+
   it("reports a missing required key and a bad top-level type", () => {
     expect(errorsOf({ binaries: { v1: {} } })).toEqual(["s.json: name: required key is missing"]);
     expect(errorsOf({ name: "m" })).toEqual(["s.json: binaries: required key is missing"]);

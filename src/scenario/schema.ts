@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { VOTE_OPTIONS } from "../app/types.js";
-import { PROPOSAL_STATUSES } from "../chain/records.js";
+import { PROPOSAL_STATUSES, RUN_BLOCKS_MAX } from "../chain/records.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
@@ -74,6 +74,9 @@ const entityName = (what: string) =>
 const label = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
 
 const intMin = (min: number) => z.int().min(min);
+
+const runBlocksError = (iss: { input?: unknown }): string =>
+  `must be ≤ ${RUN_BLOCKS_MAX} (a run commits at most ${RUN_BLOCKS_MAX} blocks), got ${quoted(iss.input)}`;
 
 /** A block height as written for heights the file controls: integer ≥ 1. */
 const height = intMin(1);
@@ -574,9 +577,9 @@ export const ScenarioSchema = z
     steps: z.optional(z.array(StepSchema)),
     run: z.optional(
       z.strictObject({
-        untilHeight: z.optional(height),
+        untilHeight: z.optional(height.max(RUN_BLOCKS_MAX, { error: runBlocksError })),
         untilTime: z.optional(timeSpec('"+<duration>" after genesis, or an RFC 3339 time')),
-        maxBlocks: z.optional(intMin(1)),
+        maxBlocks: z.optional(intMin(1).max(RUN_BLOCKS_MAX, { error: runBlocksError })),
       }),
     ),
     expect: z.optional(ExpectationsSchema),

@@ -8,6 +8,7 @@ import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
+import { RUN_BLOCKS_MAX } from "../chain/records.js";
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -212,13 +213,16 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
   return ok(engine);
 }
 
-/** The stop condition of a scenario's `run` block; without one, the default settle rule. */
+/**
+ * The stop condition of a scenario's `run` block; without one, the default settle rule. Every run commits at most
+ * RUN_BLOCKS_MAX blocks, whatever its block says.
+ */
 export function stopConditionOf(s: Scenario): StopCondition {
   const r = s.run;
   if (r.untilHeight === undefined && r.untilTime === undefined && r.maxBlocks === undefined) return { settle: true };
   return {
     ...(r.untilHeight === undefined ? {} : { untilHeight: r.untilHeight }),
     ...(r.untilTime === undefined ? {} : { untilTimeMs: r.untilTime }),
-    ...(r.maxBlocks === undefined ? {} : { maxBlocks: r.maxBlocks }),
+    maxBlocks: Math.min(r.maxBlocks ?? RUN_BLOCKS_MAX, RUN_BLOCKS_MAX),
   };
 }
