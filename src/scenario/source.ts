@@ -216,6 +216,10 @@ function parseJson(file: string, text: string): Result<unknown, ScenarioError[]>
  */
 function duplicateKeys(doc: Document, lineCounter: LineCounter): YamlProblem[] {
   const out: YamlProblem[] = [];
+  const problem = (code: string, message: string, start: number) => {
+    const { line, col } = lineCounter.linePos(start);
+    out.push({ code, message, pos: [start, start + 1], linePos: [{ line, col }] });
+  };
   const stack: unknown[] = [doc.contents];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (isSeq(node)) for (const item of node.items) stack.push(item);
@@ -226,28 +230,10 @@ function duplicateKeys(doc: Document, lineCounter: LineCounter): YamlProblem[] {
         if (!isScalar(pair.key)) {
           // A list, a map or an alias as a key: a scenario's keys are names, and JavaScript would stringify it.
           const start = rangeStart(pair.key) ?? rangeStart(node) ?? 0;
-          const { line, col } = lineCounter.linePos(start);
-          out.push({
-            code: "COLLECTION_KEY",
-            message: "a map key must be a plain value, not a list, a map or an alias",
-            pos: [start, start + 1],
-            linePos: [{ line, col }],
-          });
-          continue;
-        }
-        const value = pair.key.value;
-        if (!seen.has(value)) {
-          seen.add(value);
-          continue;
-        }
-        const start = rangeStart(pair.key) ?? 0;
-        const { line, col } = lineCounter.linePos(start);
-        out.push({
-          code: "DUPLICATE_KEY",
-          message: "Map keys must be unique",
-          pos: [start, start + 1],
-          linePos: [{ line, col }],
-        });
+          problem("COLLECTION_KEY", "a map key must be a plain value, not a list, a map or an alias", start);
+        } else if (seen.has(pair.key.value))
+          problem("DUPLICATE_KEY", "Map keys must be unique", rangeStart(pair.key) ?? 0);
+        else seen.add(pair.key.value);
       }
     }
   }
