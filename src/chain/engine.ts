@@ -23,7 +23,7 @@ import {
   type EngineOptions,
   type HaltRecord,
   type ProposalRecord,
-  SETTLE_BLOCKS_MAX,
+  RUN_BLOCKS_MAX,
   type StopCondition,
 } from "./records.js";
 import { addStep, nextMove } from "./schedule.js";
@@ -33,7 +33,6 @@ import { runStep } from "./steps.js";
 import type { TraceEvent } from "./trace.js";
 
 export type { EngineOptions, EngineSnapshot, HaltRecord, ProposalRecord, StopCondition };
-export { SETTLE_BLOCKS_MAX };
 
 /** Moves one `run` call makes at most (each handles an event or commits at least one block): a runaway guard. */
 const RUN_MOVES_MAX = 2 ** 40;
@@ -112,7 +111,7 @@ export class ChainEngine<S, I = unknown> {
     const ctx = this.#ctx;
     const s = ctx.s;
     const startBlocks = s.blocksCommitted;
-    const maxBlocks = stop.maxBlocks ?? (stop.settle ? SETTLE_BLOCKS_MAX : Number.POSITIVE_INFINITY);
+    const maxBlocks = stop.maxBlocks ?? (stop.settle ? RUN_BLOCKS_MAX : Number.POSITIVE_INFINITY);
     for (let moves = 0; ; moves++) {
       assert(moves < RUN_MOVES_MAX, "a run makes progress");
       const blocksLeft = maxBlocks - (s.blocksCommitted - startBlocks);
