@@ -1,4 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { present } from "../core/assert.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
 import { formatRfc3339 } from "../core/go/time.js";
 
@@ -51,6 +52,9 @@ export interface BlockStoreSnapshot<Tx> {
   readonly hashes: readonly string[];
   readonly txs: ReadonlyMap<number, readonly Tx[]>;
 }
+
+/** The invariant behind every read of a stored block: heights 1..height are stored, with a hash in the table. */
+const STORED = "a block up to the store's height is stored";
 
 const EMPTY_HASH = toHex(sha256(new Uint8Array())).toUpperCase();
 const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUpperCase();
@@ -116,10 +120,10 @@ export class BlockStore<Tx> {
     if (height < 1 || height > this.#height) return undefined;
     return {
       height,
-      timeMs: this.#times[height - 1]!,
+      timeMs: present(this.#times[height - 1], STORED),
       proposerIndex: this.proposerIndex(height),
       txs: this.#txs.get(height) ?? [],
-      appHash: this.#hashes[this.#hashIdx[height - 1]!]!,
+      appHash: this.#storedHash(height),
     };
   }
 
@@ -129,7 +133,12 @@ export class BlockStore<Tx> {
 
   appHash(height: number): string | undefined {
     if (height === 0) return this.genesisAppHash;
-    return height >= 1 && height <= this.#height ? this.#hashes[this.#hashIdx[height - 1]!] : undefined;
+    return height >= 1 && height <= this.#height ? this.#storedHash(height) : undefined;
+  }
+
+  /** The app hash of stored block `height` (1..height). */
+  #storedHash(height: number): string {
+    return present(this.#hashes[present(this.#hashIdx[height - 1], STORED)], STORED);
   }
 
   txs(height: number): readonly Tx[] {
@@ -150,7 +159,7 @@ export class BlockStore<Tx> {
       this.chainId,
       String(height),
       String(b.timeMs),
-      this.appHash(height - 1)!,
+      present(this.appHash(height - 1), STORED),
       this.#dataHash(b.txs),
     );
   }
@@ -182,10 +191,12 @@ export class BlockStore<Tx> {
         validators_hash: this.validatorsHash,
         next_validators_hash: this.validatorsHash,
         consensus_hash: h256("consensus-params"),
-        app_hash: this.appHash(height - 1)!.toUpperCase(),
+        app_hash: present(this.appHash(height - 1), STORED).toUpperCase(),
         last_results_hash: height === 1 ? EMPTY_HASH : h256("results", String(height - 1)),
         evidence_hash: EMPTY_HASH,
-        proposer_address: toHex(this.proposers[b.proposerIndex]!).toUpperCase(),
+        proposer_address: toHex(
+          present(this.proposers[b.proposerIndex], "a proposer index is modulo the proposers"),
+        ).toUpperCase(),
       },
       num_txs: String(b.txs.length),
     };

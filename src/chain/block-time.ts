@@ -1,3 +1,4 @@
+import { present } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { type RandomStream, restoreStream, type StreamState, streamFor } from "../core/random.js";
 
@@ -54,7 +55,7 @@ export class BlockTimeSource {
   /** The interval before block `h` (h ≥ 1), in ms. */
   interval(h: number): DurationMs {
     while (this.#drawn < h) this.#drawNext();
-    return this.#intervals[h - 1]! as DurationMs;
+    return present(this.#intervals[h - 1], "intervals are drawn up to h") as DurationMs;
   }
 
   #drawNext(): void {

@@ -1,3 +1,4 @@
+import { present } from "../core/assert.js";
 import { toHex } from "../core/bytes.js";
 import { PlainSha256, type Sha256, type Sha256State, sha256Hasher } from "../core/sha256.js";
 import { renderTraceEvent, type TraceEvent, type TraceEventOf } from "./trace-events.js";
@@ -100,7 +101,7 @@ export class TraceWriter {
   /** Hashes the events not hashed yet; without `keep`, drops them. */
   #absorb(): void {
     for (; this.#hashed < this.#events.length; this.#hashed++)
-      this.#hashText(`${renderTraceEvent(this.#events[this.#hashed]!)}\n`);
+      this.#hashText(`${renderTraceEvent(present(this.#events[this.#hashed], "events up to the count are kept"))}\n`);
     if (!this.#keep) {
       this.#events = [];
       this.#hashed = 0;
