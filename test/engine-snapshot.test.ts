@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { StopCondition } from "../src/chain/engine.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
-import { FAULT_NAMES, type Fault } from "../src/faults/index.js";
 import { checkExpectations } from "../src/scenario/expect.js";
 import type { Scenario } from "../src/scenario/index.js";
-import { reportOf } from "../src/scenario/runner.js";
 import {
   buildSimulation,
   forkSimulation,
@@ -12,7 +10,7 @@ import {
   snapshotSimulation,
   stopConditionOf,
 } from "../src/scenario/simulate.js";
-import { loadScenario, scenarioFiles } from "./scenario-suite.js";
+import { FAULT_BLOCKS_MAX, libraryUnderFaults, loadScenario, scenarioFiles, simulationEnd } from "./scenario-suite.js";
 
 /**
  * Engine snapshots must be invisible: every library scenario, alone and under each planted fault, cut at several
@@ -29,29 +27,14 @@ const build = (s: Scenario, keepTrace = false): Simulation => {
 };
 
 function outcome(s: Scenario, sim: Simulation) {
-  const { wallMs: _wallMs, ...report } = reportOf(s, sim, [], s.seed, 0);
-  const nodes = sim.nodeNames().map((name) => {
-    const state = sim.nodeState(name)!;
-    return {
-      name,
-      status: sim.nodeStatus(name),
-      storeKey: state.store.executionKey(),
-      earliest: state.store.earliestVersion(),
-      appHash: sim.host.lastAppHash(state),
-      committed: sim.host.readCommitted(state),
-      upgradeInfo: sim.host.readUpgradeInfo(state),
-    };
-  });
   return {
-    traceHash: sim.traceHash(),
+    ...simulationEnd(s, sim),
     nowMs: sim.nowMs,
     lastBlockTimeMs: sim.lastBlockTimeMs,
     stalled: sim.stalled,
     pending: sim.pending,
     lastBlock: sim.blocks.meta(sim.height),
     expect: s.expect === undefined ? [] : checkExpectations("expect", s.expect, sim),
-    report,
-    nodes,
   };
 }
 
@@ -117,11 +100,6 @@ function checkCut(s: Scenario, cut: Cut, stop: StopCondition): void {
   expect({ cut: cut.name, ...outcome(s, cloned) }).toEqual(end);
 }
 
-/** `nondeterministic-genesis` differs between any two runs by design (a process-global counter). */
-const FAULTS: readonly Fault[] = FAULT_NAMES.filter((f) => f !== "nondeterministic-genesis");
-/** Under a fault a chain may never settle; fault runs stop after this many blocks (past every library plan height). */
-const FAULT_BLOCKS_MAX = 1500;
-
 describe("engine snapshots over the scenario library", () => {
   const files = scenarioFiles();
   it("has scenarios", () => {
@@ -145,16 +123,13 @@ describe("engine snapshots over the scenario library", () => {
       }
     });
   }
-  // Each fault runs over every third scenario (rotating), so that every scenario meets three faults or so.
-  FAULTS.forEach((fault, i) => {
+  for (const { fault, scenarios } of libraryUnderFaults(files)) {
     it(`under the planted fault ${fault}: a fork at every cut runs to the same end`, () => {
-      for (const file of files.filter((_, j) => j % 3 === i % 3)) {
-        const base = loadScenario(file);
-        const s: Scenario = { ...base, options: { ...base.options, faults: [...base.options.faults, fault] } };
+      for (const s of scenarios()) {
         const own = stopConditionOf(s);
         const stop = { ...own, maxBlocks: Math.min(own.maxBlocks ?? FAULT_BLOCKS_MAX, FAULT_BLOCKS_MAX) };
         for (const cut of cutsOf(s, stop)) checkCut(s, cut, stop);
       }
     });
-  });
+  }
 });
