@@ -73,6 +73,11 @@ function haltKey(t: Trigger & { kind: "halt" }): string {
   return canonicalJson({ node: t.node, kind: t.haltKind, height: t.height });
 }
 
+/** What `nextMove` reads of the state. */
+export type RunPosition = Pick<EngineState<unknown>, "height" | "stalled" | "lastTimeMs" | "blockTimes"> & {
+  readonly schedule: Pick<Schedule, "queue">;
+};
+
 /** What the run loop does next. `clockMs`: advance the clock to it (never back) before stopping. */
 export type Move =
   | { readonly kind: "stop"; readonly clockMs: number | undefined }
@@ -84,7 +89,7 @@ export type Move =
  * rule's verdict (settle.ts; false unless the run stops by settling). Pure but for drawing block intervals, which
  * depend only on the height.
  */
-export function nextMove<S>(s: EngineState<S>, stop: StopCondition, blocksLeft: number, settled: boolean): Move {
+export function nextMove(s: RunPosition, stop: StopCondition, blocksLeft: number, settled: boolean): Move {
   if (stop.untilHeight !== undefined && s.height >= stop.untilHeight) return { kind: "stop", clockMs: undefined };
   if (blocksLeft <= 0 || settled) return { kind: "stop", clockMs: undefined };
   const height = s.height + 1;
