@@ -1,5 +1,5 @@
 import type { DurationMs } from "../core/brand.js";
-import { type RandomStream, restoreStream, type StreamState, streamFor } from "../core/random.js";
+import { type RandomStream, streamFor } from "../core/random.js";
 
 /** How long a block takes: the `chain.blockTime` models of docs/scenario-format.md. All values are whole milliseconds. */
 export type BlockTimeModel =
@@ -16,26 +16,77 @@ export type BlockTimeModel =
     };
 
 /**
+ * The uniform draws of one seed's block-time stream, `u[2(h-1)]` and `u[2(h-1)+1]` for height h, drawn ahead in
+ * growing chunks. Append-only (a height's pair never changes once drawn), so every source of the seed shares them,
+ * whatever its model: a sweep over the block-time spread runs each trial seed under several models, and draws once.
+ */
+class StreamDraws {
+  readonly #stream: RandomStream;
+  u = new Float64Array(2 * DRAW_CHUNK_MIN);
+  /** Heights whose pair is drawn. */
+  heights = 0;
+
+  constructor(seed: number) {
+    this.#stream = streamFor(seed, "blockTime");
+  }
+
+  /** Draws at least up to height `h` (h ≥ 1). */
+  drawTo(h: number): void {
+    if (h <= this.heights) return;
+    const target = Math.max(h, 2 * this.heights, DRAW_CHUNK_MIN);
+    if (2 * target > this.u.length) {
+      const grown = new Float64Array(2 * target);
+      grown.set(this.u.subarray(0, 2 * this.heights));
+      this.u = grown;
+    }
+    this.#stream.fill(this.u, 2 * this.heights, 2 * target);
+    this.heights = target;
+  }
+}
+
+/** Heights drawn at least per chunk. */
+const DRAW_CHUNK_MIN = 256;
+/** Seeds whose draws the source keeps for the next source of the same seed (most recently used). */
+const SHARED_SEEDS_MAX = 4;
+const sharedDraws = new Map<number, StreamDraws>();
+
+/** The draws of `seed`: shared with the sources of the same seed made recently. A memo of a pure function. */
+function drawsOf(seed: number): StreamDraws {
+  let d = sharedDraws.get(seed);
+  if (d !== undefined) {
+    sharedDraws.delete(seed);
+  } else {
+    d = new StreamDraws(seed);
+    if (sharedDraws.size >= SHARED_SEEDS_MAX) sharedDraws.delete(sharedDraws.keys().next().value!);
+  }
+  sharedDraws.set(seed, d);
+  return d;
+}
+
+/**
  * The block-interval source. Contract: `interval(h)` depends only on (seed, model, h). It is backed by a dedicated
- * alea stream that is consumed exactly twice per height, in height order, and memoised, so retries and the rest of
- * the simulation never shift it, and adding a proposal to a scenario never changes its block times.
+ * alea stream (`<seed>/blockTime`) that is consumed exactly twice per height, in height order: interval(h) is
+ * `sampleInterval(model, u1, u2)` of the stream's draws 2h-1 and 2h. So retries and the rest of the simulation
+ * never shift it, and adding a proposal to a scenario never changes its block times. The draws are shared by every
+ * source of the same seed (StreamDraws); a normal model's intervals are memoised per source.
  */
 export class BlockTimeSource {
   readonly #model: BlockTimeModel;
-  readonly #stream: RandomStream;
-  /** intervals[h - 1] = interval(h) for every height drawn so far. */
-  #intervals: Float64Array;
-  #drawn = 0;
+  readonly #seed: number;
+  #draws: StreamDraws | undefined;
+  /** fixed: the interval; uniform: the minimum. */
+  readonly #base: number;
+  /** uniform: the number of whole-ms values (max − min + 1). */
+  readonly #width: number;
+  /** normal only: intervals[h - 1] = interval(h) for every height computed so far. */
+  #intervals: Float64Array | undefined;
+  #computed = 0;
 
-  constructor(
-    seed: number,
-    model: BlockTimeModel,
-    state?: { stream: StreamState; intervals: Float64Array; drawn: number },
-  ) {
+  constructor(seed: number, model: BlockTimeModel) {
     this.#model = model;
-    this.#stream = state ? restoreStream(state.stream) : streamFor(seed, "blockTime");
-    this.#intervals = state ? state.intervals.slice() : new Float64Array(1024);
-    this.#drawn = state?.drawn ?? 0;
+    this.#seed = seed;
+    this.#base = model.kind === "fixed" ? model.intervalMs : model.kind === "uniform" ? model.minMs : 0;
+    this.#width = model.kind === "uniform" ? model.maxMs - model.minMs + 1 : 0;
   }
 
   get model(): BlockTimeModel {
@@ -44,27 +95,46 @@ export class BlockTimeSource {
 
   /** The interval before block `h` (h ≥ 1), in ms. */
   interval(h: number): DurationMs {
-    while (this.#drawn < h) this.#drawNext();
-    return this.#intervals[h - 1]! as DurationMs;
+    switch (this.#model.kind) {
+      case "fixed":
+        return this.#base as DurationMs;
+      case "uniform": {
+        const d = this.#streamDraws();
+        if (h > d.heights) d.drawTo(h);
+        return (this.#base + Math.floor(d.u[2 * (h - 1)]! * this.#width)) as DurationMs;
+      }
+      case "normal":
+        if (h > this.#computed) this.#computeTo(h);
+        return this.#intervals![h - 1]! as DurationMs;
+    }
   }
 
-  #drawNext(): void {
-    const u1 = this.#stream.next();
-    const u2 = this.#stream.next();
-    if (this.#drawn === this.#intervals.length) {
-      const grown = new Float64Array(this.#intervals.length * 2);
-      grown.set(this.#intervals);
+  #streamDraws(): StreamDraws {
+    this.#draws ??= drawsOf(this.#seed);
+    return this.#draws;
+  }
+
+  #computeTo(h: number): void {
+    const d = this.#streamDraws();
+    d.drawTo(h);
+    const target = Math.min(d.heights, Math.max(h, 2 * this.#computed));
+    if (this.#intervals === undefined || target > this.#intervals.length) {
+      const grown = new Float64Array(Math.max(target, DRAW_CHUNK_MIN));
+      if (this.#intervals !== undefined) grown.set(this.#intervals.subarray(0, this.#computed));
       this.#intervals = grown;
     }
-    this.#intervals[this.#drawn++] = sampleInterval(this.#model, u1, u2);
+    for (let i = this.#computed; i < target; i++)
+      this.#intervals[i] = sampleInterval(this.#model, d.u[2 * i]!, d.u[2 * i + 1]!);
+    this.#computed = target;
   }
 
+  /** An independent source with the same intervals (it shares the append-only draws). */
   clone(): BlockTimeSource {
-    return new BlockTimeSource(0, this.#model, {
-      stream: this.#stream.state(),
-      intervals: this.#intervals,
-      drawn: this.#drawn,
-    });
+    const c = new BlockTimeSource(this.#seed, this.#model);
+    c.#draws = this.#draws;
+    c.#intervals = this.#intervals?.slice();
+    c.#computed = this.#computed;
+    return c;
   }
 }
 

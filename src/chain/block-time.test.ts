@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { durationMs } from "../core/brand.js";
+import { streamFor } from "../core/random.js";
+import { type BlockTimeModel, BlockTimeSource, sampleInterval } from "./block-time.js";
+
+const MODELS: readonly BlockTimeModel[] = [
+  { kind: "fixed", intervalMs: durationMs(6000) },
+  { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) },
+  { kind: "uniform", minMs: durationMs(1), maxMs: durationMs(1) },
+  { kind: "normal", meanMs: durationMs(6000), stddevMs: durationMs(1500), minMs: durationMs(1) },
+  {
+    kind: "normal",
+    meanMs: durationMs(6000),
+    stddevMs: durationMs(4000),
+    minMs: durationMs(500),
+    maxMs: durationMs(9000),
+  },
+];
+const SEEDS = [0, 1, 7, 42, 2_147_483_647];
+
+/** The contract written out: two draws of the seed's own stream per height, in height order, nothing shared. */
+function reference(seed: number, model: BlockTimeModel, heights: number): number[] {
+  const s = streamFor(seed, "blockTime");
+  return Array.from({ length: heights }, () => {
+    const u1 = s.next();
+    const u2 = s.next();
+    return sampleInterval(model, u1, u2);
+  });
+}
+
+describe("BlockTimeSource: interval(h) depends only on (seed, model, h)", () => {
+  it("equals two draws per height of the seed's stream, for every model and seed", () => {
+    for (const seed of SEEDS)
+      for (const model of MODELS) {
+        const src = new BlockTimeSource(seed, model);
+        const got = Array.from({ length: 3000 }, (_, i) => src.interval(i + 1));
+        expect(got).toEqual(reference(seed, model, 3000));
+      }
+  });
+
+  it("gives the same intervals with the draws shared: sources of one seed under several models, interleaved", () => {
+    const heights = 5000;
+    for (const seed of SEEDS) {
+      const sources = MODELS.map((m) => new BlockTimeSource(seed, m));
+      const got = sources.map(() => [] as number[]);
+      // Out of order, with repeats and jumps ahead, as retries, clones and fast-forwards ask for them.
+      for (let h = 1; h <= heights; h++)
+        sources.forEach((s, i) => {
+          const at = (h * (i + 3)) % 7 === 0 ? Math.min(heights, h + 700) : h;
+          s.interval(at);
+          got[i]!.push(s.interval(h));
+        });
+      MODELS.forEach((m, i) => {
+        expect(got[i]).toEqual(reference(seed, m, heights));
+      });
+    }
+  });
+
+  it("gives the same intervals after the shared draws of a seed were dropped for other seeds", () => {
+    const model = MODELS[1]!;
+    const first = new BlockTimeSource(3, model);
+    first.interval(100);
+    for (let seed = 100; seed < 120; seed++) new BlockTimeSource(seed, model).interval(2000);
+    const again = new BlockTimeSource(3, model);
+    const want = reference(3, model, 4000);
+    expect(Array.from({ length: 4000 }, (_, i) => again.interval(i + 1))).toEqual(want);
+    expect(Array.from({ length: 4000 }, (_, i) => first.interval(i + 1))).toEqual(want);
+  });
+
+  it("clones into an independent source with the same intervals", () => {
+    for (const model of MODELS) {
+      const a = new BlockTimeSource(9, model);
+      a.interval(1234);
+      const b = a.clone();
+      const want = reference(9, model, 6000);
+      expect(Array.from({ length: 6000 }, (_, i) => b.interval(i + 1))).toEqual(want);
+      expect(Array.from({ length: 6000 }, (_, i) => a.interval(i + 1))).toEqual(want);
+    }
+  });
+});
