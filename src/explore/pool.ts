@@ -15,8 +15,13 @@ export const SLICE_JOBS = 16;
 /** Most worker threads `--workers` accepts. */
 export const WORKERS_MAX = 64;
 
-/** Slices of consecutive jobs; every slice carries only the configurations its jobs name (renumbered). */
-export function slices(batch: TrialBatch, size: number): TrialBatch[] {
+/**
+ * Slices of consecutive jobs, about `size` each and whole groups (`batch.group`) each; every slice carries only
+ * the configurations its jobs name (renumbered).
+ */
+export function slices(batch: TrialBatch, sizeAbout: number): TrialBatch[] {
+  const group = Math.max(1, batch.group ?? 1);
+  const size = group * Math.max(1, Math.round(sizeAbout / group));
   const out: TrialBatch[] = [];
   for (let from = 0; from < batch.jobs.length; from += size) {
     const jobs = batch.jobs.slice(from, from + size);
@@ -26,6 +31,7 @@ export function slices(batch: TrialBatch, size: number): TrialBatch[] {
       configs: used.map((c) => batch.configs[c]!),
       jobs: jobs.map((j) => ({ config: index.get(j.config)!, input: j.input })),
       plannedAfter: 0,
+      group,
     });
   }
   return out;
