@@ -5,7 +5,7 @@
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { err, ok, type Result } from "../core/errors.js";
-import type { DocPath, ScenarioError } from "./errors.js";
+import { type DocPath, quoteValue, type ScenarioError } from "./errors.js";
 
 export interface SourcePosition {
   readonly line: number;
@@ -182,7 +182,7 @@ function yamlError(file: string, text: string, format: "yaml" | "json", e: YamlP
   let message: string;
   if (e.code === "DUPLICATE_KEY") {
     const key = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\n,}]+)/.exec(text.slice(e.pos[0]))?.[1]?.trim();
-    const shown = key === undefined ? "" : key.startsWith('"') ? ` ${key}` : ` ${JSON.stringify(key)}`;
+    const shown = key === undefined ? "" : key.startsWith('"') ? ` ${key}` : ` ${quoteValue(key)}`;
     message = `duplicate key${shown}${where}`;
   } else {
     message = `${format === "yaml" ? "YAML" : "JSON"} syntax error: ${(e.message.split("\n")[0] ?? e.message).replace(/:\s*$/, "")}`;
