@@ -78,3 +78,37 @@ describe("BlockTimeSource: interval(h) depends only on (seed, model, h)", () => 
     }
   });
 });
+
+describe("BlockTimeSource.idleTimes: a run of block times in one call", () => {
+  /** The times one `interval` call per block gives. */
+  function oneByOne(src: BlockTimeSource, from: number, heightEnd: number, startMs: number, limitMs: number) {
+    const out: number[] = [];
+    let t = startMs;
+    for (let h = from; h < heightEnd; h++) {
+      t += src.interval(h);
+      if (t >= limitMs) break;
+      out.push(t);
+    }
+    return out;
+  }
+
+  it("equals adding interval(h) block by block, for every model, limit and start", () => {
+    for (const seed of SEEDS)
+      for (const model of MODELS)
+        for (const [from, heightEnd, limitMs] of [
+          [1, 2000, Number.POSITIVE_INFINITY],
+          [1, 5000, 1_000_000_000 + 3_000_000],
+          [700, 9000, 1_000_000_000 + 20_000_000],
+          [40, 41, Number.POSITIVE_INFINITY],
+          [40, 41, 0],
+        ] as const) {
+          const startMs = 1_000_000_000;
+          const out = new Float64Array(heightEnd - from + 3);
+          const n = new BlockTimeSource(seed, model).idleTimes(from, heightEnd, startMs, limitMs, out, 3);
+          const want = oneByOne(new BlockTimeSource(seed, model), from, heightEnd, startMs, limitMs);
+          expect(n).toBe(want.length);
+          expect([...out.subarray(3, 3 + n)]).toEqual(want);
+          expect([...out.subarray(0, 3)]).toEqual([0, 0, 0]);
+        }
+  });
+});

@@ -109,6 +109,49 @@ export class BlockTimeSource {
     }
   }
 
+  /**
+   * The times of a run of blocks, for a bulk fast-forward: `out[at + i]` = the time of block `from + i`, the first
+   * `startMs + interval(from)`, each next one `interval` later, for heights below `heightEnd` while the time stays
+   * below `limitMs`. Returns how many (0 … heightEnd − from); `out` must hold them. The same times as adding
+   * `interval(h)` one by one (tested), without a call per block.
+   */
+  idleTimes(from: number, heightEnd: number, startMs: number, limitMs: number, out: Float64Array, at: number): number {
+    let t = startMs;
+    let h = from;
+    switch (this.#model.kind) {
+      case "fixed": {
+        const step = this.#base;
+        for (; h < heightEnd; h++) {
+          t += step;
+          if (t >= limitMs) break;
+          out[at + h - from] = t;
+        }
+        break;
+      }
+      case "uniform": {
+        const d = this.#streamDraws();
+        const base = this.#base;
+        const width = this.#width;
+        for (; h < heightEnd; h++) {
+          if (h > d.heights) d.drawTo(h);
+          t += base + Math.floor(d.u[2 * (h - 1)]! * width);
+          if (t >= limitMs) break;
+          out[at + h - from] = t;
+        }
+        break;
+      }
+      case "normal":
+        for (; h < heightEnd; h++) {
+          if (h > this.#computed) this.#computeTo(h);
+          t += this.#intervals![h - 1]!;
+          if (t >= limitMs) break;
+          out[at + h - from] = t;
+        }
+        break;
+    }
+    return h - from;
+  }
+
   #streamDraws(): StreamDraws {
     this.#draws ??= drawsOf(this.#seed);
     return this.#draws;
