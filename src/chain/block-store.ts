@@ -39,8 +39,10 @@ export interface BlockMeta {
   readonly num_txs: string;
 }
 
-/** Heights a bulk idle append reserves at a time. */
-const IDLE_CHUNK = 65_536;
+/** Heights per storage chunk: 32 KiB of times, 16 KiB of hash indexes. */
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
 
 const EMPTY_HASH = toHex(sha256(new Uint8Array())).toUpperCase();
 const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUpperCase();
@@ -55,8 +57,9 @@ const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUppe
  * as in CometBFT (block 1 carries the genesis app hash).
  */
 export class BlockStore<Tx> {
-  #times = new Float64Array(1024);
-  #hashIdx = new Int32Array(1024);
+  /** Block times and app-hash indexes by height, in chunks of `CHUNK` heights (grown without copying). */
+  #times: Float64Array[] = [];
+  #hashIdx: Int32Array[] = [];
   readonly #hashes: string[] = [];
   readonly #hashIndex = new Map<string, number>();
   readonly #txs = new Map<number, readonly Tx[]>();
@@ -81,8 +84,9 @@ export class BlockStore<Tx> {
   append(height: number, timeMs: number, txs: readonly Tx[], appHash: string): void {
     if (height !== this.#height + 1) throw new Error(`block store: appending ${height} after ${this.#height}`);
     this.#reserve(height);
-    this.#times[height - 1] = timeMs;
-    this.#hashIdx[height - 1] = this.#indexOf(appHash);
+    const i = height - 1;
+    this.#times[i >> CHUNK_BITS]![i & CHUNK_MASK] = timeMs;
+    this.#hashIdx[i >> CHUNK_BITS]![i & CHUNK_MASK] = this.#indexOf(appHash);
     if (txs.length > 0) this.#txs.set(height, txs);
     this.#height = height;
   }
@@ -100,35 +104,31 @@ export class BlockStore<Tx> {
     appHash: string,
   ): number {
     const from = this.#height + 1;
-    let total = 0;
     let t = startMs;
     for (;;) {
-      const at = from - 1 + total;
-      const end = Math.min(heightEnd, from + total + IDLE_CHUNK);
-      if (end <= from + total) break;
-      this.#reserve(end - 1);
-      const n = times.idleTimes(from + total, end, t, limitMs, this.#times, at);
+      const next = this.#height + 1;
+      // Up to the end of the chunk holding `next`.
+      const end = Math.min(heightEnd, ((((next - 1) >> CHUNK_BITS) + 1) << CHUNK_BITS) + 1);
+      if (end <= next) break;
+      this.#reserve(next);
+      const c = (next - 1) >> CHUNK_BITS;
+      const at = (next - 1) & CHUNK_MASK;
+      const n = times.idleTimes(next, end, t, limitMs, this.#times[c]!, at);
       if (n === 0) break;
-      this.#hashIdx.fill(this.#indexOf(appHash), at, at + n);
-      total += n;
-      t = this.#times[at + n - 1]!;
-      this.#height = from - 1 + total;
-      if (from + total < end) break;
+      this.#hashIdx[c]!.fill(this.#indexOf(appHash), at, at + n);
+      t = this.#times[c]![at + n - 1]!;
+      this.#height = next - 1 + n;
+      if (next + n < end) break;
     }
-    return total;
+    return this.#height + 1 - from;
   }
 
   /** Room for heights up to `height`. */
   #reserve(height: number): void {
-    let size = this.#times.length;
-    if (height <= size) return;
-    while (size < height) size *= 2;
-    const t = new Float64Array(size);
-    t.set(this.#times);
-    this.#times = t;
-    const i = new Int32Array(size);
-    i.set(this.#hashIdx);
-    this.#hashIdx = i;
+    while (this.#times.length <= (height - 1) >> CHUNK_BITS) {
+      this.#times.push(new Float64Array(CHUNK));
+      this.#hashIdx.push(new Int32Array(CHUNK));
+    }
   }
 
   /** The index of `appHash` in the table of distinct hashes (added when new); remembered as the last one. */
@@ -144,24 +144,34 @@ export class BlockStore<Tx> {
     return idx;
   }
 
+  #timeAt(height: number): number {
+    const i = height - 1;
+    return this.#times[i >> CHUNK_BITS]![i & CHUNK_MASK]!;
+  }
+
+  #hashAt(height: number): string {
+    const i = height - 1;
+    return this.#hashes[this.#hashIdx[i >> CHUNK_BITS]![i & CHUNK_MASK]!]!;
+  }
+
   get(height: number): CommittedBlock<Tx> | undefined {
     if (height < 1 || height > this.#height) return undefined;
     return {
       height,
-      timeMs: this.#times[height - 1]!,
+      timeMs: this.#timeAt(height),
       proposerIndex: this.proposerIndex(height),
       txs: this.#txs.get(height) ?? [],
-      appHash: this.#hashes[this.#hashIdx[height - 1]!]!,
+      appHash: this.#hashAt(height),
     };
   }
 
   timeMs(height: number): number | undefined {
-    return height >= 1 && height <= this.#height ? this.#times[height - 1] : undefined;
+    return height >= 1 && height <= this.#height ? this.#timeAt(height) : undefined;
   }
 
   appHash(height: number): string | undefined {
     if (height === 0) return this.genesisAppHash;
-    return height >= 1 && height <= this.#height ? this.#hashes[this.#hashIdx[height - 1]!] : undefined;
+    return height >= 1 && height <= this.#height ? this.#hashAt(height) : undefined;
   }
 
   txs(height: number): readonly Tx[] {
@@ -225,8 +235,8 @@ export class BlockStore<Tx> {
 
   clone(): BlockStore<Tx> {
     const c = new BlockStore<Tx>(this.chainId, this.genesisAppHash, this.validatorsHash, this.proposers, this.encodeTx);
-    c.#times = this.#times.slice();
-    c.#hashIdx = this.#hashIdx.slice();
+    c.#times = this.#times.map((t) => t.slice());
+    c.#hashIdx = this.#hashIdx.map((i) => i.slice());
     c.#hashes.push(...this.#hashes);
     for (const [k, v] of this.#hashIndex) c.#hashIndex.set(k, v);
     for (const [k, v] of this.#txs) c.#txs.set(k, v);
