@@ -16,13 +16,15 @@ export type BlockTimeModel =
     };
 
 /**
- * The uniform draws of one seed's block-time stream, `u[2(h-1)]` and `u[2(h-1)+1]` for height h, drawn ahead in
- * growing chunks. Append-only (a height's pair never changes once drawn), so every source of the seed shares them,
- * whatever its model: a sweep over the block-time spread runs each trial seed under several models, and draws once.
+ * The uniform draws of one seed's block-time stream, the pair (u1, u2) of height h at `u1(h)` and `u2(h)`, drawn a
+ * chunk of `DRAW_CHUNK` heights at a time (fixed buffers, never copied). Append-only (a height's pair never changes
+ * once drawn), so every source of the seed shares them, whatever its model: a sweep over the block-time spread runs
+ * each trial seed under several models, and draws once.
  */
 class StreamDraws {
   readonly #stream: RandomStream;
-  u = new Float64Array(2 * DRAW_CHUNK_MIN);
+  /** chunks[c][2k], chunks[c][2k + 1]: the pair of height c·DRAW_CHUNK + k + 1. */
+  readonly chunks: Float64Array[] = [];
   /** Heights whose pair is drawn. */
   heights = 0;
 
@@ -32,20 +34,29 @@ class StreamDraws {
 
   /** Draws at least up to height `h` (h ≥ 1). */
   drawTo(h: number): void {
-    if (h <= this.heights) return;
-    const target = Math.max(h, 2 * this.heights, DRAW_CHUNK_MIN);
-    if (2 * target > this.u.length) {
-      const grown = new Float64Array(2 * target);
-      grown.set(this.u.subarray(0, 2 * this.heights));
-      this.u = grown;
+    while (this.heights < h) {
+      const c = new Float64Array(2 * DRAW_CHUNK);
+      this.#stream.fill(c, 0, c.length);
+      this.chunks.push(c);
+      this.heights += DRAW_CHUNK;
     }
-    this.#stream.fill(this.u, 2 * this.heights, 2 * target);
-    this.heights = target;
+  }
+
+  u1(h: number): number {
+    const i = h - 1;
+    return this.chunks[i >> DRAW_CHUNK_BITS]![2 * (i & DRAW_CHUNK_MASK)]!;
+  }
+
+  u2(h: number): number {
+    const i = h - 1;
+    return this.chunks[i >> DRAW_CHUNK_BITS]![2 * (i & DRAW_CHUNK_MASK) + 1]!;
   }
 }
 
-/** Heights drawn at least per chunk. */
-const DRAW_CHUNK_MIN = 256;
+/** Heights drawn per chunk (16 KiB of draws). */
+const DRAW_CHUNK_BITS = 10;
+const DRAW_CHUNK = 1 << DRAW_CHUNK_BITS;
+const DRAW_CHUNK_MASK = DRAW_CHUNK - 1;
 /** Seeds whose draws the source keeps for the next source of the same seed (most recently used). */
 const SHARED_SEEDS_MAX = 4;
 const sharedDraws = new Map<number, StreamDraws>();
@@ -101,7 +112,7 @@ export class BlockTimeSource {
       case "uniform": {
         const d = this.#streamDraws();
         if (h > d.heights) d.drawTo(h);
-        return (this.#base + Math.floor(d.u[2 * (h - 1)]! * this.#width)) as DurationMs;
+        return (this.#base + Math.floor(d.u1(h) * this.#width)) as DurationMs;
       }
       case "normal":
         if (h > this.#computed) this.#computeTo(h);
@@ -134,7 +145,7 @@ export class BlockTimeSource {
         const width = this.#width;
         for (; h < heightEnd; h++) {
           if (h > d.heights) d.drawTo(h);
-          t += base + Math.floor(d.u[2 * (h - 1)]! * width);
+          t += base + Math.floor(d.u1(h) * width);
           if (t >= limitMs) break;
           out[at + h - from] = t;
         }
@@ -162,12 +173,12 @@ export class BlockTimeSource {
     d.drawTo(h);
     const target = Math.min(d.heights, Math.max(h, 2 * this.#computed));
     if (this.#intervals === undefined || target > this.#intervals.length) {
-      const grown = new Float64Array(Math.max(target, DRAW_CHUNK_MIN));
+      const grown = new Float64Array(Math.max(target, DRAW_CHUNK));
       if (this.#intervals !== undefined) grown.set(this.#intervals.subarray(0, this.#computed));
       this.#intervals = grown;
     }
     for (let i = this.#computed; i < target; i++)
-      this.#intervals[i] = sampleInterval(this.#model, d.u[2 * i]!, d.u[2 * i + 1]!);
+      this.#intervals[i] = sampleInterval(this.#model, d.u1(i + 1), d.u2(i + 1));
     this.#computed = target;
   }
 
