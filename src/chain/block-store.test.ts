@@ -53,3 +53,21 @@ describe("BlockStore.appendIdleRun: a run of idle blocks in one call", () => {
     expect(s.height).toBe(0);
   });
 });
+
+describe("BlockStore app hashes", () => {
+  it("reads back the app hash appended at every height, runs of equal hashes and changes alike", () => {
+    const s = store();
+    // Runs of 1 … 6 blocks, a hash seen earlier coming back, and a change at every block for a while.
+    const hashes = Array.from({ length: 300 }, (_, i) =>
+      i < 100 ? `r${Math.floor(Math.sqrt(i))}` : i < 200 ? `h${i}` : `r${i % 3}`,
+    );
+    hashes.forEach((h, i) => {
+      s.append(i + 1, (i + 1) * 1000, i % 7 === 0 ? [`tx${i}`] : [], h);
+    });
+    expect(Array.from({ length: 300 }, (_, i) => s.appHash(i + 1))).toEqual(hashes);
+    expect(Array.from({ length: 300 }, (_, i) => s.get(i + 1)?.appHash)).toEqual(hashes);
+    expect(s.appHash(0)).toBe("00");
+    expect(s.appHash(301)).toBeUndefined();
+    expect(Array.from({ length: 300 }, (_, i) => s.clone().appHash(i + 1))).toEqual(hashes);
+  });
+});

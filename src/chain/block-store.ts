@@ -49,24 +49,21 @@ const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUppe
 
 /**
  * The chain's block store: every committed block by height. Idle blocks (no transactions) are stored compactly:
- * times in a typed array and the app hash as an index into a table of distinct hashes, so 100k+ blocks cost a few
- * bytes each. Headers and block ids are derived on demand and deterministically.
+ * times in typed-array chunks and app hashes as runs of equal hashes, so 100k+ blocks cost 8 bytes each. Headers
+ * and block ids are derived on demand and deterministically.
  *
  * Simplification (documented): a block id hashes the header's own fields but not `last_block_id`, so a header
  * can be derived in O(1) without hashing the whole chain. `app_hash` in header h is the app hash after block h-1,
  * as in CometBFT (block 1 carries the genesis app hash).
  */
 export class BlockStore<Tx> {
-  /** Block times and app-hash indexes by height, in chunks of `CHUNK` heights (grown without copying). */
+  /** Block times by height, in chunks of `CHUNK` heights (grown without copying). */
   #times: Float64Array[] = [];
-  #hashIdx: Int32Array[] = [];
-  readonly #hashes: string[] = [];
-  readonly #hashIndex = new Map<string, number>();
+  /** App hashes by height as runs: from height `runFrom[k]` until the next run's, the hash is `runHash[k]`. */
+  #runFrom: number[] = [];
+  #runHash: string[] = [];
   readonly #txs = new Map<number, readonly Tx[]>();
   #height = 0;
-  /** The app hash of the last append and its index: runs of idle blocks repeat it (no map lookup per block). */
-  #lastHash: string | undefined;
-  #lastHashIdx = 0;
 
   constructor(
     readonly chainId: string,
@@ -86,7 +83,7 @@ export class BlockStore<Tx> {
     this.#reserve(height);
     const i = height - 1;
     this.#times[i >> CHUNK_BITS]![i & CHUNK_MASK] = timeMs;
-    this.#hashIdx[i >> CHUNK_BITS]![i & CHUNK_MASK] = this.#indexOf(appHash);
+    this.#hashFrom(height, appHash);
     if (txs.length > 0) this.#txs.set(height, txs);
     this.#height = height;
   }
@@ -115,7 +112,7 @@ export class BlockStore<Tx> {
       const at = (next - 1) & CHUNK_MASK;
       const n = times.idleTimes(next, end, t, limitMs, this.#times[c]!, at);
       if (n === 0) break;
-      this.#hashIdx[c]!.fill(this.#indexOf(appHash), at, at + n);
+      this.#hashFrom(next, appHash);
       t = this.#times[c]![at + n - 1]!;
       this.#height = next - 1 + n;
       if (next + n < end) break;
@@ -127,21 +124,14 @@ export class BlockStore<Tx> {
   #reserve(height: number): void {
     while (this.#times.length <= (height - 1) >> CHUNK_BITS) {
       this.#times.push(new Float64Array(CHUNK));
-      this.#hashIdx.push(new Int32Array(CHUNK));
     }
   }
 
-  /** The index of `appHash` in the table of distinct hashes (added when new); remembered as the last one. */
-  #indexOf(appHash: string): number {
-    let idx = appHash === this.#lastHash ? this.#lastHashIdx : this.#hashIndex.get(appHash);
-    if (idx === undefined) {
-      idx = this.#hashes.length;
-      this.#hashes.push(appHash);
-      this.#hashIndex.set(appHash, idx);
-    }
-    this.#lastHash = appHash;
-    this.#lastHashIdx = idx;
-    return idx;
+  /** Block `height` (the next one) and the blocks after it have app hash `appHash` (until another is set). */
+  #hashFrom(height: number, appHash: string): void {
+    if (this.#runHash[this.#runHash.length - 1] === appHash) return;
+    this.#runFrom.push(height);
+    this.#runHash.push(appHash);
   }
 
   #timeAt(height: number): number {
@@ -150,8 +140,17 @@ export class BlockStore<Tx> {
   }
 
   #hashAt(height: number): string {
-    const i = height - 1;
-    return this.#hashes[this.#hashIdx[i >> CHUNK_BITS]![i & CHUNK_MASK]!]!;
+    const from = this.#runFrom;
+    let lo = 0;
+    let hi = from.length - 1;
+    // The run holding `height`: the last one starting at or below it (most reads are of the last run).
+    if (height >= from[hi]!) return this.#runHash[hi]!;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (from[mid]! <= height) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.#runHash[lo]!;
   }
 
   get(height: number): CommittedBlock<Tx> | undefined {
@@ -236,9 +235,8 @@ export class BlockStore<Tx> {
   clone(): BlockStore<Tx> {
     const c = new BlockStore<Tx>(this.chainId, this.genesisAppHash, this.validatorsHash, this.proposers, this.encodeTx);
     c.#times = this.#times.map((t) => t.slice());
-    c.#hashIdx = this.#hashIdx.map((i) => i.slice());
-    c.#hashes.push(...this.#hashes);
-    for (const [k, v] of this.#hashIndex) c.#hashIndex.set(k, v);
+    c.#runFrom = [...this.#runFrom];
+    c.#runHash = [...this.#runHash];
     for (const [k, v] of this.#txs) c.#txs.set(k, v);
     c.#height = this.#height;
     return c;
