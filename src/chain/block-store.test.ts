@@ -71,3 +71,26 @@ describe("BlockStore app hashes", () => {
     expect(Array.from({ length: 300 }, (_, i) => s.clone().appHash(i + 1))).toEqual(hashes);
   });
 });
+
+describe("BlockStore snapshots", () => {
+  it("restore the same store, through structuredClone too, and both continue alike", () => {
+    const s = store();
+    const times = new BlockTimeSource(2, { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) });
+    s.append(1, 6000, ["tx"], "aa");
+    const h = 1 + s.appendIdleRun(Number.MAX_SAFE_INTEGER, 6000, 6000 + 9000 * 6000, times, "aa");
+    s.append(h + 1, s.timeMs(h)! + 6000, ["tx2"], "bb");
+    for (const copy of [
+      BlockStore.fromSnapshot(s.snapshot(), (tx: string) => new TextEncoder().encode(tx)),
+      s.clone(),
+    ]) {
+      const viaClone = BlockStore.fromSnapshot(structuredClone(s.snapshot()), (tx: string) =>
+        new TextEncoder().encode(tx),
+      );
+      expect(view(copy, h + 2)).toEqual(view(s, h + 1 + 1));
+      expect(view(viaClone, h + 2)).toEqual(view(s, h + 2));
+      expect(copy.meta(h + 1)).toEqual(s.meta(h + 1));
+      copy.append(h + 2, 1e13, [], "cc");
+      expect(s.height).toBe(h + 1);
+    }
+  });
+});

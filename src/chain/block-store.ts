@@ -39,6 +39,21 @@ export interface BlockMeta {
   readonly num_txs: string;
 }
 
+/** A block store as plain data (see `BlockStore.snapshot`). */
+export interface BlockStoreSnapshot<Tx> {
+  readonly chainId: string;
+  readonly genesisAppHash: string;
+  readonly validatorsHash: string;
+  readonly proposers: readonly Uint8Array[];
+  readonly height: number;
+  /** Times of blocks 1..height. */
+  readonly times: Float64Array;
+  /** App hashes as runs: from height `runFrom[k]` until the next run's, `runHash[k]`. */
+  readonly runFrom: readonly number[];
+  readonly runHash: readonly string[];
+  readonly txs: ReadonlyMap<number, readonly Tx[]>;
+}
+
 /** Heights per storage chunk: 32 KiB of times, 16 KiB of hash indexes. */
 const CHUNK_BITS = 12;
 const CHUNK = 1 << CHUNK_BITS;
@@ -232,13 +247,40 @@ export class BlockStore<Tx> {
     };
   }
 
+  /** The store as plain data, independent of later appends (blocks and their transactions are never changed). */
+  snapshot(): BlockStoreSnapshot<Tx> {
+    const times = new Float64Array(this.#height);
+    this.#times.forEach((chunk, c) => {
+      const from = c * CHUNK;
+      if (from < this.#height) times.set(chunk.subarray(0, Math.min(CHUNK, this.#height - from)), from);
+    });
+    return {
+      chainId: this.chainId,
+      genesisAppHash: this.genesisAppHash,
+      validatorsHash: this.validatorsHash,
+      proposers: this.proposers,
+      height: this.#height,
+      times,
+      runFrom: [...this.#runFrom],
+      runHash: [...this.#runHash],
+      txs: new Map(this.#txs),
+    };
+  }
+
+  /** The store of a snapshot, with the transaction encoding (not data) given again. */
+  static fromSnapshot<Tx>(snap: BlockStoreSnapshot<Tx>, encodeTx: (tx: Tx) => Uint8Array): BlockStore<Tx> {
+    const b = new BlockStore<Tx>(snap.chainId, snap.genesisAppHash, snap.validatorsHash, snap.proposers, encodeTx);
+    if (snap.height > 0) b.#reserve(snap.height);
+    for (let from = 0; from < snap.height; from += CHUNK)
+      b.#times[from >> CHUNK_BITS]!.set(snap.times.subarray(from, Math.min(snap.height, from + CHUNK)));
+    b.#runFrom = [...snap.runFrom];
+    b.#runHash = [...snap.runHash];
+    for (const [k, v] of snap.txs) b.#txs.set(k, v);
+    b.#height = snap.height;
+    return b;
+  }
+
   clone(): BlockStore<Tx> {
-    const c = new BlockStore<Tx>(this.chainId, this.genesisAppHash, this.validatorsHash, this.proposers, this.encodeTx);
-    c.#times = this.#times.map((t) => t.slice());
-    c.#runFrom = [...this.#runFrom];
-    c.#runHash = [...this.#runHash];
-    for (const [k, v] of this.#txs) c.#txs.set(k, v);
-    c.#height = this.#height;
-    return c;
+    return BlockStore.fromSnapshot(this.snapshot(), this.encodeTx);
   }
 }

@@ -112,3 +112,14 @@ describe("BlockTimeSource.idleTimes: a run of block times in one call", () => {
         }
   });
 });
+
+describe("BlockTimeSource snapshots", () => {
+  it("restore a source with the same intervals, through structuredClone too", () => {
+    for (const model of MODELS) {
+      const a = new BlockTimeSource(4, model);
+      a.interval(3000);
+      const b = BlockTimeSource.fromSnapshot(structuredClone(a.snapshot()));
+      expect(Array.from({ length: 5000 }, (_, i) => b.interval(i + 1))).toEqual(reference(4, model, 5000));
+    }
+  });
+});

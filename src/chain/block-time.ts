@@ -15,6 +15,12 @@ export type BlockTimeModel =
       readonly maxMs?: DurationMs | undefined;
     };
 
+/** A block-time source as plain data (see `BlockTimeSource.snapshot`). */
+export interface BlockTimeSnapshot {
+  readonly seed: number;
+  readonly model: BlockTimeModel;
+}
+
 /**
  * The uniform draws of one seed's block-time stream, the pair (u1, u2) of height h at `u1(h)` and `u2(h)`, drawn a
  * chunk of `DRAW_CHUNK` heights at a time (fixed buffers, never copied). Append-only (a height's pair never changes
@@ -180,6 +186,18 @@ export class BlockTimeSource {
     for (let i = this.#computed; i < target; i++)
       this.#intervals[i] = sampleInterval(this.#model, d.u1(i + 1), d.u2(i + 1));
     this.#computed = target;
+  }
+
+  /**
+   * The source as plain data: its seed and model, which determine every interval (the draws and a normal model's
+   * memo are caches, rebuilt or shared on demand).
+   */
+  snapshot(): BlockTimeSnapshot {
+    return { seed: this.#seed, model: this.#model };
+  }
+
+  static fromSnapshot(snap: BlockTimeSnapshot): BlockTimeSource {
+    return new BlockTimeSource(snap.seed, snap.model);
   }
 
   /** An independent source with the same intervals (it shares the append-only draws). */
