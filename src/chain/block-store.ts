@@ -1,4 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { present } from "../core/assert.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeSource } from "./block-time.js";
@@ -53,6 +54,11 @@ export interface BlockStoreSnapshot<Tx> {
   readonly runHash: readonly string[];
   readonly txs: ReadonlyMap<number, readonly Tx[]>;
 }
+
+/** The invariant behind every read of a stored block: heights 1..height are stored, with a hash run. */
+const STORED = "a block up to the store's height is stored";
+/** The invariant behind writes: `#reserve` made room for the height. */
+const RESERVED = "a chunk is reserved up to the height written";
 
 /** Heights per storage chunk: 32 KiB of times, 16 KiB of hash indexes. */
 const CHUNK_BITS = 12;
@@ -125,10 +131,11 @@ export class BlockStore<Tx> {
       this.#reserve(next);
       const c = (next - 1) >> CHUNK_BITS;
       const at = (next - 1) & CHUNK_MASK;
-      const n = times.idleTimes(next, end, t, limitMs, this.#times[c]!, at);
+      const chunk = present(this.#times[c], RESERVED);
+      const n = times.idleTimes(next, end, t, limitMs, chunk, at);
       if (n === 0) break;
       this.#hashFrom(next, appHash);
-      t = this.#times[c]![at + n - 1]!;
+      t = present(chunk[at + n - 1], RESERVED);
       this.#height = next - 1 + n;
       if (next + n < end) break;
     }
@@ -151,7 +158,7 @@ export class BlockStore<Tx> {
 
   #timeAt(height: number): number {
     const i = height - 1;
-    return this.#times[i >> CHUNK_BITS]![i & CHUNK_MASK]!;
+    return present(this.#times[i >> CHUNK_BITS]?.[i & CHUNK_MASK], STORED);
   }
 
   #hashAt(height: number): string {
@@ -159,13 +166,13 @@ export class BlockStore<Tx> {
     let lo = 0;
     let hi = from.length - 1;
     // The run holding `height`: the last one starting at or below it (most reads are of the last run).
-    if (height >= from[hi]!) return this.#runHash[hi]!;
+    if (height >= present(from[hi], STORED)) return present(this.#runHash[hi], STORED);
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (from[mid]! <= height) lo = mid;
+      if (present(from[mid], STORED) <= height) lo = mid;
       else hi = mid - 1;
     }
-    return this.#runHash[lo]!;
+    return present(this.#runHash[lo], STORED);
   }
 
   get(height: number): CommittedBlock<Tx> | undefined {
@@ -206,7 +213,7 @@ export class BlockStore<Tx> {
       this.chainId,
       String(height),
       String(b.timeMs),
-      this.appHash(height - 1)!,
+      present(this.appHash(height - 1), STORED),
       this.#dataHash(b.txs),
     );
   }
@@ -238,10 +245,12 @@ export class BlockStore<Tx> {
         validators_hash: this.validatorsHash,
         next_validators_hash: this.validatorsHash,
         consensus_hash: h256("consensus-params"),
-        app_hash: this.appHash(height - 1)!.toUpperCase(),
+        app_hash: present(this.appHash(height - 1), STORED).toUpperCase(),
         last_results_hash: height === 1 ? EMPTY_HASH : h256("results", String(height - 1)),
         evidence_hash: EMPTY_HASH,
-        proposer_address: toHex(this.proposers[b.proposerIndex]!).toUpperCase(),
+        proposer_address: toHex(
+          present(this.proposers[b.proposerIndex], "a proposer index is modulo the proposers"),
+        ).toUpperCase(),
       },
       num_txs: String(b.txs.length),
     };
@@ -272,15 +281,13 @@ export class BlockStore<Tx> {
     const b = new BlockStore<Tx>(snap.chainId, snap.genesisAppHash, snap.validatorsHash, snap.proposers, encodeTx);
     if (snap.height > 0) b.#reserve(snap.height);
     for (let from = 0; from < snap.height; from += CHUNK)
-      b.#times[from >> CHUNK_BITS]!.set(snap.times.subarray(from, Math.min(snap.height, from + CHUNK)));
+      present(b.#times[from >> CHUNK_BITS], RESERVED).set(
+        snap.times.subarray(from, Math.min(snap.height, from + CHUNK)),
+      );
     b.#runFrom = [...snap.runFrom];
     b.#runHash = [...snap.runHash];
     for (const [k, v] of snap.txs) b.#txs.set(k, v);
     b.#height = snap.height;
     return b;
-  }
-
-  clone(): BlockStore<Tx> {
-    return BlockStore.fromSnapshot(this.snapshot(), this.encodeTx);
   }
 }

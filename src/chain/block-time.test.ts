@@ -43,7 +43,7 @@ describe("BlockTimeSource: interval(h) depends only on (seed, model, h)", () => 
     for (const seed of SEEDS) {
       const sources = MODELS.map((m) => new BlockTimeSource(seed, m));
       const got = sources.map(() => [] as number[]);
-      // Out of order, with repeats and jumps ahead, as retries, clones and fast-forwards ask for them.
+      // Out of order, with repeats and jumps ahead, as retries, snapshots and fast-forwards ask for them.
       for (let h = 1; h <= heights; h++)
         sources.forEach((s, i) => {
           const at = (h * (i + 3)) % 7 === 0 ? Math.min(heights, h + 700) : h;
@@ -67,11 +67,11 @@ describe("BlockTimeSource: interval(h) depends only on (seed, model, h)", () => 
     expect(Array.from({ length: 4000 }, (_, i) => first.interval(i + 1))).toEqual(want);
   });
 
-  it("clones into an independent source with the same intervals", () => {
+  it("restores from a snapshot taken mid-way into an independent source with the same intervals", () => {
     for (const model of MODELS) {
       const a = new BlockTimeSource(9, model);
       a.interval(1234);
-      const b = a.clone();
+      const b = BlockTimeSource.fromSnapshot(a.snapshot());
       const want = reference(9, model, 6000);
       expect(Array.from({ length: 6000 }, (_, i) => b.interval(i + 1))).toEqual(want);
       expect(Array.from({ length: 6000 }, (_, i) => a.interval(i + 1))).toEqual(want);

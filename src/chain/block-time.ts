@@ -1,3 +1,4 @@
+import { present } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { type RandomStream, streamFor } from "../core/random.js";
 
@@ -50,14 +51,17 @@ class StreamDraws {
 
   u1(h: number): number {
     const i = h - 1;
-    return this.chunks[i >> DRAW_CHUNK_BITS]![2 * (i & DRAW_CHUNK_MASK)]!;
+    return present(this.chunks[i >> DRAW_CHUNK_BITS]?.[2 * (i & DRAW_CHUNK_MASK)], DRAWN);
   }
 
   u2(h: number): number {
     const i = h - 1;
-    return this.chunks[i >> DRAW_CHUNK_BITS]![2 * (i & DRAW_CHUNK_MASK) + 1]!;
+    return present(this.chunks[i >> DRAW_CHUNK_BITS]?.[2 * (i & DRAW_CHUNK_MASK) + 1], DRAWN);
   }
 }
+
+const DRAWN = "the draws reach the height read (drawTo before)";
+const COMPUTED = "a normal model's intervals are computed up to the height read";
 
 /** Heights drawn per chunk (16 KiB of draws). */
 const DRAW_CHUNK_BITS = 10;
@@ -74,7 +78,8 @@ function drawsOf(seed: number): StreamDraws {
     sharedDraws.delete(seed);
   } else {
     d = new StreamDraws(seed);
-    if (sharedDraws.size >= SHARED_SEEDS_MAX) sharedDraws.delete(sharedDraws.keys().next().value!);
+    const oldest = sharedDraws.keys().next();
+    if (sharedDraws.size >= SHARED_SEEDS_MAX && !oldest.done) sharedDraws.delete(oldest.value);
   }
   sharedDraws.set(seed, d);
   return d;
@@ -122,7 +127,7 @@ export class BlockTimeSource {
       }
       case "normal":
         if (h > this.#computed) this.#computeTo(h);
-        return this.#intervals![h - 1]! as DurationMs;
+        return present(this.#intervals?.[h - 1], COMPUTED) as DurationMs;
     }
   }
 
@@ -160,7 +165,7 @@ export class BlockTimeSource {
       case "normal":
         for (; h < heightEnd; h++) {
           if (h > this.#computed) this.#computeTo(h);
-          t += this.#intervals![h - 1]!;
+          t += present(this.#intervals?.[h - 1], COMPUTED);
           if (t >= limitMs) break;
           out[at + h - from] = t;
         }
@@ -198,15 +203,6 @@ export class BlockTimeSource {
 
   static fromSnapshot(snap: BlockTimeSnapshot): BlockTimeSource {
     return new BlockTimeSource(snap.seed, snap.model);
-  }
-
-  /** An independent source with the same intervals (it shares the append-only draws). */
-  clone(): BlockTimeSource {
-    const c = new BlockTimeSource(this.#seed, this.#model);
-    c.#draws = this.#draws;
-    c.#intervals = this.#intervals?.slice();
-    c.#computed = this.#computed;
-    return c;
   }
 }
 
