@@ -18,7 +18,7 @@ import { buildSimulation, genesisErrors, type Simulation } from "../scenario/sim
 import type { CancelWindowConfig } from "./model.js";
 
 /** The validators of a trial chain (equal power). */
-export const TRIAL_VALIDATORS: readonly string[] = ["val1"];
+const TRIAL_VALIDATORS: readonly string[] = ["val1"];
 export const UPGRADE_PROPOSER = "val1";
 /** An account, not a validator: funded like one. */
 export const CANCEL_PROPOSER = "val2";
