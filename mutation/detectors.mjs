@@ -14,7 +14,7 @@ export const DECISION_LOGIC = [
   "src/gov/cancel.ts",
 ];
 
-/** The bounded subset CI mutates on every run (the PreBlocker, with the campaign as detector). */
+/** The bounded subset CI mutates on every run (the PreBlocker; the detectors and floors are mutation/threshold.json). */
 export const CI_SUBSET = ["src/upgrade/preblocker.ts"];
 
 /**
