@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { transition } from "xstate";
 import { resolveBlock, resolveBlockUnshared } from "./consensus.js";
 import { coverageFromIds } from "./coverage.js";
-import { createOracle, type Oracle, observe, predict, step, transitionOf } from "./oracle.js";
+import { createOracle, type Oracle, observe, predict, step, stepBlocks, transitionOf } from "./oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "./types.js";
 import { upgradeMachine } from "./upgrade-machine.js";
 
@@ -166,6 +166,41 @@ describe("the oracle's shortcuts change no output", () => {
         }
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe("an idle stretch stepped as one range", () => {
+  it("= a BLOCK per height: the same snapshot (value, context) and the same fired ids in order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(draft, { maxLength: 30 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 6 }),
+        (drafts, skew, length) => {
+          let o = createOracle(WORLD);
+          for (const d of drafts) o = step(o, materialize(o, d));
+          // Usually the next heights; sometimes a range that starts out of turn (nothing fires for those heights).
+          const from = o.snapshot.context.height + 1 - (skew === 2 ? 1 : 0);
+          const to = from + length;
+          let reference = o;
+          const referenceFired: string[] = [];
+          for (let h = from; h <= to; h++) {
+            reference = step(reference, { type: "BLOCK", height: h });
+            referenceFired.push(...reference.fired);
+          }
+          const ranged = stepBlocks(o, from, to);
+          expect(ranged.snapshot.value).toEqual(reference.snapshot.value);
+          expect(ranged.snapshot.context).toEqual(reference.snapshot.context);
+          expect(ranged.fired).toEqual(referenceFired);
+          // It steps on exactly as the reference does.
+          for (const d of drafts.slice(0, 5)) {
+            const e = materialize(reference, d);
+            expect(step(ranged, e).snapshot.context).toEqual(step(reference, e).snapshot.context);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

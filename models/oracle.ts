@@ -13,6 +13,7 @@ import {
 } from "xstate";
 import type { Height } from "../src/core/brand.js";
 import type { VersionMap } from "./binary-outcome.js";
+import { resolveBlock } from "./consensus.js";
 import { currentState } from "./context.js";
 import type {
   BlockReport,
@@ -91,6 +92,44 @@ function inertScope(): OracleScope {
 export function step(oracle: Oracle, event: OracleEvent): Oracle {
   const [snapshot, actions] = transitionOf(oracle.snapshot, event);
   return { snapshot, fired: tracedIds(actions) };
+}
+
+const BLOCK_COMMIT = "progressing.BLOCK.commit";
+
+/**
+ * BLOCK events for every height `from`..`to` in turn (an idle stretch of the chain, which the engine commits as one
+ * range), folded into one step: the same snapshot and the same fired ids, in order, as stepping each BLOCK
+ * (oracle.property.test.ts). A block that commits with no plan action while the chain is progressing fires the
+ * same two self-transitions whatever else it does (`noneScheduled.BLOCK.noPlan` or `scheduled.BLOCK.keep`, then
+ * `progressing.BLOCK.commit`), and their only effect is the applyBlock assign: the next context is the block's
+ * resolution, the state value unchanged. Such blocks are folded over the context alone, and the snapshot is built
+ * once at the end; any other block (a plan applied or skipped, a stall, a height out of turn) goes through xstate's
+ * transition.
+ */
+export function stepBlocks(oracle: Oracle, from: number, to: number): Oracle {
+  let snapshot = oracle.snapshot;
+  let context = snapshot.context;
+  const fired: string[] = [];
+  const settle = (): void => {
+    if (context !== snapshot.context)
+      snapshot = upgradeMachine.resolveState({ value: snapshot.value, context, historyValue: snapshot.historyValue });
+  };
+  for (let h = from; h <= to; h++) {
+    const value = snapshot.value as { readonly plan: PlanRegion; readonly chain: ChainRegion };
+    const r = resolveBlock(context, h);
+    if (r.valid && r.committed && r.action !== "applied" && r.action !== "skipped" && value.chain === "progressing") {
+      fired.push(value.plan === "scheduled" ? "scheduled.BLOCK.keep" : "noneScheduled.BLOCK.noPlan", BLOCK_COMMIT);
+      context = r.context;
+      continue;
+    }
+    settle();
+    const [next, actions] = transitionOf(snapshot, { type: "BLOCK", height: h });
+    fired.push(...tracedIds(actions));
+    snapshot = next;
+    context = next.context;
+  }
+  settle();
+  return { snapshot, fired };
 }
 
 /** The transition ids `event` would fire from `snapshot`, without keeping the result. */

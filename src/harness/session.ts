@@ -1,4 +1,4 @@
-import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
+import { createOracle, type Oracle, step as oracleStep, stepBlocks as oracleStepBlocks } from "../../models/oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
@@ -293,7 +293,18 @@ export class Session {
   #send(event: OracleEvent): void {
     this.oracle = oracleStep(this.oracle, event);
     this.eventsSent++;
-    for (const id of this.oracle.fired) {
+    this.#count(this.oracle.fired);
+  }
+
+  /** An idle stretch: one range step (the same as a BLOCK event per height, models/oracle.ts stepBlocks). */
+  #sendBlocks(from: number, to: number): void {
+    this.oracle = oracleStepBlocks(this.oracle, from, to);
+    this.eventsSent += to - from + 1;
+    this.#count(this.oracle.fired);
+  }
+
+  #count(fired: readonly string[]): void {
+    for (const id of fired) {
       this.fired.add(id);
       this.firedCounts.set(id, (this.firedCounts.get(id) ?? 0) + 1);
     }
@@ -318,8 +329,9 @@ export class Session {
         if (before.live) this.#send({ type: "NODE_STOPPED", node: ev.node });
         return true;
       case "blocks": {
-        for (let h = Math.max(ev.from, this.#lastBlockSent + 1); h <= ev.to; h++) {
-          this.#send({ type: "BLOCK", height: h });
+        const from = Math.max(ev.from, this.#lastBlockSent + 1);
+        if (from <= ev.to) this.#sendBlocks(from, ev.to);
+        for (let h = from; h <= ev.to; h++) {
           this.blocks.push({
             height: h,
             committers: [],
