@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FAULT_NAMES } from "../faults/index.js";
-import { scenarioFromData } from "../scenario/load.js";
+import { parseScenario, scenarioFromData } from "../scenario/load.js";
+import { scenarioToYaml } from "../scenario/serialize.js";
 import { buildSimulation } from "../scenario/simulate.js";
-import { sidecarArb } from "./run-property.js";
+import { runArbitrary, runSession, sidecarArb } from "./run-property.js";
 import { parsedWorld } from "./session.js";
 import { type ValidatorName, WORLD_VARIANTS, type WorldOptions, worldDocument } from "./world.js";
 
@@ -36,5 +37,21 @@ describe("the world cache", () => {
     if (!a.ok || !b.ok || !other.ok) throw new Error("world is invalid");
     expect(a.value.host).toBe(b.value.host);
     expect(other.value.host).not.toBe(a.value.host);
+  });
+});
+
+describe("a session's scenario document", () => {
+  it("written as YAML loads to the scenario the document is (what the determinism property replays)", () => {
+    fc.assert(
+      fc.property(runArbitrary(20), fc.subarray([...FAULT_NAMES], { maxLength: 1 }), ([sidecars, cmds], faults) => {
+        const { session } = runSession({ seed: 9, sidecars: clean(sidecars), faults }, cmds, []);
+        const doc = session.document();
+        const fromText = parseScenario("replay.yaml", scenarioToYaml(doc));
+        const fromData = scenarioFromData("replay.yaml", doc);
+        expect(fromText.ok && fromData.ok).toBe(true);
+        if (fromText.ok && fromData.ok) expect(fromText.value).toEqual(fromData.value);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
