@@ -59,9 +59,9 @@ function parsedDocument(doc: ScenarioDocument): Scenario {
 }
 
 /**
- * The property world of `o`, parsed. Only the sidecar delays vary from run to run, and they determine nothing at
- * genesis: the world is parsed once per shape (variant, faults, which validators run a sidecar), with every delay
- * 0, and each run gets that scenario with its own delays. Equal to parsing the run's own document
+ * The property world of `o`, parsed. The seed (block times) and the sidecar delays vary from run to run, and they
+ * determine nothing at genesis: the world is parsed once per shape (variant, faults, which validators run a
+ * sidecar), with seed and delays 0, and each run gets that scenario with its own seed and delays. Equal to parsing the run's own document
  * (session.test.ts); the scenario keeps the shape's chain, binaries and options objects, so it shares the shape's
  * app host (scenario/simulate.ts), which builds the genesis once. A fault that makes genesis differ between builds
  * (`nondeterministic-genesis`) still shows: the determinism property replays on a world it parses itself.
@@ -69,16 +69,15 @@ function parsedDocument(doc: ScenarioDocument): Scenario {
 export function parsedWorld(o: WorldOptions): Scenario {
   const delays = o.sidecars ?? {};
   const shape = parsedDocument(
-    worldDocument({ ...o, sidecars: Object.fromEntries(Object.keys(delays).map((v) => [v, 0])) }),
+    worldDocument({ ...o, seed: 0, sidecars: Object.fromEntries(Object.keys(delays).map((v) => [v, 0])) }),
   );
-  if (Object.values(delays).every((d) => d === 0)) return shape;
   const nodes = new Map(
     [...shape.nodes].map(([name, n]) => {
       const delayMs = delays[name as ValidatorName];
       return [name, delayMs === undefined ? n : { ...n, sidecar: { ...n.sidecar, delayMs: durationMs(delayMs) } }];
     }),
   );
-  return { ...shape, nodes };
+  return { ...shape, seed: o.seed, nodes };
 }
 
 /** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
