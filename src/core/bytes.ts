@@ -34,9 +34,12 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** Lower-case two-digit hex of every byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 export function toHex(b: Uint8Array): string {
   let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
+  for (let i = 0; i < b.length; i++) s += HEX_BYTE[b[i]!]!;
   return s;
 }
 
