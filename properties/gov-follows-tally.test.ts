@@ -68,11 +68,16 @@ function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint }
   const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
   Object.assign(s.sim, {
     committed: () => ({ appHash: "H" }),
+    height: 5,
     nodeNames: () => ["val1"],
     nodeState: () => ({}),
+    nodeStatus: () => ({ height: 5 }),
     host: {
       lastAppHash: () => "H",
-      readBank: () => ({ balances: new Map([[addressOfName("gov"), bank.module]]), supply: bank.supply }),
+      readBank: () => ({
+        balances: new Map([[addressOfName("gov"), [{ denom: "stake", amount: bank.module }]]]),
+        supply: [{ denom: "stake", amount: bank.supply }],
+      }),
     },
   });
   return s as unknown as Session;

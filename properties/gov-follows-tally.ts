@@ -6,6 +6,7 @@ import { HOLDS, type Property, violated } from "../src/harness/property.js";
 import type { Session } from "../src/harness/session.js";
 import { parseCoins } from "../src/scenario/coins.js";
 import { GOV_DEFAULTS, SCENARIO_DEFAULTS } from "../src/scenario/defaults.js";
+import { committedBank } from "../src/scenario/simulate.js";
 
 /**
  * Governance decides every proposal by the tally of the votes that executed, and on time.
@@ -102,26 +103,21 @@ function mulFloor(amount: bigint, ratio: string): bigint {
 }
 
 function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
-  const view = s.sim.committed();
-  if (view === undefined) return HOLDS;
-  const node = s.sim.nodeNames().find((n) => {
-    const state = s.sim.nodeState(n);
-    return state !== undefined && s.sim.host.lastAppHash(state) === view.appHash;
-  });
-  const state = node === undefined ? undefined : s.sim.nodeState(node);
-  if (state === undefined) return HOLDS;
-  const bank = s.sim.host.readBank(state, [GOV_MODULE_ACCOUNT], DENOM);
+  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT]);
+  if (bank === undefined) return HOLDS;
+  const amount = (coins: readonly { denom: string; amount: bigint }[] | undefined) =>
+    coins?.find((c) => c.denom === DENOM)?.amount ?? 0n;
   let held = 0n;
   for (const p of f.open.values()) for (const d of p.deposits.values()) held += d;
-  const inModule = bank.balances.get(GOV_MODULE_ACCOUNT) ?? 0n;
+  const inModule = amount(bank.balances.get(GOV_MODULE_ACCOUNT));
   if (inModule !== held)
     return violated(
       `the gov module account holds ${inModule}${DENOM}, but the open proposals' deposits are ${held}${DENOM} (a deposit was not refunded, burned or kept as decided)`,
     );
   const supply = f.genesisSupply - f.burned;
-  if (bank.supply !== supply)
+  if (amount(bank.supply) !== supply)
     return violated(
-      `the ${DENOM} supply is ${bank.supply}, but genesis ${f.genesisSupply} less the ${f.burned} burned by decisions is ${supply}`,
+      `the ${DENOM} supply is ${amount(bank.supply)}, but genesis ${f.genesisSupply} less the ${f.burned} burned by decisions is ${supply}`,
     );
   return HOLDS;
 }

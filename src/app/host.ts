@@ -53,12 +53,17 @@ export interface AppHost<S> {
   readUpgradeInfo(state: S): UpgradeInfoRead;
   readCommitted(state: S): CommittedView;
   readProposal(state: S, id: bigint): ProposalView | undefined;
-  /** Committed balances of one denom at the given addresses, and its supply. */
-  readBank(state: S, addresses: readonly string[], denom: string): BankView;
+  /** Committed balances (every denom) of the given addresses, and the total supply. */
+  readBank(state: S, addresses: readonly string[]): BankView;
 }
 
-/** Committed bank state of one denom: balances of the addresses asked for, and the supply. */
+/** Committed bank state: the non-zero balances of the addresses asked for, and the total supply, sorted by denom. */
 export interface BankView {
-  readonly balances: ReadonlyMap<string, bigint>;
-  readonly supply: bigint;
+  readonly balances: ReadonlyMap<string, readonly BankCoin[]>;
+  readonly supply: readonly BankCoin[];
+}
+
+export interface BankCoin {
+  readonly denom: string;
+  readonly amount: bigint;
 }

@@ -232,15 +232,15 @@ export class SimAppHost implements AppHost<NodeState> {
   }
 
   /**
-   * The committed balance of one denom at each address, and its total supply (bank's own bookkeeping, not the sum
-   * of the balances). Nothing committed yet: all zero.
+   * The committed balances of each address, and the total supply (bank's own bookkeeping, not the sum of the
+   * balances). Nothing committed yet: all empty.
    */
-  readBank(state: NodeState, addresses: readonly string[], denom: string): BankView {
+  readBank(state: NodeState, addresses: readonly string[]): BankView {
     const c = this.#committedCtx(state);
     const bank = new BankKeeper();
     return {
-      balances: new Map(addresses.map((a) => [a, c === undefined ? 0n : bank.balance(c.ctx, a, denom)])),
-      supply: c === undefined ? 0n : bank.supply(c.ctx, denom),
+      balances: new Map(addresses.map((a) => [a, c === undefined ? [] : bank.allBalances(c.ctx, a)])),
+      supply: c === undefined ? [] : bank.totalSupply(c.ctx),
     };
   }
 

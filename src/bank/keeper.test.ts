@@ -66,6 +66,11 @@ describe("bank keeper", () => {
     expect(bank.balance(ctx, addressOfName("gov"), "stake")).toBe(25n);
     expect(bank.supply(ctx, "stake")).toBe(85n);
     expect(bank.burn(ctx, "gov", coins("26stake")).ok).toBe(false);
+    // The total supply lists every denom, sorted; a denom burned to nothing leaves it.
+    expect(bank.totalSupply(ctx)).toEqual(coins("7atom,85stake"));
+    expect(bank.sendToModule(ctx, alice, "gov", coins("7atom")).ok).toBe(true);
+    expect(bank.burn(ctx, "gov", coins("7atom")).ok).toBe(true);
+    expect(bank.totalSupply(ctx)).toEqual(coins("85stake"));
   });
 
   it("rejects invalid coins and addresses", () => {

@@ -65,6 +65,16 @@ export class BankKeeper {
     return readAmount(this.#store(ctx), supplyKey(denom));
   }
 
+  /** The non-zero supply of every denom, sorted by denom (the reference's total supply query). */
+  totalSupply(ctx: Ctx): Coins {
+    const out: Coin[] = [];
+    for (const [k, v] of prefixIterator(this.#store(ctx), SUPPLY_PREFIX)) {
+      const amount = BigInt(fromUtf8(v));
+      if (amount !== 0n) out.push({ denom: fromUtf8(k.slice(SUPPLY_PREFIX.length)), amount });
+    }
+    return out;
+  }
+
   /** Creates coins at an address (genesis accounts and test funding); the supply grows by the same amount. */
   mint(ctx: Ctx, address: string, coins: Coins): Result<void, ChainError> {
     const to = this.#address(address);

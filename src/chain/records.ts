@@ -48,6 +48,10 @@ export interface EngineOptions {
   readonly check?: CheckRunner;
 }
 
-/** Hard cap for settle runs whose plan lies absurdly far ahead. */
-export const SETTLE_BLOCKS_MAX = 1_000_000;
+/**
+ * The most blocks one run commits: a settle run whose plan lies absurdly far ahead, a `run.untilTime` years away, or
+ * any other run stops there (1,000,000 idle blocks take a few seconds and about 200 MB).
+ */
+export const RUN_BLOCKS_MAX = 1_000_000;
+export const SETTLE_BLOCKS_MAX = RUN_BLOCKS_MAX;
 export const SETTLE_MARGIN_BLOCKS = 10;

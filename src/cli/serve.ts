@@ -3,6 +3,8 @@ import type { Command } from "commander";
 import { NODE_JSON, nodeBackend } from "../api/node-backend.js";
 import { RpcHandler } from "../api/rpc/handler.js";
 import { simRpcSource } from "../api/rpc/sim-source.js";
+import { RUN_BLOCKS_MAX } from "../chain/records.js";
+import { quote } from "../core/go/strconv.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
 import { type AppConfig, parseAppToml, validateAppConfig } from "../server/config.js";
 import type { RestListener } from "../server/rest.js";
@@ -79,9 +81,10 @@ export async function startServe(
     if (
       !/^[0-9]+$/.test(o.untilHeight) ||
       !(Number(o.untilHeight) >= 1) ||
-      !Number.isSafeInteger(Number(o.untilHeight))
+      !Number.isSafeInteger(Number(o.untilHeight)) ||
+      Number(o.untilHeight) > RUN_BLOCKS_MAX
     )
-      return usage(`--until-height: expected a height (integer >= 1), got "${o.untilHeight}"`);
+      return usage(`--until-height: expected a height from 1 to ${RUN_BLOCKS_MAX}, got ${quote(o.untilHeight)}`);
     untilHeight = Number(o.untilHeight);
   }
   let config = defaultServeConfig();
@@ -99,7 +102,7 @@ export async function startServe(
   const built = buildSimulation(s, o.config === undefined ? {} : { pruning: config.pruning });
   if (!built.ok) return usage(built.error);
   const sim = built.value;
-  sim.run(untilHeight === undefined ? stopConditionOf(s) : { untilHeight });
+  sim.run(untilHeight === undefined ? stopConditionOf(s) : { untilHeight, maxBlocks: RUN_BLOCKS_MAX });
   let rpcAt: { host: string; port: number } | undefined;
   if (o.rpcAddress !== undefined) {
     const m = /^tcp:\/\/([^\s/]*):([0-9]{1,5})$/.exec(o.rpcAddress);

@@ -95,6 +95,17 @@ describe("devnet REST routes", () => {
     // The same bytes again: the mempool cache's error as the SDK reports it (code 19).
     const again = JSON.parse((await req("POST", "/chain/tx/v1beta1/txs", body)).body).tx_response;
     expect(again).toMatchObject({ code: 19, codespace: "sdk", txhash: posted.txhash });
+    // Repeated keys decode as the reference's gateway does: the last occurrence wins, and the proto name beats its
+    // JSON name whatever the order. Code 19 shows the signed bytes were read; 400 shows the empty ones were.
+    const good = JSON.stringify(Buffer.from(tx).toString("base64"));
+    const post = async (text: string) => {
+      const r = await req("POST", "/chain/tx/v1beta1/txs", text);
+      return r.status === 200 ? JSON.parse(r.body).tx_response.code : JSON.parse(r.body).message;
+    };
+    expect(await post(`{"tx_bytes":"","tx_bytes":${good},"mode":"BROADCAST_MODE_SYNC"}`)).toBe(19);
+    expect(await post(`{"tx_bytes":${good},"tx_bytes":"","mode":"BROADCAST_MODE_SYNC"}`)).toBe("invalid empty tx");
+    expect(await post(`{"txBytes":"","tx_bytes":${good},"mode":"BROADCAST_MODE_SYNC"}`)).toBe(19);
+    expect(await post(`{"tx_bytes":${good},"txBytes":"","mode":"BROADCAST_MODE_SYNC"}`)).toBe(19);
     const badMode = await req("POST", "/chain/tx/v1beta1/txs", body.replace("SYNC", "BLOCK"));
     expect(JSON.parse(badMode.body).message).toBe(
       "codespace sdk code 18: invalid request: unsupported return type BROADCAST_MODE_BLOCK; supported types: sync, async",

@@ -1,7 +1,7 @@
-import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code as GrpcCode } from "@connectrpc/connect";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
 import { gatewayJson, goHtmlEscape } from "../api/json.js";
+import { gatewayBodyFromJson } from "../api/json-body.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { grpcMessage } from "../core/errors.js";
 import { parseRequestTarget } from "../core/go/url.js";
@@ -81,19 +81,10 @@ function getRoute(chain: DevnetChain, method: string, path: string): GatewayResp
   return undefined;
 }
 
-/** grpc-gateway's body decoding: proto-JSON of the request message; a failure is 400 with code 3. */
-function parseBody<T>(text: string, parse: (v: JsonValue) => T): { ok: true; value: T } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: parse(JSON.parse(text) as JsonValue) };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
-}
-
 function postRoute(chain: DevnetChain, path: string, body: string): GatewayResponse | undefined {
   if (path === TXS_PATH) {
-    const req = parseBody(body, (v) => fromJson(BroadcastTxRequestSchema, v));
-    if (!req.ok) return status(400, GrpcCode.InvalidArgument, req.error);
+    const req = gatewayBodyFromJson(BroadcastTxRequestSchema, body);
+    if (!req.ok) return status(400, GrpcCode.InvalidArgument, req.error.message);
     if (req.value.txBytes.length === 0) return status(400, GrpcCode.InvalidArgument, "invalid empty tx");
     if (req.value.mode !== BroadcastMode.SYNC && req.value.mode !== BroadcastMode.ASYNC) {
       const e = {
@@ -110,8 +101,8 @@ function postRoute(chain: DevnetChain, path: string, body: string): GatewayRespo
     return raw(200, gatewayJson(BroadcastTxResponseSchema, res, NODE_JSON));
   }
   if (path === SIMULATE_PATH) {
-    const req = parseBody(body, (v) => fromJson(SimulateRequestSchema, v));
-    if (!req.ok) return status(400, GrpcCode.InvalidArgument, req.error);
+    const req = gatewayBodyFromJson(SimulateRequestSchema, body);
+    if (!req.ok) return status(400, GrpcCode.InvalidArgument, req.error.message);
     const r = chain.simulate(req.value.txBytes);
     if (!r.ok) return status(400, GrpcCode.Unknown, grpcMessage(r.error));
     const res = {

@@ -163,6 +163,13 @@ describe("CometBFT RPC over a devnet node", () => {
     });
     expect((await raw('{"jsonrpc":"2.0","id":1,"method":"block","params":[1,2]}')).body.error.code).toBe(-32602);
     expect(await raw('{"jsonrpc":"2.0","method":"health"}')).toEqual({ status: 200, body: "" });
+    // A repeated key: the last one wins, as Go's encoding/json decodes CometBFT's RPCRequest.
+    expect((await raw('{"jsonrpc":"2.0","id":1,"method":"nope","method":"health"}')).body).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {},
+    });
+    expect((await raw('{"jsonrpc":"2.0","id":1,"method":"health","method":"nope"}')).body.error.code).toBe(-32601);
     const batch = await raw('[{"jsonrpc":"2.0","id":1,"method":"health"},{"jsonrpc":"2.0","id":"b","method":"nope"}]');
     expect(batch.body.map((r: { id: unknown }) => r.id)).toEqual([1, "b"]);
     expect((await get(rpc, "/block?height=abc")).status).toBe(500);

@@ -5,6 +5,8 @@ import type { GovConfig, MsgRouter, StakingView } from "./types.js";
 export const GOV_MODULE = "gov";
 /** Withheld cancel deposits sent to this module's address fund the community pool. */
 export const DISTRIBUTION_MODULE = "distribution";
+/** The module accounts gov moves coins to (deposits held, withheld cancel charges); balances name them. */
+export const COIN_MODULES: readonly string[] = [GOV_MODULE, DISTRIBUTION_MODULE];
 /** Module name in log lines. */
 export const LOG_MODULE = "x/gov";
 

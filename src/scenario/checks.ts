@@ -9,8 +9,9 @@
 import { SETTLE_MARGIN_BLOCKS } from "../chain/records.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
 import { formatRfc3339, parseRfc3339, TIME_MAX_MS } from "../core/go/time.js";
+import { COIN_MODULES } from "../gov/deps.js";
 import { BASE_MODULES, SCENARIO_DEFAULTS } from "./defaults.js";
-import type { DocPath, PathIssue } from "./errors.js";
+import { type DocPath, type PathIssue, quoteValue } from "./errors.js";
 import { QUERY_ACTIONS_AVAILABLE, QUERY_UNAVAILABLE_MESSAGE } from "./features.js";
 import { ANY_NODE, DEFAULT_NODE_KEY } from "./schema.js";
 import { parseTimeSpec, resolveTimeSpec } from "./time.js";
@@ -19,7 +20,7 @@ type Rec = Readonly<Record<string, unknown>>;
 
 const isRecord = (v: unknown): v is Rec => v !== null && typeof v === "object" && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const quoted = (s: string): string => JSON.stringify(s);
+const quoted = quoteValue;
 
 class Names {
   /** undefined: the source is malformed, so membership is unknown. */
@@ -104,6 +105,13 @@ export function checkReferences(data: unknown): PathIssue[] {
     }
     if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) refNode(k, [...path, "upgradeInfo", k]);
     if (isRecord(e.steps)) for (const k of Object.keys(e.steps)) refStep(k, [...path, "steps", k]);
+    if (isRecord(e.balances))
+      for (const k of Object.keys(e.balances))
+        if (!COIN_MODULES.includes(k) && !actors.has(k))
+          add(
+            [...path, "balances", k],
+            `unknown account ${quoted(k)} (a validator, an account, or a module account: ${COIN_MODULES.join(", ")})`,
+          );
   };
 
   steps.forEach((step, i) => {

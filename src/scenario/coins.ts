@@ -7,6 +7,7 @@
  * so that the keeper (not this parser) judges deposits such as `0stake`. The empty string is the empty list.
  */
 import { err, ok, type Result } from "../core/errors.js";
+import { quoteValue } from "./errors.js";
 
 export interface Coin {
   readonly denom: string;
@@ -24,13 +25,13 @@ export function parseCoin(text: string): Result<Coin, string> {
   const m = COIN.exec(text);
   if (m === null) {
     return err(
-      `invalid coin ${JSON.stringify(text)}: expected <integer><denom> such as "10000000stake" (denom ${DENOM_PATTERN})`,
+      `invalid coin ${quoteValue(text)}: expected <integer><denom> such as "10000000stake" (denom ${DENOM_PATTERN})`,
     );
   }
   const [, minus = "", digits = "", denom = ""] = m;
-  if (minus !== "") return err(`invalid coin ${JSON.stringify(text)}: amount must not be negative`);
+  if (minus !== "") return err(`invalid coin ${quoteValue(text)}: amount must not be negative`);
   const amount = BigInt(digits);
-  if (amount > MAX_AMOUNT) return err(`invalid coin ${JSON.stringify(text)}: amount exceeds 256 bits`);
+  if (amount > MAX_AMOUNT) return err(`invalid coin ${quoteValue(text)}: amount exceeds 256 bits`);
   return ok({ denom, amount });
 }
 
@@ -42,7 +43,7 @@ export function parseCoins(text: string): Result<Coins, string> {
     const coin = parseCoin(item.trim());
     if (!coin.ok) return coin;
     if (coins.some((c) => c.denom === coin.value.denom)) {
-      return err(`invalid coins ${JSON.stringify(text)}: denom ${JSON.stringify(coin.value.denom)} appears twice`);
+      return err(`invalid coins ${quoteValue(text)}: denom ${quoteValue(coin.value.denom)} appears twice`);
     }
     coins.push(coin.value);
   }

@@ -1,3 +1,5 @@
+import { quote } from "../core/go/strconv.js";
+
 /**
  * Validation errors of scenario files. Each error names the file, the path inside the document
  * (`steps[2].vote.votes.val9`) and a message, and renders as one line `<file>: <path>: <message>`.
@@ -20,13 +22,22 @@ export interface ScenarioError {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
+/**
+ * A value as the loader's messages quote it: strings as Go's `%q` does (`"\x1b[1;31m"`, never a raw control
+ * character), everything else as JSON.
+ */
+export const quoteValue = (v: unknown): string =>
+  typeof v === "string"
+    ? quote(v)
+    : (JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x)) ?? String(v));
+
 /** `["steps", 2, "vote", "votes", "val9"]` → `steps[2].vote.votes.val9`; odd keys are quoted: `upgrades["v2.0"]`. */
 export function renderPath(path: DocPath): string {
   let out = "";
   for (const seg of path) {
     if (typeof seg === "number") out += `[${seg}]`;
     else if (IDENTIFIER.test(seg)) out += out === "" ? seg : `.${seg}`;
-    else out += `[${JSON.stringify(seg)}]`;
+    else out += `[${quote(seg)}]`;
   }
   return out;
 }

@@ -1,8 +1,18 @@
+import { addressOfName } from "../core/address.js";
+import { present } from "../core/assert.js";
 import { expectationJson, type Failure } from "./failure.js";
 import type { Expectations, PlanExpectation } from "./model.js";
-import type { Simulation } from "./simulate.js";
+import { committedBank, type Simulation } from "./simulate.js";
 
 const json = expectationJson;
+
+/** Coins in canonical form: zero amounts dropped, sorted by denom, `""` for none (how a bank query prints them). */
+const coinsText = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): string =>
+  coins
+    .filter((c) => c.amount !== 0n)
+    .sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0))
+    .map((c) => `${c.amount}${c.denom}`)
+    .join(",");
 const same = (a: unknown, b: unknown): boolean => json(a) === json(b);
 const sortedObj = <V>(m: ReadonlyMap<string, V>): Record<string, V> =>
   Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -112,6 +122,23 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
     const wanted = [...e.stores].sort();
     const actual = [...(committed?.stores ?? [])].sort();
     if (!same(wanted, actual)) fail("stores", wanted, actual);
+  }
+  if (e.balances !== undefined || e.supply !== undefined) {
+    const names = [...(e.balances?.keys() ?? [])];
+    const bank = committedBank(
+      sim,
+      names.map((n) => addressOfName(n)),
+    );
+    for (const name of names) {
+      const wanted = coinsText(present(e.balances?.get(name), "a listed name"));
+      const actual = coinsText(bank?.balances.get(addressOfName(name)) ?? []);
+      if (wanted !== actual) fail(`balances.${name}`, wanted, actual);
+    }
+    if (e.supply !== undefined) {
+      const wanted = coinsText(e.supply);
+      const actual = coinsText(bank?.supply ?? []);
+      if (wanted !== actual) fail("supply", wanted, actual);
+    }
   }
   if (e.steps !== undefined) {
     const results = sim.stepResults();

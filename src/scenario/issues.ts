@@ -8,13 +8,13 @@
  *   reports that alternative's precise errors instead of a generic "no alternative matched".
  */
 import type { z } from "zod";
-import type { DocPath, PathIssue } from "./errors.js";
+import { type DocPath, type PathIssue, quoteValue } from "./errors.js";
 import { describeValue } from "./schema.js";
 
 type RawIssue = z.core.$ZodRawIssue;
 type Issue = z.core.$ZodIssue;
 
-const quoted = (v: unknown): string => JSON.stringify(v) ?? String(v);
+const quoted = quoteValue;
 
 const EXPECTED_NAMES: Readonly<Record<string, string>> = {
   string: "a string",

@@ -17,7 +17,7 @@ function objectSchemas(node: unknown, out: Json[] = []): Json[] {
 }
 
 describe("scenario JSON Schema", () => {
-  it("matches the committed scenarios/schema.json (regenerate it when the format changes)", () => {
+  it("matches the committed scenarios/schema.json (`npm run gen:schema` when the format changes)", () => {
     const committed = readFileSync(new URL("../../scenarios/schema.json", import.meta.url), "utf8");
     expect(committed).toBe(scenarioJsonSchemaText());
   });

@@ -117,6 +117,28 @@ describe("errors name the file and the exact path", () => {
     ]);
   });
 
+  it("names balances by validator, account or module account, with coins in the file's syntax", () => {
+    const bal = (balances: object) =>
+      errorsOf({ ...MINIMAL, chain: { accounts: { alice: "5stake" } }, expect: { balances } });
+    expect(bal({ val1: "1stake", alice: "", gov: "0stake", distribution: "" })).toEqual([]);
+    expect(bal({ bob: "1stake" })).toEqual([
+      's.json: expect.balances.bob: unknown account "bob" (a validator, an account, or a module account: gov, distribution)',
+    ]);
+    expect(errorsOf({ ...MINIMAL, expect: { supply: "1 stake" } })).toEqual([
+      's.json: expect.supply: invalid coin "1 stake": expected <integer><denom> such as "10000000stake" (denom [a-zA-Z][a-zA-Z0-9/:._-]{2,127})',
+    ]);
+  });
+
+  it("bounds a run to the blocks one run may commit", () => {
+    expect(errorsOf({ ...MINIMAL, run: { untilHeight: 9007199254740991 } })).toEqual([
+      "s.json: run.untilHeight: must be ≤ 1000000 (a run commits at most 1000000 blocks), got 9007199254740991",
+    ]);
+    expect(errorsOf({ ...MINIMAL, run: { maxBlocks: 1000001 } })).toEqual([
+      "s.json: run.maxBlocks: must be ≤ 1000000 (a run commits at most 1000000 blocks), got 1000001",
+    ]);
+    expect(errorsOf({ ...MINIMAL, run: { untilHeight: 1000000 } })).toEqual([]);
+  });
+
   it("reports a missing required key and a bad top-level type", () => {
     expect(errorsOf({ binaries: { v1: {} } })).toEqual(["s.json: name: required key is missing"]);
     expect(errorsOf({ name: "m" })).toEqual(["s.json: binaries: required key is missing"]);
@@ -125,6 +147,17 @@ describe("errors name the file and the exact path", () => {
       's.json: name: must match [a-z0-9._-]+, got "Big Name"',
     ]);
     expect(errorsOf([])).toEqual(["s.json: expected a map, got a list"]);
+  });
+
+  it("quotes offending values as Go's %q does, so a hostile file cannot recolour the terminal", () => {
+    expect(errorsOf({ name: "\u001b[1;31mred", binaries: { v1: {} } })).toEqual([
+      's.json: name: must match [a-z0-9._-]+, got "\\x1b[1;31mred"',
+    ]);
+    expect(errorsOf({ ...MINIMAL, "bell\u0007": 1 })).toEqual(['s.json: ["bell\\a"]: unknown key "bell\\a"']);
+    expect(errorsOf(withSteps([{ at: 1, stop: { node: "v\u00a0al" } }]))).toEqual([
+      's.json: steps[0].stop.node: node name must match [A-Za-z0-9][A-Za-z0-9._-]{0,63}, got "v\\u00a0al"',
+      's.json: steps[0].stop.node: unknown node "v\\u00a0al"',
+    ]);
   });
 
   it("reports bad durations with Go's texts and range checks", () => {

@@ -132,6 +132,10 @@ export interface Expectations {
   readonly upgradeInfo?: ReadonlyMap<string, PlanExpectation | null>;
   readonly stores?: readonly string[];
   readonly steps?: ReadonlyMap<string, { readonly ok: boolean; readonly error?: string }>;
+  /** Account, validator or module account name → its whole committed balance. */
+  readonly balances?: ReadonlyMap<string, Coins>;
+  /** The whole total supply. */
+  readonly supply?: Coins;
 }
 
 /**

@@ -351,5 +351,7 @@ export function resolveExpectations(e: ExpectationsDocument): Expectations {
   if (e.steps !== undefined) {
     out.steps = mapOf(e.steps, (v) => ({ ok: v.ok, ...(v.error === undefined ? {} : { error: v.error }) }));
   }
+  if (e.balances !== undefined) out.balances = mapOf(e.balances, coins);
+  if (e.supply !== undefined) out.supply = coins(e.supply);
   return out;
 }

@@ -1,3 +1,4 @@
+import { RUN_BLOCKS_MAX } from "../chain/records.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import { checkExpectations } from "./expect.js";
 import type { Failure } from "./failure.js";
@@ -100,8 +101,28 @@ export function runScenario(s: Scenario, o: RunOptions = {}): RunOutcome {
   });
   if (!built.ok) throw new Error(`scenario ${s.file}: ${built.error}`);
   const sim = built.value;
-  sim.run(stopConditionOf(s));
-  const failures = [...inlineFailures, ...(s.expect === undefined ? [] : checkExpectations("expect", s.expect, sim))];
+  const stop = stopConditionOf(s);
+  const blocksBefore = sim.blocksCommitted;
+  sim.run(stop);
+  // A run cut short by the block limit says so, rather than leaving its expectations to fail without a reason.
+  const cut =
+    stop.maxBlocks === RUN_BLOCKS_MAX &&
+    s.run.maxBlocks === undefined &&
+    sim.blocksCommitted - blocksBefore >= RUN_BLOCKS_MAX
+      ? [
+          {
+            at: "run",
+            expected:
+              s.run.untilTime === undefined ? `height ${s.run.untilHeight}` : `time ${formatRfc3339(s.run.untilTime)}`,
+            actual: `stopped at height ${sim.height}: a run commits at most ${RUN_BLOCKS_MAX} blocks`,
+          },
+        ]
+      : [];
+  const failures = [
+    ...inlineFailures,
+    ...cut,
+    ...(s.expect === undefined ? [] : checkExpectations("expect", s.expect, sim)),
+  ];
   return { report: reportOf(s, sim, failures, o.seed ?? s.seed, clock() - start), sim };
 }
 

@@ -12,13 +12,14 @@
  */
 import { z } from "zod";
 import { VOTE_OPTIONS } from "../app/types.js";
-import { PROPOSAL_STATUSES } from "../chain/records.js";
+import { PROPOSAL_STATUSES, RUN_BLOCKS_MAX } from "../chain/records.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { pruningOptions } from "../store/pruning.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
+import { quoteValue } from "./errors.js";
 import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -54,7 +55,7 @@ export const DEFAULT_NODE_KEY = "default";
 // ---------------------------------------------------------------------------------------------------------------
 // Scalars
 
-const quoted = (v: unknown): string => JSON.stringify(v) ?? String(v);
+const quoted = quoteValue;
 
 export const SCENARIO_NAME = /^[a-z0-9._-]+$/;
 /** Validators, accounts, nodes and binaries: names usable as directory names (so never `.` or `..`). */
@@ -73,6 +74,9 @@ const entityName = (what: string) =>
 const label = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
 
 const intMin = (min: number) => z.int().min(min);
+
+const runBlocksError = (iss: { input?: unknown }): string =>
+  `must be ≤ ${RUN_BLOCKS_MAX} (a run commits at most ${RUN_BLOCKS_MAX} blocks), got ${quoted(iss.input)}`;
 
 /** A block height as written for heights the file controls: integer ≥ 1. */
 const height = intMin(1);
@@ -281,6 +285,12 @@ export const ExpectationsSchema = z
     ),
     stores: z.optional(z.array(z.string())),
     steps: z.optional(z.record(z.string(), z.strictObject({ ok: z.boolean(), error: z.optional(z.string()) }))),
+    balances: z.optional(
+      z
+        .record(z.string(), coins('The account\'s whole committed balance, every denom; "" for none'))
+        .meta({ description: "Account, validator or module account (gov, distribution) → its exact balance" }),
+    ),
+    supply: z.optional(coins("The exact total supply of every denom")),
   })
   .meta({ id: "Expectations", description: "Expectations, checked at the end of the run or at an expect step" });
 
@@ -567,9 +577,9 @@ export const ScenarioSchema = z
     steps: z.optional(z.array(StepSchema)),
     run: z.optional(
       z.strictObject({
-        untilHeight: z.optional(height),
+        untilHeight: z.optional(height.max(RUN_BLOCKS_MAX, { error: runBlocksError })),
         untilTime: z.optional(timeSpec('"+<duration>" after genesis, or an RFC 3339 time')),
-        maxBlocks: z.optional(intMin(1)),
+        maxBlocks: z.optional(intMin(1).max(RUN_BLOCKS_MAX, { error: runBlocksError })),
       }),
     ),
     expect: z.optional(ExpectationsSchema),

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { BinaryDef } from "../app/binary.js";
+import type { BankView } from "../app/host.js";
 import type { ChainGenesis, NodeState } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
 import type { NodeConfig } from "../app/types.js";
@@ -7,6 +8,7 @@ import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
+import { RUN_BLOCKS_MAX } from "../chain/records.js";
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -24,6 +26,21 @@ import { queryFailure } from "./query-step.js";
 export type Simulation = ChainEngine<NodeState>;
 
 /** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
+/**
+ * The committed bank state (every denom) of the given addresses, and the total supply, read from a node that holds
+ * the chain's committed state (at the chain's height, with its app hash); undefined when no node holds it.
+ */
+export function committedBank(sim: Simulation, addresses: readonly string[]): BankView | undefined {
+  const view = sim.committed();
+  if (view === undefined) return undefined;
+  for (const name of sim.nodeNames()) {
+    const state = sim.nodeState(name);
+    if (state === undefined || sim.nodeStatus(name)?.height !== sim.height) continue;
+    if (sim.host.lastAppHash(state) === view.appHash) return sim.host.readBank(state, addresses);
+  }
+  return undefined;
+}
+
 export function genesisErrors(s: Scenario): ScenarioError[] {
   const p = govParamsOf(s.chain.gov);
   if (p.ok) return [];
@@ -216,13 +233,16 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
   return ok(engine);
 }
 
-/** The stop condition of a scenario's `run` block; without one, the default settle rule. */
+/**
+ * The stop condition of a scenario's `run` block; without one, the default settle rule. Every run commits at most
+ * RUN_BLOCKS_MAX blocks, whatever its block says.
+ */
 export function stopConditionOf(s: Scenario): StopCondition {
   const r = s.run;
   if (r.untilHeight === undefined && r.untilTime === undefined && r.maxBlocks === undefined) return { settle: true };
   return {
     ...(r.untilHeight === undefined ? {} : { untilHeight: r.untilHeight }),
     ...(r.untilTime === undefined ? {} : { untilTimeMs: r.untilTime }),
-    ...(r.maxBlocks === undefined ? {} : { maxBlocks: r.maxBlocks }),
+    maxBlocks: Math.min(r.maxBlocks ?? RUN_BLOCKS_MAX, RUN_BLOCKS_MAX),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { err, ok, type Result } from "../core/errors.js";
-import type { DocPath, ScenarioError } from "./errors.js";
+import { type DocPath, quoteValue, type ScenarioError } from "./errors.js";
 
 export interface SourcePosition {
   readonly line: number;
@@ -180,9 +180,11 @@ function yamlError(file: string, text: string, format: "yaml" | "json", e: YamlP
   const pos = e.linePos?.[0];
   const where = pos === undefined ? "" : ` at line ${pos.line}, column ${pos.col}`;
   let message: string;
-  if (e.code === "DUPLICATE_KEY") {
+  if (e.code === "COLLECTION_KEY") {
+    message = `${e.message}${where}`;
+  } else if (e.code === "DUPLICATE_KEY") {
     const key = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\n,}]+)/.exec(text.slice(e.pos[0]))?.[1]?.trim();
-    const shown = key === undefined ? "" : key.startsWith('"') ? ` ${key}` : ` ${JSON.stringify(key)}`;
+    const shown = key === undefined ? "" : key.startsWith('"') ? ` ${key}` : ` ${quoteValue(key)}`;
     message = `duplicate key${shown}${where}`;
   } else {
     message = `${format === "yaml" ? "YAML" : "JSON"} syntax error: ${(e.message.split("\n")[0] ?? e.message).replace(/:\s*$/, "")}`;
@@ -209,11 +211,15 @@ function parseJson(file: string, text: string): Result<unknown, ScenarioError[]>
 }
 
 /**
- * Every repeated key of every map, in one linear walk (a scalar key repeats when its parsed value does, as in yaml's
+ * Every repeated key of every map, and every key that is not a plain scalar, in one linear walk (a scalar key repeats when its parsed value does, as in yaml's
  * own `uniqueKeys` check), reported like yaml's DUPLICATE_KEY error at the repeat.
  */
 function duplicateKeys(doc: Document, lineCounter: LineCounter): YamlProblem[] {
   const out: YamlProblem[] = [];
+  const problem = (code: string, message: string, start: number) => {
+    const { line, col } = lineCounter.linePos(start);
+    out.push({ code, message, pos: [start, start + 1], linePos: [{ line, col }] });
+  };
   const stack: unknown[] = [doc.contents];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (isSeq(node)) for (const item of node.items) stack.push(item);
@@ -221,20 +227,13 @@ function duplicateKeys(doc: Document, lineCounter: LineCounter): YamlProblem[] {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
         stack.push(pair.value);
-        if (!isScalar(pair.key)) continue;
-        const value = pair.key.value;
-        if (!seen.has(value)) {
-          seen.add(value);
-          continue;
-        }
-        const start = rangeStart(pair.key) ?? 0;
-        const { line, col } = lineCounter.linePos(start);
-        out.push({
-          code: "DUPLICATE_KEY",
-          message: "Map keys must be unique",
-          pos: [start, start + 1],
-          linePos: [{ line, col }],
-        });
+        if (!isScalar(pair.key)) {
+          // A list, a map or an alias as a key: a scenario's keys are names, and JavaScript would stringify it.
+          const start = rangeStart(pair.key) ?? rangeStart(node) ?? 0;
+          problem("COLLECTION_KEY", "a map key must be a plain value, not a list, a map or an alias", start);
+        } else if (seen.has(pair.key.value))
+          problem("DUPLICATE_KEY", "Map keys must be unique", rangeStart(pair.key) ?? 0);
+        else seen.add(pair.key.value);
       }
     }
   }

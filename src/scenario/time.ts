@@ -6,6 +6,7 @@ import { type DurationMs, type UnixMs, unixMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseDuration } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
+import { quoteValue } from "./errors.js";
 
 /** A point in simulated time as written in a file: an offset from genesis (`+50h`) or an absolute time. */
 export type TimeSpec =
@@ -22,7 +23,7 @@ export function parseTimeSpec(text: string): Result<TimeSpec, string> {
   const t = parseRfc3339(text);
   if (!t.ok) {
     return err(
-      `expected "+<duration>" (offset from genesis, e.g. "+50h") or an RFC 3339 time, got ${JSON.stringify(text)}`,
+      `expected "+<duration>" (offset from genesis, e.g. "+50h") or an RFC 3339 time, got ${quoteValue(text)}`,
     );
   }
   return ok({ kind: "absolute", time: t.value });

@@ -65,6 +65,12 @@ describe("hostile documents end with exit 2 and `file: path: message`", () => {
     ],
     ["dup.yaml", `${valid}\nname: again\n`, /duplicate key "name"/],
     ["dup.json", `{"name": "a", "name": "b"}`, /duplicate key "name"/],
+    // A list or map as a key: yaml would stringify it (and warn on stderr); it is an error naming the place.
+    [
+      "seq-key.yaml",
+      `${valid}\n? [a, b]\n: 1\n`,
+      /a map key must be a plain value, not a list, a map or an alias at line \d+, column \d+/,
+    ],
     ["garbage.yaml", Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)), /./],
     ["garbage.json", Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22, 0xc3]), /JSON syntax error/],
     ["empty.yaml", "", /./],

@@ -7,13 +7,16 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ClassicLevel } from "classic-level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DevnetChain } from "../../src/devnet/chain.js";
 import { readHome } from "../../src/devnet/home.js";
 import { initNode } from "../../src/devnet/init.js";
 import { HostFs } from "../../src/node/host-fs.js";
 
-const BLOCKS = 40;
+/** Blocks committed before the tables are compacted, and after (these live only in the write-ahead log). */
+const BLOCKS_TABLED = 40;
+const BLOCKS = 60;
 const T0 = 1_800_000_000_000;
 const root = mkdtempSync(join(tmpdir(), "chainsim-damage-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -34,17 +37,29 @@ let committedIds: string[] = [];
 beforeAll(async () => {
   const r = await initNode({ home: pristine, chainId: "damage", validators: 1, keySeed: "damage" });
   if (!r.ok) throw new Error(r.error);
-  const o = await open(pristine);
-  if (!o.ok || o.value.kind !== "running") throw new Error("open");
-  const c = o.value.chain;
-  // Flushes of different sizes, so that LevelDB has a write-ahead log and (after compaction) tables.
-  for (let h = 1; h <= BLOCKS; h++) {
-    c.produceBlock(T0 + h * 1000);
-    const f = await c.flush();
-    if (!f.ok) throw new Error(f.error);
-  }
+  // The first blocks end up in sorted tables (`*.ldb`, by a full compaction), the later ones only in the
+  // write-ahead log (`*.log`): the matrix damages both kinds of file.
+  const produce = async (from: number, to: number) => {
+    const o = await open(pristine);
+    if (!o.ok || o.value.kind !== "running") throw new Error("open");
+    const c = o.value.chain;
+    for (let h = from; h <= to; h++) {
+      c.produceBlock(T0 + h * 1000);
+      const f = await c.flush();
+      if (!f.ok) throw new Error(f.error);
+    }
+    return c;
+  };
+  await (await produce(1, BLOCKS_TABLED)).close();
+  const db = new ClassicLevel(join(pristine, "data", "application.db"), { createIfMissing: false });
+  await db.open();
+  await db.compactRange("\u0000", "\uffff", { keyEncoding: "utf8" });
+  await db.close();
+  const c = await produce(BLOCKS_TABLED + 1, BLOCKS);
   committedIds = blockIds(c, BLOCKS);
   await c.close();
+  const kinds = new Set(storageFiles().map((f) => f.replace(/^.*\.(ldb|log)$/, "$1")));
+  expect(kinds.has("ldb") && kinds.has("log"), storageFiles().join(" ")).toBe(true);
 });
 
 type Damage = "truncate" | "bit-flip" | "delete";
