@@ -13,13 +13,15 @@ import {
 } from "xstate";
 import type { Height } from "../src/core/brand.js";
 import type { VersionMap } from "./binary-outcome.js";
-import { resolveBlock } from "./consensus.js";
+import { catchUp, resolveBlock } from "./consensus.js";
 import { currentState } from "./context.js";
+import { canStart, startNode, stopNode } from "./node-lifecycle.js";
 import type {
   BlockReport,
   ExecReport,
   HaltKind,
   HaltRecord,
+  OracleContext,
   OracleEvent,
   OracleInput,
   Plan,
@@ -90,8 +92,52 @@ function inertScope(): OracleScope {
 
 /** Steps the model with one event. */
 export function step(oracle: Oracle, event: OracleEvent): Oracle {
+  const quick = nodeStep(oracle.snapshot, event);
+  if (quick !== undefined) return quick;
   const [snapshot, actions] = transitionOf(oracle.snapshot, event);
   return { snapshot, fired: tracedIds(actions) };
+}
+
+type NodeEvent = Extract<OracleEvent, { readonly type: "NODE_STARTED" | "NODE_STOPPED" | "NODE_CAUGHT_UP" }>;
+
+/**
+ * The machine's root transitions (upgrade-machine.ts `on`): one guarded, targetless transition per node event,
+ * whose only effect is its assign. The next context, or undefined when the guard does not hold.
+ */
+const NODE_TRANSITIONS: {
+  readonly [T in NodeEvent["type"]]: {
+    readonly id: string;
+    readonly next: (ctx: OracleContext, ev: Extract<NodeEvent, { readonly type: T }>) => OracleContext | undefined;
+  };
+} = {
+  NODE_STARTED: { id: "NODE_STARTED.start", next: (c, e) => (canStart(c, e) ? startNode(c, e) : undefined) },
+  NODE_STOPPED: { id: "NODE_STOPPED.stop", next: (c, e) => (knows(c, e.node) ? stopNode(c, e.node) : undefined) },
+  NODE_CAUGHT_UP: {
+    id: "NODE_CAUGHT_UP.catchUp",
+    next: (c, e) => (knows(c, e.node) ? catchUp(c, e.node).context : undefined),
+  },
+};
+
+const knows = (ctx: OracleContext, name: string): boolean => ctx.nodes.some((n) => n.name === name);
+
+/**
+ * A node event stepped without xstate's macrostep: its root transition changes the context only, never the state
+ * value, so the next snapshot is the same value with the assigned context. Equal to xstate's transition()
+ * (oracle.property.test.ts); undefined for every other event.
+ */
+function nodeStep(snapshot: OracleSnapshot, event: OracleEvent): Oracle | undefined {
+  if (event.type !== "NODE_STARTED" && event.type !== "NODE_STOPPED" && event.type !== "NODE_CAUGHT_UP")
+    return undefined;
+  const t = NODE_TRANSITIONS[event.type] as {
+    readonly id: string;
+    readonly next: (ctx: OracleContext, ev: NodeEvent) => OracleContext | undefined;
+  };
+  const context = t.next(snapshot.context, event);
+  if (context === undefined) return { snapshot, fired: [] };
+  return {
+    snapshot: upgradeMachine.resolveState({ value: snapshot.value, context, historyValue: snapshot.historyValue }),
+    fired: [t.id],
+  };
 }
 
 const BLOCK_COMMIT = "progressing.BLOCK.commit";
