@@ -20,15 +20,15 @@ import { type ValidatorName, type WorldOptions, worldDocument, worldOracleInput 
 
 /** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
 export type HarnessMsg =
-  | { readonly type: "softwareUpgrade"; readonly name: string; readonly height: number; readonly info: string }
-  | { readonly type: "cancelUpgrade" };
+  | { readonly kind: "softwareUpgrade"; readonly name: string; readonly height: number; readonly info: string }
+  | { readonly kind: "cancelUpgrade" };
 
 const toOracleMsg = (m: HarnessMsg): UpgradeMsg =>
-  m.type === "softwareUpgrade"
+  m.kind === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.name, height: m.height, info: m.info } }
     : { type: "cancelUpgrade" };
 const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
-  m.type === "softwareUpgrade"
+  m.kind === "softwareUpgrade"
     ? {
         kind: "softwareUpgrade",
         authority: GOV_AUTHORITY,
@@ -36,7 +36,7 @@ const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
       }
     : { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
 const toDocMsg = (m: HarnessMsg) =>
-  m.type === "softwareUpgrade"
+  m.kind === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
     : { cancelUpgrade: {} };
 
@@ -363,8 +363,8 @@ export class Session {
           const msgs = tx.messages.map(
             (m): HarnessMsg =>
               m.kind === "softwareUpgrade"
-                ? { type: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
-                : { type: "cancelUpgrade" },
+                ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
+                : { kind: "cancelUpgrade" },
           );
           this.#send({ type: "AUTHORITY_EXEC", height, msgs: msgs.map(toOracleMsg) });
           this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
