@@ -11,10 +11,13 @@ import {
   decodeChange,
   decodeVersion,
   encodeVersion,
+  escapeBytes,
   historyKey,
   historyKeyPrefix,
+  historyStorePrefix,
   isPresent,
   keyChange,
+  keyChangePrefix,
   latestKey,
   latestStorePrefix,
   META_COMPACTED,
@@ -391,18 +394,23 @@ export class VersionedMultiStore implements CommitMultiStore {
   /** Stages the effective writes of one store; false when every write left the committed value unchanged. */
   #stageWrites(name: string, cache: CacheKVStore, version: number, track: boolean, batch: BackendWrite[]): boolean {
     let any = false;
+    // The keys of layout.ts (latestKey, historyKey, keyChange), built from the store's prefixes computed once.
+    const latest = latestStorePrefix(name);
+    const history = historyStorePrefix(name);
+    const changes = keyChangePrefix(version, name);
+    const v8 = encodeVersion(version);
     for (const [k, v] of cache.dirtyEntries()) {
-      const lk = latestKey(name, k);
+      const lk = concat(latest, k);
       const cur = this.#backend.get(lk);
       if (v === undefined) {
         if (cur === undefined) continue;
-        batch.push({ key: historyKey(name, k, version), value: TOMBSTONE }, { key: lk, value: undefined });
+        batch.push({ key: concat(history, escapeBytes(k), v8), value: TOMBSTONE }, { key: lk, value: undefined });
       } else {
         if (cur !== undefined && bytesEqual(untag(cur), v)) continue;
         const t = tagValue(v);
-        batch.push({ key: historyKey(name, k, version), value: t }, { key: lk, value: t });
+        batch.push({ key: concat(history, escapeBytes(k), v8), value: t }, { key: lk, value: t });
       }
-      if (track) batch.push({ key: keyChange(version, name, k), value: EMPTY });
+      if (track) batch.push({ key: concat(changes, k), value: EMPTY });
       any = true;
     }
     return any;
