@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 
 /**
  * SHA-256 for the hot paths (app hashes, the trace): Node's native implementation, 4-8x faster than the pure-JS one
@@ -30,4 +30,5 @@ class NodeSha256 implements Sha256 {
 
 export const sha256Hasher = (): Sha256 => new NodeSha256();
 
-export const sha256Of = (bytes: Uint8Array | string): Uint8Array => sha256Hasher().update(bytes).digest();
+/** SHA-256 of one input: Node's one-shot hash (no hasher object; about twice as fast on the small inputs here). */
+export const sha256Of = (bytes: Uint8Array | string): Uint8Array => new Uint8Array(hash("sha256", bytes, "buffer"));

@@ -1,7 +1,7 @@
-import { bytesEqual, compareBytes, concat, toHex } from "../core/bytes.js";
+import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
 import type { KVStore } from "../core/kv.js";
-import { sha256Hasher } from "../core/sha256.js";
+import { sha256Of } from "../core/sha256.js";
 import { appHash, contentHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
 import { CacheKVStore, type DirtyEntry } from "./cache-kv.js";
@@ -660,14 +660,14 @@ export class VersionedMultiStore implements CommitMultiStore {
 
 /** The history digest after a commit of `version` that changed the app hash to `hash`. */
 function foldHistory(history: string, version: number, hash: Uint8Array): string {
-  return toHex(sha256Hasher().update(history).update(encodeVersion(version)).update(hash).digest());
+  return toHex(sha256Of(concat(utf8(history), encodeVersion(version), hash)));
 }
 
 const pruningText = (p: PruningOptions): string => `${p.strategy}/${p.keepRecent}/${p.interval}`;
 
 /** The history digest after the pruning options changed to `p` at `version` (change records start or stop). */
 function foldPruning(history: string, version: number, p: PruningOptions): string {
-  return toHex(sha256Hasher().update(history).update(encodeVersion(version)).update(pruningText(p)).digest());
+  return toHex(sha256Of(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
 }
 
 /** What clone() and reopen() hand to the constructor of the new instance. */
