@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { FAULT_NAMES, type Fault } from "../src/faults/index.js";
 import { parseScenario, type Scenario } from "../src/scenario/index.js";
-import { runScenario } from "../src/scenario/runner.js";
+import { reportOf, runScenario } from "../src/scenario/runner.js";
+import type { Simulation } from "../src/scenario/simulate.js";
 
 /**
  * Every scenario file under `scenarios/` (recursively), sorted, excluding the JSON Schema and
@@ -34,4 +36,55 @@ export function traceHashes(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of scenarioFiles()) out[f] = runScenario(loadScenario(f)).report.traceHash;
   return out;
+}
+
+/**
+ * Under a fault a chain may never settle (e.g. `missed-halt` keeps a due plan stored, so no block is idle); the
+ * fault runs of an equivalence test stop after this many blocks, past every plan height of the library.
+ */
+export const FAULT_BLOCKS_MAX = 1500;
+
+/**
+ * The library under the planted faults, for equivalence tests (an optimisation or a snapshot must be invisible
+ * under every fault): each fault over every third scenario (rotating), so that every scenario meets three faults or
+ * so. By default `nondeterministic-genesis` is left out: two builds of one scenario differ under it by design (a
+ * process-global counter), which a test comparing two builds cannot allow; a fork shares its original's build.
+ */
+export function libraryUnderFaults(
+  files: readonly string[],
+  exclude: readonly Fault[] = ["nondeterministic-genesis"],
+): { readonly fault: Fault; readonly scenarios: () => Scenario[] }[] {
+  return FAULT_NAMES.filter((f) => !exclude.includes(f)).map((fault, i) => ({
+    fault,
+    scenarios: () =>
+      files
+        .filter((_, j) => j % 3 === i % 3)
+        .map((file) => {
+          const base = loadScenario(file);
+          return { ...base, options: { ...base.options, faults: [...base.options.faults, fault] } };
+        }),
+  }));
+}
+
+/**
+ * What an equivalence test compares at the end of a simulation of `s`: the trace hash, the run report (without the
+ * wall time), and every node's final state down to its store's history (the execution key pins it).
+ */
+export function simulationEnd(s: Scenario, sim: Simulation) {
+  const { wallMs: _wallMs, ...report } = reportOf(s, sim, [], s.seed, 0);
+  const nodes = sim.nodeNames().map((name) => {
+    const state = sim.nodeState(name);
+    if (state === undefined) throw new Error(`no state for node ${name}`);
+    return {
+      name,
+      status: sim.nodeStatus(name),
+      storeKey: state.store.executionKey(),
+      latest: state.store.latestVersion(),
+      earliest: state.store.earliestVersion(),
+      appHash: sim.host.lastAppHash(state),
+      committed: sim.host.readCommitted(state),
+      upgradeInfo: sim.host.readUpgradeInfo(state),
+    };
+  });
+  return { traceHash: sim.traceHash(), report, nodes };
 }

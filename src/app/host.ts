@@ -29,9 +29,9 @@ export interface CommittedView {
 
 /**
  * What the chain engine needs from the application layer. `S` is a node's persistent state (its stores and its
- * file system); a NodeProcess is one run of a binary over it. The engine never looks inside either.
+ * file system); a NodeProcess is one run of a binary over it. The engine never looks inside either, nor inside their images (`I`).
  */
-export interface AppHost<S> {
+export interface AppHost<S, I = unknown> {
   /** App hash of the genesis state (what block 1's header carries). */
   genesisAppHash(): string;
   createNodeState(cfg: NodeConfig): S;
@@ -43,7 +43,14 @@ export interface AppHost<S> {
     binary: string,
     skipUpgradeHeights: readonly number[],
   ): { readonly ok: true; readonly process: NodeProcess } | { readonly ok: false; readonly halt: Halt };
-  cloneProcess(process: NodeProcess, state: S): NodeProcess;
+  /**
+   * A node's state and its running process (if any) as plain data: no closures, nothing structuredClone cannot
+   * copy. `restoreNode` rebuilds both, and they behave exactly as the originals would from here. Independent of
+   * later changes to the node; immutable parts (committed store content) are shared, not copied, so taking and
+   * restoring an image is cheap. Between blocks only (no block executed and not yet committed or aborted).
+   */
+  snapshotNode(state: S, process: NodeProcess | undefined): I;
+  restoreNode(image: I): { readonly state: S; readonly process: NodeProcess | undefined };
   lastHeight(state: S): number;
   lastAppHash(state: S): string;
   /** Binaries that register an upgrade handler for this plan name, in definition order. */

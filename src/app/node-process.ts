@@ -43,6 +43,15 @@ export interface ChainGenesis {
   readonly govConfig: GovConfig;
 }
 
+/** A SimNodeProcess as plain data (see `image`). */
+export interface ProcessImage {
+  readonly binary: string;
+  readonly skip: readonly number[];
+  readonly downgradeVerified: boolean;
+  readonly protocolVersion: bigint;
+  readonly upgradeHeightGauge: bigint | undefined;
+}
+
 /** A node's persistent state: its multistore (replaced on each start, same backend) and its file system. */
 export interface NodeState {
   store: VersionedMultiStore;
@@ -445,12 +454,34 @@ export class SimNodeProcess implements NodeProcess {
     this.#state.store.commitEmpty(count);
   }
 
-  /** A copy bound to `state` (a clone of this process's state), with the keeper's in-memory flags. */
-  cloneOnto(state: NodeState): SimNodeProcess {
-    const c = new SimNodeProcess(state, this.#def, this.#genesis, this.#skip, this.#hooks);
-    c.keeper.setDowngradeVerified(this.keeper.downgradeVerified());
-    c.#protocolVersion = this.#protocolVersion;
-    return c;
+  /**
+   * The process's own state as plain data: its binary and skip heights, and what lives in memory only (the keeper's
+   * downgrade-verified flag and upgrade-height gauge, the protocol version). Everything else is rebuilt from the
+   * binary, the genesis and the hooks, or read from the node's state. Between blocks only (no uncommitted block).
+   */
+  image(): ProcessImage {
+    return {
+      binary: this.binary,
+      skip: [...this.#skip],
+      downgradeVerified: this.keeper.downgradeVerified(),
+      protocolVersion: this.#protocolVersion,
+      upgradeHeightGauge: this.keeper.serverInfoUpgradeHeight,
+    };
+  }
+
+  /** The process of `image` over `state` (the node's state restored from the same snapshot). */
+  static fromImage(
+    state: NodeState,
+    def: BinaryDef,
+    genesis: ChainGenesis,
+    hooks: AppHooks,
+    image: ProcessImage,
+  ): SimNodeProcess {
+    const p = new SimNodeProcess(state, def, genesis, image.skip, hooks);
+    p.keeper.setDowngradeVerified(image.downgradeVerified);
+    p.keeper.serverInfoUpgradeHeight = image.upgradeHeightGauge;
+    p.#protocolVersion = image.protocolVersion;
+    return p;
   }
 }
 

@@ -1,15 +1,16 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { BankKeeper } from "../bank/keeper.js";
+import { assert, present } from "../core/assert.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
-import { MemoryFs } from "../core/fs.js";
+import { MemoryFs, type MemoryFsSnapshot } from "../core/fs.js";
 import { ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
 import { getProposal } from "../gov/store.js";
 import { prefixIterator } from "../store/prefix.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { MultiStore } from "../store/types.js";
-import { VersionedMultiStore } from "../store/versioned.js";
+import { type MultiStoreSnapshot, VersionedMultiStore } from "../store/versioned.js";
 import { UpgradeKeeper } from "../upgrade/keeper.js";
 import { donePrefix, parseDoneKey } from "../upgrade/keys.js";
 import { upgradeStoreLoader } from "../upgrade/store-loader.js";
@@ -18,10 +19,18 @@ import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { type AppHooks, NO_HOOKS } from "./hooks.js";
 import type { AppHost, BankView, CommittedView, ProposalView, UpgradeInfoRead } from "./host.js";
-import { type ChainGenesis, type NodeState, SimNodeProcess } from "./node-process.js";
+import { type ChainGenesis, type NodeState, type ProcessImage, SimNodeProcess } from "./node-process.js";
 import type { Halt, NodeConfig, NodeProcess } from "./types.js";
 
 const UPGRADE_INFO = "data/upgrade-info.json";
+
+/** A simulated node as plain data: its multistore, its file system, and its process if one runs. */
+export interface SimNodeImage {
+  readonly store: MultiStoreSnapshot;
+  readonly fs: MemoryFsSnapshot;
+  readonly home: string;
+  readonly process: ProcessImage | undefined;
+}
 
 const COMMITTED_VIEWS_MAX = 256;
 
@@ -32,7 +41,7 @@ const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
  * The application layer as the chain engine sees it: creates node states, starts binaries over them (store
  * loader included), and reads committed state for expectations and reports.
  */
-export class SimAppHost implements AppHost<NodeState> {
+export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
   readonly #genesis: ChainGenesis;
   readonly #binaries: ReadonlyMap<string, BinaryDef>;
   readonly #genesisBinary: BinaryDef;
@@ -133,9 +142,26 @@ export class SimAppHost implements AppHost<NodeState> {
     return { ok: true, process };
   }
 
-  cloneProcess(process: NodeProcess, state: NodeState): NodeProcess {
-    if (!(process instanceof SimNodeProcess)) throw new Error("cloneProcess: foreign process");
-    return process.cloneOnto(state);
+  snapshotNode(state: NodeState, process: NodeProcess | undefined): SimNodeImage {
+    assert(process === undefined || process instanceof SimNodeProcess, "a node process of this host");
+    return {
+      store: state.store.snapshot(),
+      fs: state.fs.snapshot(),
+      home: state.home,
+      process: process?.image(),
+    };
+  }
+
+  restoreNode(image: SimNodeImage): { readonly state: NodeState; readonly process: NodeProcess | undefined } {
+    const state: NodeState = {
+      store: VersionedMultiStore.fromSnapshot(image.store),
+      fs: MemoryFs.fromSnapshot(image.fs),
+      home: image.home,
+    };
+    const p = image.process;
+    if (p === undefined) return { state, process: undefined };
+    const def = present(this.#binaries.get(p.binary), "an image's binary is one of this host's");
+    return { state, process: SimNodeProcess.fromImage(state, def, this.#genesis, this.#hooks, p) };
   }
 
   lastHeight(state: NodeState): number {

@@ -1,4 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { present } from "../core/assert.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
 import { formatRfc3339 } from "../core/go/time.js";
 
@@ -37,6 +38,23 @@ export interface BlockMeta {
   };
   readonly num_txs: string;
 }
+
+/** A block store as plain data (see `BlockStore.snapshot`). */
+export interface BlockStoreSnapshot<Tx> {
+  readonly chainId: string;
+  readonly genesisAppHash: string;
+  readonly validatorsHash: string;
+  readonly proposers: readonly Uint8Array[];
+  readonly height: number;
+  /** Time and app-hash index of blocks 1..height. */
+  readonly times: Float64Array;
+  readonly hashIdx: Int32Array;
+  readonly hashes: readonly string[];
+  readonly txs: ReadonlyMap<number, readonly Tx[]>;
+}
+
+/** The invariant behind every read of a stored block: heights 1..height are stored, with a hash in the table. */
+const STORED = "a block up to the store's height is stored";
 
 const EMPTY_HASH = toHex(sha256(new Uint8Array())).toUpperCase();
 const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUpperCase();
@@ -102,10 +120,10 @@ export class BlockStore<Tx> {
     if (height < 1 || height > this.#height) return undefined;
     return {
       height,
-      timeMs: this.#times[height - 1]!,
+      timeMs: present(this.#times[height - 1], STORED),
       proposerIndex: this.proposerIndex(height),
       txs: this.#txs.get(height) ?? [],
-      appHash: this.#hashes[this.#hashIdx[height - 1]!]!,
+      appHash: this.#storedHash(height),
     };
   }
 
@@ -115,7 +133,12 @@ export class BlockStore<Tx> {
 
   appHash(height: number): string | undefined {
     if (height === 0) return this.genesisAppHash;
-    return height >= 1 && height <= this.#height ? this.#hashes[this.#hashIdx[height - 1]!] : undefined;
+    return height >= 1 && height <= this.#height ? this.#storedHash(height) : undefined;
+  }
+
+  /** The app hash of stored block `height` (1..height). */
+  #storedHash(height: number): string {
+    return present(this.#hashes[present(this.#hashIdx[height - 1], STORED)], STORED);
   }
 
   txs(height: number): readonly Tx[] {
@@ -136,7 +159,7 @@ export class BlockStore<Tx> {
       this.chainId,
       String(height),
       String(b.timeMs),
-      this.appHash(height - 1)!,
+      present(this.appHash(height - 1), STORED),
       this.#dataHash(b.txs),
     );
   }
@@ -168,23 +191,46 @@ export class BlockStore<Tx> {
         validators_hash: this.validatorsHash,
         next_validators_hash: this.validatorsHash,
         consensus_hash: h256("consensus-params"),
-        app_hash: this.appHash(height - 1)!.toUpperCase(),
+        app_hash: present(this.appHash(height - 1), STORED).toUpperCase(),
         last_results_hash: height === 1 ? EMPTY_HASH : h256("results", String(height - 1)),
         evidence_hash: EMPTY_HASH,
-        proposer_address: toHex(this.proposers[b.proposerIndex]!).toUpperCase(),
+        proposer_address: toHex(
+          present(this.proposers[b.proposerIndex], "a proposer index is modulo the proposers"),
+        ).toUpperCase(),
       },
       num_txs: String(b.txs.length),
     };
   }
 
-  clone(): BlockStore<Tx> {
-    const c = new BlockStore<Tx>(this.chainId, this.genesisAppHash, this.validatorsHash, this.proposers, this.encodeTx);
-    c.#times = this.#times.slice();
-    c.#hashIdx = this.#hashIdx.slice();
-    c.#hashes.push(...this.#hashes);
-    for (const [k, v] of this.#hashIndex) c.#hashIndex.set(k, v);
-    for (const [k, v] of this.#txs) c.#txs.set(k, v);
-    c.#height = this.#height;
-    return c;
+  /** The store as plain data, independent of later appends (blocks and their transactions are never changed). */
+  snapshot(): BlockStoreSnapshot<Tx> {
+    return {
+      chainId: this.chainId,
+      genesisAppHash: this.genesisAppHash,
+      validatorsHash: this.validatorsHash,
+      proposers: this.proposers,
+      height: this.#height,
+      times: this.#times.slice(0, this.#height),
+      hashIdx: this.#hashIdx.slice(0, this.#height),
+      hashes: [...this.#hashes],
+      txs: new Map(this.#txs),
+    };
+  }
+
+  /** The store of a snapshot, with the transaction encoding (not data) given again. */
+  static fromSnapshot<Tx>(snap: BlockStoreSnapshot<Tx>, encodeTx: (tx: Tx) => Uint8Array): BlockStore<Tx> {
+    const b = new BlockStore<Tx>(snap.chainId, snap.genesisAppHash, snap.validatorsHash, snap.proposers, encodeTx);
+    const capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(snap.height + 1)));
+    b.#times = new Float64Array(capacity);
+    b.#times.set(snap.times);
+    b.#hashIdx = new Int32Array(capacity);
+    b.#hashIdx.set(snap.hashIdx);
+    for (const h of snap.hashes) {
+      b.#hashIndex.set(h, b.#hashes.length);
+      b.#hashes.push(h);
+    }
+    for (const [k, v] of snap.txs) b.#txs.set(k, v);
+    b.#height = snap.height;
+    return b;
   }
 }

@@ -1,3 +1,4 @@
+import { present } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { type RandomStream, restoreStream, type StreamState, streamFor } from "../core/random.js";
 
@@ -14,6 +15,15 @@ export type BlockTimeModel =
       /** Absent: no upper clip. */
       readonly maxMs?: DurationMs | undefined;
     };
+
+/** A block-time source as plain data (see `BlockTimeSource.snapshot`). */
+export interface BlockTimeSnapshot {
+  readonly model: BlockTimeModel;
+  readonly stream: StreamState;
+  /** interval(h) for h = 1..drawn. */
+  readonly intervals: Float64Array;
+  readonly drawn: number;
+}
 
 /**
  * The block-interval source. Contract: `interval(h)` depends only on (seed, model, h). It is backed by a dedicated
@@ -45,7 +55,7 @@ export class BlockTimeSource {
   /** The interval before block `h` (h ≥ 1), in ms. */
   interval(h: number): DurationMs {
     while (this.#drawn < h) this.#drawNext();
-    return this.#intervals[h - 1]! as DurationMs;
+    return present(this.#intervals[h - 1], "intervals are drawn up to h") as DurationMs;
   }
 
   #drawNext(): void {
@@ -59,12 +69,20 @@ export class BlockTimeSource {
     this.#intervals[this.#drawn++] = sampleInterval(this.#model, u1, u2);
   }
 
-  clone(): BlockTimeSource {
-    return new BlockTimeSource(0, this.#model, {
+  /** The source as plain data: the model, the stream's state and the intervals drawn so far. */
+  snapshot(): BlockTimeSnapshot {
+    return {
+      model: this.#model,
       stream: this.#stream.state(),
-      intervals: this.#intervals,
+      intervals: this.#intervals.slice(0, this.#drawn),
       drawn: this.#drawn,
-    });
+    };
+  }
+
+  static fromSnapshot(snap: BlockTimeSnapshot): BlockTimeSource {
+    const intervals = new Float64Array(Math.max(1024, 2 ** Math.ceil(Math.log2(snap.drawn + 1))));
+    intervals.set(snap.intervals);
+    return new BlockTimeSource(0, snap.model, { stream: snap.stream, intervals, drawn: snap.drawn });
   }
 }
 

@@ -23,6 +23,6 @@ export function queueAfter(a: QueuedEvent, b: QueuedEvent): boolean {
 /** Inserts in canonical order (the queue is short; insertion from the end). */
 export function enqueue(queue: QueuedEvent[], ev: QueuedEvent): void {
   let i = queue.length;
-  while (i > 0 && queueAfter(queue[i - 1]!, ev)) i--;
+  for (let prev = queue[i - 1]; prev !== undefined && queueAfter(prev, ev); prev = queue[i - 1]) i--;
   queue.splice(i, 0, ev);
 }

@@ -53,5 +53,4 @@ export interface EngineOptions {
  * any other run stops there (1,000,000 idle blocks take a few seconds and about 200 MB).
  */
 export const RUN_BLOCKS_MAX = 1_000_000;
-export const SETTLE_BLOCKS_MAX = RUN_BLOCKS_MAX;
 export const SETTLE_MARGIN_BLOCKS = 10;

@@ -1,4 +1,6 @@
+import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
+import { toHex, utf8 } from "../core/bytes.js";
 import { TraceWriter } from "./trace.js";
 import type { TraceEvent } from "./trace-events.js";
 
@@ -101,5 +103,29 @@ describe("TraceWriter", () => {
     expect(c.events()[0]).toMatchObject({ to: 2 });
     expect(d.hash()).toBe(c.hash());
     expect(a.hash()).not.toBe(c.hash());
+  });
+
+  it("past a megabyte of hashed text the hash goes on from a plain midstate: a restored copy still agrees", () => {
+    const long = "x".repeat(1000);
+    const run = (w: TraceWriter, from: number, to: number) => {
+      for (let i = from; i < to; i++) w.emit({ kind: "sidecar", node: `n${i}`, action: "none", reason: long });
+    };
+    for (const [cut, mode] of [
+      [100, "text"],
+      [1500, "midstate"],
+    ] as const) {
+      const a = new TraceWriter(false);
+      run(a, 0, cut);
+      const snap = a.snapshot();
+      const b = new TraceWriter(false, structuredClone(snap));
+      expect(b.hash()).toBe(a.hash());
+      run(a, cut, 2000);
+      run(b, cut, 2000);
+      expect(b.hash()).toBe(a.hash());
+      expect(snap.hash.kind).toBe(mode);
+      const kept = new TraceWriter(true);
+      run(kept, 0, 2000);
+      expect(a.hash()).toBe(toHex(sha256(utf8(`${kept.lines().join("\n")}\n`))));
+    }
   });
 });

@@ -1,5 +1,6 @@
+import { present } from "../core/assert.js";
 import { toHex } from "../core/bytes.js";
-import { type Sha256, sha256Hasher } from "../core/sha256.js";
+import { PlainSha256, type Sha256, type Sha256State, sha256Hasher } from "../core/sha256.js";
 import { renderTraceEvent, type TraceEvent, type TraceEventOf } from "./trace-events.js";
 
 export type { TraceEvent };
@@ -9,15 +10,37 @@ const UNHASHED_MAX = 256;
 
 type Range = { from: number; to: number; timeFromMs: number; timeToMs: number; appHash: string };
 
-/** The writer's state as plain data (plus the hash midstate, an opaque copy): what a snapshot holds. */
+/**
+ * Hashed text kept verbatim up to this many characters, so that a snapshot can restart the native hash from it; past
+ * it, the hash goes on in a SHA-256 whose midstate is plain data (slower, and only for long traces).
+ */
+const HASHED_TEXT_MAX = 1 << 20;
+
+/** How the hash so far is held: the native hasher plus the text it absorbed, or a plain-data midstate. */
+type HashState =
+  | { readonly kind: "text"; readonly hasher: Sha256; readonly text: string[]; chars: number }
+  | { readonly kind: "midstate"; readonly hasher: PlainSha256 };
+
+/** The writer's state as plain data: what an engine snapshot holds. */
 export interface TraceSnapshot {
   readonly keep: boolean;
   readonly events: readonly TraceEvent[];
   readonly hashed: number;
-  readonly hash: Sha256;
+  /** The hash so far: the text it absorbed, or its midstate. */
+  readonly hash:
+    | { readonly kind: "text"; readonly text: string }
+    | { readonly kind: "midstate"; readonly state: Sha256State };
   readonly pending: Readonly<Range> | undefined;
   readonly count: number;
 }
+
+function resumeHash(from: TraceSnapshot["hash"] | undefined): HashState {
+  if (from?.kind === "midstate") return { kind: "midstate", hasher: PlainSha256.resume(from.state) };
+  const text = from?.text ?? "";
+  return { kind: "text", hasher: sha256Hasher().update(text), text: text === "" ? [] : [text], chars: text.length };
+}
+
+const utf8 = new TextEncoder();
 
 /**
  * The trace: typed events, rendered to canonical JSON lines only when the hash or the lines are asked for.
@@ -27,7 +50,7 @@ export interface TraceSnapshot {
  * dropped once hashed, and at most `UNHASHED_MAX` wait for the hash.
  */
 export class TraceWriter {
-  #hash: Sha256;
+  #hash: HashState;
   readonly #keep: boolean;
   /** With `keep`: every event. Without: the events not hashed yet. */
   #events: TraceEvent[];
@@ -38,7 +61,7 @@ export class TraceWriter {
 
   constructor(keep: boolean, from?: TraceSnapshot) {
     this.#keep = from?.keep ?? keep;
-    this.#hash = from === undefined ? sha256Hasher() : from.hash.copy();
+    this.#hash = resumeHash(from?.hash);
     this.#events = from === undefined ? [] : [...from.events];
     this.#hashed = from?.hashed ?? 0;
     this.#pending = from?.pending === undefined ? undefined : { ...from.pending };
@@ -78,11 +101,24 @@ export class TraceWriter {
   /** Hashes the events not hashed yet; without `keep`, drops them. */
   #absorb(): void {
     for (; this.#hashed < this.#events.length; this.#hashed++)
-      this.#hash.update(`${renderTraceEvent(this.#events[this.#hashed]!)}\n`);
+      this.#hashText(`${renderTraceEvent(present(this.#events[this.#hashed], "events up to the count are kept"))}\n`);
     if (!this.#keep) {
       this.#events = [];
       this.#hashed = 0;
     }
+  }
+
+  #hashText(line: string): void {
+    const h = this.#hash;
+    if (h.kind === "midstate") {
+      h.hasher.update(utf8.encode(line));
+      return;
+    }
+    h.hasher.update(line);
+    h.text.push(line);
+    h.chars += line.length;
+    if (h.chars > HASHED_TEXT_MAX)
+      this.#hash = { kind: "midstate", hasher: new PlainSha256().update(utf8.encode(h.text.join(""))) };
   }
 
   /**
@@ -91,9 +127,10 @@ export class TraceWriter {
    */
   hash(): string {
     this.#absorb();
-    const h = this.#hash.copy();
-    if (this.#pending !== undefined) h.update(`${renderTraceEvent(rangeEvent(this.#pending))}\n`);
-    return toHex(h.digest());
+    const tail = this.#pending === undefined ? "" : `${renderTraceEvent(rangeEvent(this.#pending))}\n`;
+    const h = this.#hash;
+    if (h.kind === "text") return toHex(h.hasher.copy().update(tail).digest());
+    return toHex(h.hasher.clone().update(utf8.encode(tail)).digest());
   }
 
   /** The kept events, the pending range included (empty when events are not kept). Does not change the trace. */
@@ -119,20 +156,19 @@ export class TraceWriter {
     return this.#count + (this.#pending ? 1 : 0);
   }
 
-  /** The state as data; a writer built from it continues exactly as this one would. */
+  /** The state as plain data; a writer built from it continues exactly as this one would. */
   snapshot(): TraceSnapshot {
     return {
       keep: this.#keep,
       events: [...this.#events],
       hashed: this.#hashed,
-      hash: this.#hash.copy(),
+      hash:
+        this.#hash.kind === "text"
+          ? { kind: "text", text: this.#hash.text.join("") }
+          : { kind: "midstate", state: this.#hash.hasher.state() },
       pending: this.#pending === undefined ? undefined : { ...this.#pending },
       count: this.#count,
     };
-  }
-
-  clone(): TraceWriter {
-    return new TraceWriter(this.#keep, this.snapshot());
   }
 }
 

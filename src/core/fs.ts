@@ -38,6 +38,13 @@ const parentOf = (path: string): string => {
   return i <= 0 ? "/" : path.slice(0, i);
 };
 
+/** A MemoryFs as plain data. */
+export interface MemoryFsSnapshot {
+  readonly files: ReadonlyMap<string, { readonly data: string; readonly mode: number }>;
+  readonly dirs: readonly string[];
+  readonly readOnly: readonly string[];
+}
+
 /**
  * An in-memory file system for simulated nodes. `readOnly` directories reject writes below them with EACCES,
  * which is how scenarios make `upgrade-info.json` unwritable.
@@ -88,6 +95,23 @@ export class MemoryFs implements FileSystem {
 
   exists(path: string): boolean {
     return this.#files.has(path) || this.#dirs.has(path);
+  }
+
+  /** The file system as plain data, independent of later changes. */
+  snapshot(): MemoryFsSnapshot {
+    return {
+      files: new Map([...this.#files].map(([k, v]) => [k, { ...v }])),
+      dirs: [...this.#dirs],
+      readOnly: [...this.#readOnly],
+    };
+  }
+
+  static fromSnapshot(snap: MemoryFsSnapshot): MemoryFs {
+    const fs = new MemoryFs();
+    for (const [k, v] of snap.files) fs.#files.set(k, { ...v });
+    for (const d of snap.dirs) fs.#dirs.add(d);
+    for (const d of snap.readOnly) fs.#readOnly.add(d);
+    return fs;
   }
 
   /** Deep copy (for cheap simulation snapshots). */

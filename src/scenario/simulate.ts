@@ -2,12 +2,12 @@ import { create } from "@bufbuild/protobuf";
 import type { BinaryDef } from "../app/binary.js";
 import type { BankView } from "../app/host.js";
 import type { ChainGenesis, NodeState } from "../app/node-process.js";
-import { SimAppHost } from "../app/sim-host.js";
+import { SimAppHost, type SimNodeImage } from "../app/sim-host.js";
 import type { NodeConfig } from "../app/types.js";
 import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
-import { ChainEngine, type EngineOptions, type StopCondition } from "../chain/engine.js";
+import { ChainEngine, type EngineOptions, type EngineSnapshot, type StopCondition } from "../chain/engine.js";
 import { RUN_BLOCKS_MAX } from "../chain/records.js";
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
@@ -23,7 +23,7 @@ import { type Failure, failureText } from "./failure.js";
 import type { Action, Expectations, GenesisGovParams, Scenario, Step, ValidatorModel } from "./model.js";
 import { queryFailure } from "./query-step.js";
 
-export type Simulation = ChainEngine<NodeState>;
+export type Simulation = ChainEngine<NodeState, SimNodeImage>;
 
 /** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
 /**
@@ -195,14 +195,6 @@ function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
 }
 
 export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
-  const cached = o.pruning === undefined ? cachedHost(s) : undefined;
-  const host = cached ?? newHost(s, o);
-  if (!host.ok) return host;
-  if (o.pruning === undefined && cached === undefined)
-    hostCache.set(s.binaries, {
-      of: { chain: s.chain, binaries: s.binaries, genesisBinary: s.genesisBinary, options: s.options },
-      host,
-    });
   const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
     name: n.name,
     power: n.power,
@@ -211,24 +203,72 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     sidecar: n.sidecar,
     upgradeInfoWritable: n.upgradeInfoWritable,
   }));
-  let engine: Simulation | undefined;
   const checks = new Map(s.steps.map((st) => [st.index, st.action]));
+  return simulationOf(s, o, checks, (host, opts) =>
+    ChainEngine.create(
+      {
+        chainId: s.chain.chainId,
+        genesisTimeMs: s.chain.genesisTime,
+        seed: o.seed ?? s.seed,
+        blockTime: s.chain.blockTime,
+      },
+      host,
+      nodes,
+      s.steps.map(engineStep),
+      opts,
+    ),
+  );
+}
+
+/** A simulation as plain data (`structuredClone` copies it): the engine's snapshot and the check steps it refers to. */
+export interface SimulationSnapshot {
+  readonly engine: EngineSnapshot<SimNodeImage>;
+  readonly checks: ReadonlyMap<number, Action>;
+}
+
+/** The simulation's state as plain data, for `forkSimulation` (between blocks, as every engine call leaves it). */
+export function snapshotSimulation(sim: Simulation): SimulationSnapshot {
+  return { engine: sim.snapshot(), checks: new Map(checkSteps.get(sim)) };
+}
+
+/**
+ * A simulation of scenario `s` that continues from `snap` (a snapshot of a simulation of `s` built with the same
+ * options) exactly as that simulation would: a fork. Its checks run against the fork. `o.seed` is ignored (the seed
+ * is the snapshot's).
+ */
+export function forkSimulation(
+  s: Scenario,
+  snap: SimulationSnapshot,
+  o: BuildOptions = {},
+): Result<Simulation, string> {
+  return simulationOf(s, o, new Map(snap.checks), (host, opts) => ChainEngine.fromSnapshot(host, snap.engine, opts));
+}
+
+/** A simulation of `s` made by `make` over the scenario's app host, with its check steps resolved against it. */
+function simulationOf(
+  s: Scenario,
+  o: BuildOptions,
+  checks: Map<number, Action>,
+  make: (host: SimAppHost, opts: EngineOptions) => Simulation,
+): Result<Simulation, string> {
+  const cached = o.pruning === undefined ? cachedHost(s) : undefined;
+  const host = cached ?? newHost(s, o);
+  if (!host.ok) return host;
+  if (o.pruning === undefined && cached === undefined)
+    hostCache.set(s.binaries, {
+      of: { chain: s.chain, binaries: s.binaries, genesisBinary: s.genesisBinary, options: s.options },
+      host,
+    });
+  let engine: Simulation | undefined;
   const check = checkRunner(checks, o.inlineCheck, () => present(engine, "a check runs only once the engine exists"), {
     validators: s.chain.validators,
     failed: o.queryFailed,
   });
-  engine = ChainEngine.create(
-    {
-      chainId: s.chain.chainId,
-      genesisTimeMs: s.chain.genesisTime,
-      seed: o.seed ?? s.seed,
-      blockTime: s.chain.blockTime,
-    },
-    host.value.host,
-    nodes,
-    s.steps.map(engineStep),
-    { ...o.engine, check, ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }) },
-  );
+  engine = make(host.value.host, {
+    ...o.engine,
+    check,
+    ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }),
+  });
   checkSteps.set(engine, checks);
   return ok(engine);
 }

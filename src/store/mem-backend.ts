@@ -1,5 +1,5 @@
 import type { BackendWrite, StoreBackend } from "./backend.js";
-import { PersistentBTree } from "./persistent-btree.js";
+import { PersistentBTree, type TreeImage } from "./persistent-btree.js";
 
 /**
  * Bytes <-> latin1 strings: one UTF-16 code unit (0..255) per byte, so string order (`<`) equals the byte
@@ -68,6 +68,15 @@ export class MemBackend implements StoreBackend {
         else s.set(k, w.value);
       }
     });
+  }
+
+  /** The content as plain data (O(1), shared with this backend; later writes here do not show in it). */
+  image(): TreeImage<Uint8Array> {
+    return this.#tree.image();
+  }
+
+  static fromImage(image: TreeImage<Uint8Array>): MemBackend {
+    return new MemBackend(PersistentBTree.fromImage(image));
   }
 
   fork(): MemBackend {

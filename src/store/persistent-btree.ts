@@ -29,6 +29,12 @@ interface Branch<V> {
 
 type Node<V> = Leaf<V> | Branch<V>;
 
+/**
+ * A tree as plain data: its root node (plain objects and arrays all the way down). Shared, never copied, between
+ * the trees that hold it: no edit changes a node it did not create in its own session.
+ */
+export type TreeImage<V> = Node<V>;
+
 /** First index i with keys[i] >= key (keys.length when none). */
 function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
@@ -142,6 +148,15 @@ export class PersistentBTree<V> {
 
   private constructor(root: Node<V>) {
     this.#root = root;
+  }
+
+  /** The tree as plain data (O(1)); `fromImage` gives the same tree back, also from a structuredClone of it. */
+  image(): TreeImage<V> {
+    return this.#root;
+  }
+
+  static fromImage<V>(image: TreeImage<V>): PersistentBTree<V> {
+    return new PersistentBTree<V>(image);
   }
 
   static empty<V>(): PersistentBTree<V> {

@@ -1,3 +1,4 @@
+import { assert } from "../core/assert.js";
 import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
 import type { KVStore } from "../core/kv.js";
@@ -34,6 +35,7 @@ import {
 } from "./layout.js";
 import { MemBackend } from "./mem-backend.js";
 import { CacheMulti } from "./mem-multistore.js";
+import type { TreeImage } from "./persistent-btree.js";
 import { type PruningOptions, prunesAt } from "./pruning.js";
 import type { CacheMultiStore, CommitId, CommitMultiStore, MultiStore, StoreError, StoreUpgrades } from "./types.js";
 import { VersionView } from "./version-view.js";
@@ -596,6 +598,48 @@ export class VersionedMultiStore implements CommitMultiStore {
   }
 
   /**
+   * The multistore as plain data: the backend's content (shared, O(1): a persistent tree), the committed facts, the
+   * mounted names and options, and the uncommitted writes (copied). `fromSnapshot` gives back a multistore that
+   * behaves exactly as this one would from here, also from a structuredClone of the snapshot. Only over the
+   * in-memory backend (simulated nodes); any other backend is an engine bug.
+   */
+  snapshot(): MultiStoreSnapshot {
+    const backend = this.#backend;
+    assert(backend instanceof MemBackend, "a snapshot of a multistore over the in-memory backend");
+    return {
+      tree: backend.image(),
+      facts: { ...this.#committedFacts(this.#history), committed: new Map(this.#committed) },
+      mounted: [...this.#mounted],
+      pruning: this.#pruning,
+      initialVersion: this.#initialVersion,
+      working: [...this.#working].map(([name, cache]) => [name, [...cache.dirtyEntries()]]),
+      pendingMoves: this.#pendingMoves,
+    };
+  }
+
+  static fromSnapshot(snap: MultiStoreSnapshot): VersionedMultiStore {
+    VersionedMultiStore.#cloneSeed = { ...snap.facts, committed: new Map(snap.facts.committed) };
+    const c = new VersionedMultiStore({
+      storeNames: snap.mounted,
+      pruning: snap.pruning,
+      backend: MemBackend.fromImage(snap.tree),
+      initialVersion: snap.initialVersion,
+    });
+    c.#working.clear();
+    for (const [name, entries] of snap.working) {
+      const cache = new CacheKVStore(new LatestKVStore(c.#backend, name));
+      for (const [k, v] of entries) {
+        if (v === undefined) cache.delete(k);
+        else cache.set(k, v);
+      }
+      c.#working.set(name, cache);
+    }
+    c.#sortLive();
+    c.#pendingMoves = snap.pendingMoves;
+    return c;
+  }
+
+  /**
    * A new multistore over the same backend, as a restarted binary sees it: uncommitted writes are gone and the
    * mounted names are `storeNames`. Call a load on it next; this instance must not be used afterwards.
    */
@@ -668,6 +712,18 @@ const pruningText = (p: PruningOptions): string => `${p.strategy}/${p.keepRecent
 /** The history digest after the pruning options changed to `p` at `version` (change records start or stop). */
 function foldPruning(history: string, version: number, p: PruningOptions): string {
   return toHex(sha256Of(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
+}
+
+/** A VersionedMultiStore as plain data (see `snapshot`). */
+export interface MultiStoreSnapshot {
+  readonly tree: TreeImage<Uint8Array>;
+  readonly facts: CloneSeed;
+  readonly mounted: readonly string[];
+  readonly pruning: PruningOptions;
+  readonly initialVersion: number;
+  /** Live stores in working order, each with its uncommitted writes (undefined: a delete). */
+  readonly working: readonly (readonly [string, readonly DirtyEntry[]])[];
+  readonly pendingMoves: readonly Move[];
 }
 
 /** What clone() and reopen() hand to the constructor of the new instance. */
