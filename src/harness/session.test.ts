@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { predict } from "../../models/oracle.js";
 import { FAULT_NAMES } from "../faults/index.js";
 import { parseScenario, scenarioFromData } from "../scenario/load.js";
 import { scenarioToYaml } from "../scenario/serialize.js";
 import { buildSimulation } from "../scenario/simulate.js";
+import { type CommandData, commandArbitraries, emptyModel, HarnessCommand, runCommand } from "./commands.js";
 import { runArbitrary, runSession, sidecarArb } from "./run-property.js";
-import { parsedWorld } from "./session.js";
+import { parsedWorld, Session } from "./session.js";
 import { type ValidatorName, WORLD_VARIANTS, type WorldOptions, worldDocument } from "./world.js";
 
 const clean = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
@@ -54,4 +56,52 @@ describe("a session's scenario document", () => {
       { numRuns: 40 },
     );
   });
+});
+
+/** Drives `commands` on a session of `world` (built fresh, or forked from the world's ready chain). */
+function drive(world: WorldOptions, commands: readonly CommandData[], readyChain: boolean) {
+  const s = new Session(world, { readyChain });
+  const model = emptyModel();
+  for (const data of commands) {
+    const c = new HarnessCommand(data);
+    if (c.check(model)) c.run(model, { execute: (d, label) => runCommand(s, d, label) });
+  }
+  const sim = s.sim;
+  return {
+    traceHash: sim.traceHash(),
+    trace: sim.traceLines(),
+    oracle: predict(s.oracle.snapshot),
+    fired: [...s.firedCounts].sort(),
+    blocks: s.blocks,
+    execs: s.execs,
+    steps: s.steps,
+    nodes: sim
+      .nodeNames()
+      .map((n) => ({ status: sim.nodeStatus(n), upgradeInfo: sim.host.readUpgradeInfo(sim.nodeState(n)!) })),
+  };
+}
+
+describe("a session forked from its world's ready chain", () => {
+  // Every planted fault, and none: the same trace, oracle, records and nodes as a chain built fresh.
+  for (const fault of [undefined, ...FAULT_NAMES]) {
+    it(`equals the chain built fresh${fault === undefined ? "" : ` under ${fault}`}`, () => {
+      const runs = fc.sample(
+        fc.tuple(
+          sidecarArb,
+          fc.array(fc.oneof(...commandArbitraries()), { maxLength: 20 }),
+          fc.constantFrom(...WORLD_VARIANTS),
+        ),
+        { seed: 42, numRuns: 8 },
+      );
+      for (const [sidecars, commands, variant] of runs) {
+        const world: WorldOptions = {
+          seed: 7,
+          variant,
+          sidecars: clean(sidecars),
+          ...(fault === undefined ? {} : { faults: [fault] }),
+        };
+        expect(drive(world, commands, true)).toEqual(drive(world, commands, false));
+      }
+    });
+  }
 });

@@ -15,7 +15,14 @@ import { formatRfc3339 } from "../core/go/time.js";
 import { scenarioFromData } from "../scenario/load.js";
 import type { Action, Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
-import { buildSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
+import {
+  buildSimulation,
+  forkSimulation,
+  type Simulation,
+  type SimulationSnapshot,
+  scheduleStep,
+  snapshotSimulation,
+} from "../scenario/simulate.js";
 import { type ValidatorName, type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
 
 /** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
@@ -78,6 +85,40 @@ export function parsedWorld(o: WorldOptions): Scenario {
     }),
   );
   return { ...shape, seed: o.seed, nodes };
+}
+
+/**
+ * Ready chains: a world built and run to block 1 (what every session starts from), kept as a snapshot per world
+ * shape and seed, so that a session forks it (src/chain/snapshot.ts) instead of building genesis, starting four
+ * nodes and executing block 1. The sidecar delays, which differ from run to run, are set in the fork's node
+ * configurations: no sidecar has acted by block 1 (nothing halted), so a delay is read only later, exactly as in a
+ * chain built with it. A fork is observably the chain built fresh (session.test.ts: trace hashes, oracle and
+ * records, under every planted fault); the genesis is the shape's host's, built once either way.
+ */
+const readyChains = new Map<string, SimulationSnapshot>();
+
+function readyChain(o: WorldOptions): SimulationSnapshot {
+  const shape: WorldOptions = { ...o, sidecars: Object.fromEntries(Object.keys(o.sidecars ?? {}).map((v) => [v, 0])) };
+  const key = JSON.stringify(worldDocument(shape));
+  let snap = readyChains.get(key);
+  if (snap === undefined) {
+    const built = buildSimulation(parsedWorld(shape), { engine: { keepTrace: true } });
+    if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
+    const sim = built.value;
+    sim.run({ untilHeight: 1 });
+    sim.run({ untilTimeMs: sim.nowMs });
+    snap = snapshotSimulation(sim);
+    if (readyChains.size >= CACHE_MAX) readyChains.clear();
+    readyChains.set(key, snap);
+  }
+  const delays = o.sidecars ?? {};
+  const nodes = snap.engine.nodes.map((n) => {
+    const delayMs = delays[n.cfg.name as ValidatorName];
+    return delayMs === undefined
+      ? n
+      : { ...n, cfg: { ...n.cfg, sidecar: { ...n.cfg.sidecar, delayMs: durationMs(delayMs) } } };
+  });
+  return { ...snap, engine: { ...snap.engine, nodes } };
 }
 
 /** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
@@ -151,16 +192,28 @@ export class Session {
    * A session over the property world (`WorldOptions`), or over any scenario document with the oracle's view of it
    * (`{doc, oracleInput}`, e.g. the coverage world).
    */
-  constructor(o: WorldOptions | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput }) {
+  /**
+   * `readyChain: false` builds the property world's chain fresh instead of forking its ready chain (the equivalence
+   * test's reference); the coverage world (`{doc, oracleInput}`) is always built fresh.
+   */
+  constructor(
+    o: WorldOptions | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput },
+    options: { readonly readyChain?: boolean } = {},
+  ) {
     this.doc = "doc" in o ? o.doc : worldDocument(o);
     const scenario = "doc" in o ? parsedDocument(o.doc) : parsedWorld(o);
-    const built = buildSimulation(scenario, { engine: { keepTrace: true } });
+    const fork = !("doc" in o) && options.readyChain !== false;
+    const built = fork
+      ? forkSimulation(scenario, readyChain(o as WorldOptions), { engine: { keepTrace: true } })
+      : buildSimulation(scenario, { engine: { keepTrace: true } });
     if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
     this.sim = built.value;
     this.oracle = initialOracle("doc" in o ? o.oracleInput : worldOracleInput(this.doc));
     for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
-    // The world is a chain that started on its genesis binary: block 1 commits before any command.
-    this.advanceBlocks(1);
+    // The world is a chain that started on its genesis binary: block 1 commits before any command (a ready chain
+    // has committed it; the oracle follows its trace).
+    if (fork) this.sync();
+    else this.advanceBlocks(1);
   }
 
   get height(): number {
