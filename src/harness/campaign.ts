@@ -289,26 +289,64 @@ function taskOf(o: CampaignOptions, unit: CampaignUnit, left: number, msLeft: nu
   };
 }
 
+/**
+ * What both runners share: the shard's units in run order, the deadline, the fates so far and the failure rule.
+ * `task(i)` decides whether unit `i` starts (units are asked in run order).
+ */
+class Dispatch {
+  readonly all: readonly CampaignUnit[];
+  readonly order: readonly CampaignUnit[];
+  readonly total: number;
+  readonly #o: CampaignOptions;
+  readonly #clock: () => number;
+  readonly #start: number;
+  readonly #deadline: number;
+  readonly #fates: Fate[] = [];
+  readonly #rule: FailureRule;
+
+  constructor(o: CampaignOptions, clock: () => number) {
+    this.#o = o;
+    this.#clock = clock;
+    this.all = campaignUnits(o);
+    this.order = runOrder(o, this.all);
+    this.total = this.order.reduce((n, u) => n + u.numRuns, 0);
+    this.#start = clock();
+    this.#deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : this.#start + o.timeLimitMs;
+    this.#rule = new FailureRule(o.bail === true);
+  }
+
+  /** Unit `i`'s task with its share of the time among `slots` runners; undefined when it does not run. */
+  task(i: number, slots: number): UnitTask | undefined {
+    const unit = this.order[i]!;
+    if (this.#rule.skips(unit)) return undefined;
+    const now = this.#clock();
+    if (now >= this.#deadline) {
+      this.#fates[i] = "time-limit";
+      return undefined;
+    }
+    return taskOf(this.#o, unit, this.order.length - i, this.#deadline - now, slots);
+  }
+
+  record(i: number, fate: UnitOutcome): void {
+    this.#fates[i] = fate;
+    this.#rule.note(this.order[i]!, fate);
+  }
+
+  result(): CampaignResult {
+    return foldCampaign(this.#o, this.all, this.order, this.#fates, this.#clock() - this.#start);
+  }
+}
+
 /** Runs the shard's units in order, in this thread, and aggregates them. */
 export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignResult {
-  const all = campaignUnits(o);
-  const order = runOrder(o, all);
-  const total = order.reduce((n, u) => n + u.numRuns, 0);
-  const start = hooks.clock();
-  const deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : start + o.timeLimitMs;
-  const fates: Fate[] = [];
-  const rule = new FailureRule(o.bail === true);
+  const d = new Dispatch(o, hooks.clock);
   let done = 0;
   let failures = 0;
-  for (const [i, unit] of order.entries()) {
-    if (rule.skips(unit)) continue;
-    const now = hooks.clock();
-    if (now >= deadline) {
-      fates[i] = "time-limit";
-      continue;
-    }
+  for (const [i, unit] of d.order.entries()) {
+    const task = d.task(i, 1);
+    if (task === undefined) continue;
     let unitFailed = false;
-    const fate = runUnit(taskOf(o, unit, order.length - i, deadline - now, 1), unit.property, {
+    const fate = runUnit(task, unit.property, {
       clock: hooks.clock,
       ...(hooks.runProperty === undefined ? {} : { runProperty: hooks.runProperty }),
       onGeneratedRun: (passed) => {
@@ -317,14 +355,13 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
           unitFailed = true;
           failures++;
         }
-        hooks.onProgress?.({ property: unit.property.name, done, total, failures });
+        hooks.onProgress?.({ property: unit.property.name, done, total: d.total, failures });
       },
     });
     if (statusOf(fate) !== "passed" && !unitFailed) failures++;
-    fates[i] = fate;
-    rule.note(unit, fate);
+    d.record(i, fate);
   }
-  return foldCampaign(o, all, order, fates, hooks.clock() - start);
+  return d.result();
 }
 
 /**
@@ -338,37 +375,25 @@ export async function runCampaignOn(
   hooks: Omit<CampaignHooks, "runProperty">,
   runner: UnitRunner,
 ): Promise<CampaignResult> {
-  const all = campaignUnits(o);
-  const order = runOrder(o, all);
-  const total = order.reduce((n, u) => n + u.numRuns, 0);
-  const start = hooks.clock();
-  const deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : start + o.timeLimitMs;
-  const fates: Fate[] = [];
-  const rule = new FailureRule(o.bail === true);
+  const d = new Dispatch(o, hooks.clock);
   let done = 0;
   let failures = 0;
   let nextUnit = 0;
   const slots = Math.max(1, runner.concurrency);
   const lane = async (): Promise<void> => {
-    while (nextUnit < order.length) {
+    while (nextUnit < d.order.length) {
       const i = nextUnit++;
-      const unit = order[i]!;
-      if (rule.skips(unit)) continue;
-      const now = hooks.clock();
-      if (now >= deadline) {
-        fates[i] = "time-limit";
-        continue;
-      }
-      const fate = await runner.run(taskOf(o, unit, order.length - i, deadline - now, slots));
-      fates[i] = fate;
-      rule.note(unit, fate);
+      const task = d.task(i, slots);
+      if (task === undefined) continue;
+      const fate = await runner.run(task);
+      d.record(i, fate);
       done += fate.regions.runs;
       if (statusOf(fate) !== "passed") failures++;
-      hooks.onProgress?.({ property: unit.property.name, done, total, failures });
+      hooks.onProgress?.({ property: d.order[i]!.property.name, done, total: d.total, failures });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(slots, order.length) }, lane));
-  return foldCampaign(o, all, order, fates, hooks.clock() - start);
+  await Promise.all(Array.from({ length: Math.min(slots, d.order.length) }, lane));
+  return d.result();
 }
 
 /** Aggregates the units' fates in run order (FailureRule) into the campaign's result. */
