@@ -398,6 +398,7 @@ export class SimNodeProcess implements NodeProcess {
       appHash: toHex(this.#state.store.workingAppHash()),
       txResults,
       gov,
+      events: ctx.events,
       ...(pre.applied === undefined ? {} : { applied: pre.applied.name }),
       ...(skipped === undefined ? {} : { skipped }),
     };

@@ -1,4 +1,5 @@
 import type { DurationMs } from "../core/brand.js";
+import type { Event } from "../core/context.js";
 import type { HaltKind } from "../upgrade/halt.js";
 
 export type { HaltKind };
@@ -73,6 +74,11 @@ export type ExecOutcome =
       /** Plan name skipped in this block (skip height), if any. */
       readonly skipped?: string;
       readonly gov: readonly GovBlockEvent[];
+      /**
+       * The block's ABCI events in emission order: the PreBlocker's, each successful transaction's, then the
+       * EndBlocker's (what a node's block_results carries, flattened). A failed transaction's events are discarded.
+       */
+      readonly events: readonly Event[];
     }
   | { readonly ok: false; readonly halt: Halt };
 

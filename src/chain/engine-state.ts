@@ -4,6 +4,7 @@ import { type NodeConfig, type NodeProcess, type SimTx, simTxWire, type TxResult
 import { nameToAddressBytes } from "../core/address.js";
 import { AssertionError } from "../core/assert.js";
 import { toHex } from "../core/bytes.js";
+import type { Event } from "../core/context.js";
 import type { ActionKind, Step, StepResult } from "./actions.js";
 import { BlockStore } from "./block-store.js";
 import { BlockTimeSource } from "./block-time.js";
@@ -108,6 +109,8 @@ export interface EngineState<S> {
   readonly blockTimes: BlockTimeSource;
   /** The chain's results of each block that carried transactions, by height (what an RPC's block_results serves). */
   readonly blockResults: Map<number, readonly TxResult[]>;
+  /** The ABCI events of each committed block that had any, by height (ascending: blocks are appended in order). */
+  readonly blockEvents: Map<number, readonly Event[]>;
   mempool: MempoolEntry[];
   readonly halts: HaltRecord[];
   readonly schedule: Schedule;
@@ -209,6 +212,7 @@ export function genesisState<S, I>(
     ),
     blockTimes: new BlockTimeSource(cfg.seed, cfg.blockTime),
     blockResults: new Map(),
+    blockEvents: new Map(),
     mempool: [],
     halts: [],
     schedule: {

@@ -2,6 +2,7 @@ import type { AppHost, CommittedView } from "../app/host.js";
 import type { NodeConfig, SimTx, TxResult } from "../app/types.js";
 import { assert } from "../core/assert.js";
 import type { UnixMs } from "../core/brand.js";
+import type { Event } from "../core/context.js";
 import type { Action, Step, StepResult } from "./actions.js";
 import type { BlockStore } from "./block-store.js";
 import { recordStep, stepResults } from "./book.js";
@@ -191,6 +192,10 @@ export class ChainEngine<S, I = unknown> {
   /** The tx results of committed block `height` (empty for a block without transactions). */
   blockResults(height: number): readonly TxResult[] {
     return this.#ctx.s.blockResults.get(height) ?? [];
+  }
+  /** The ABCI events of every committed block that had any, by ascending height. */
+  get blockEvents(): ReadonlyMap<number, readonly Event[]> {
+    return this.#ctx.s.blockEvents;
   }
   get halts(): readonly HaltRecord[] {
     return this.#ctx.s.halts;

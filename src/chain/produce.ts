@@ -90,6 +90,7 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
   s.stalled = false;
   s.blocksCommitted++;
   if (txs.length > 0) s.blockResults.set(h, rep.txResults);
+  if (rep.events.length > 0) s.blockEvents.set(h, rep.events);
   recordTxResults(s, h, rep);
   recordGov(ctx, h, rep.gov);
   recordPlanOutcome(s, h, rep);

@@ -1,5 +1,6 @@
 import type { AppHost } from "../app/host.js";
 import type { NodeConfig, SimTx, TxResult } from "../app/types.js";
+import type { Event } from "../core/context.js";
 import { BlockStore, type BlockStoreSnapshot } from "./block-store.js";
 import { type BlockTimeSnapshot, BlockTimeSource } from "./block-time.js";
 import type { ChainConfig, NodeStatus } from "./config.js";
@@ -54,6 +55,7 @@ export interface NodeSnapshot<I> {
 
 interface EngineRecords {
   readonly blockResults: Map<number, readonly TxResult[]>;
+  readonly blockEvents: Map<number, readonly Event[]>;
   readonly mempool: MempoolEntry[];
   readonly halts: HaltRecord[];
   readonly schedule: Schedule;
@@ -85,6 +87,7 @@ export function snapshotState<S, I>(ctx: EngineCtx<S, I>): EngineSnapshot<I> {
     trace: s.trace.snapshot(),
     records: structuredClone({
       blockResults: s.blockResults,
+      blockEvents: s.blockEvents,
       mempool: s.mempool,
       halts: s.halts,
       schedule: s.schedule,
@@ -120,6 +123,7 @@ export function restoreState<S, I>(host: AppHost<S, I>, snap: EngineSnapshot<I>)
     blocks: BlockStore.fromSnapshot(snap.blocks, encodeSimTx),
     blockTimes: BlockTimeSource.fromSnapshot(snap.blockTimes),
     blockResults: r.blockResults,
+    blockEvents: r.blockEvents,
     mempool: r.mempool,
     halts: r.halts,
     schedule: r.schedule,

@@ -1,7 +1,8 @@
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
+import type { Event } from "../core/context.js";
 import { expectationJson, type Failure } from "./failure.js";
-import type { Expectations, PlanExpectation } from "./model.js";
+import type { EventExpectation, Expectations, PlanExpectation } from "./model.js";
 import { committedBank, type Simulation } from "./simulate.js";
 
 const json = expectationJson;
@@ -140,6 +141,15 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
       if (wanted !== actual) fail("supply", wanted, actual);
     }
   }
+  if (e.events !== undefined) {
+    const missing = firstUnmatchedEvent(e.events, sim.blockEvents);
+    if (missing !== undefined)
+      fail(
+        `events[${missing.index}]`,
+        eventOut(missing.wanted),
+        `no match${missing.after === 0 ? "" : ` after height ${missing.after}`}`,
+      );
+  }
   if (e.steps !== undefined) {
     const results = sim.stepResults();
     for (const [label, want] of e.steps) {
@@ -151,4 +161,37 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
     }
   }
   return out;
+}
+
+const eventOut = (e: EventExpectation) => ({
+  ...(e.height === undefined ? {} : { height: Number(e.height) }),
+  type: e.type,
+  ...(e.attributes === undefined ? {} : { attributes: Object.fromEntries(e.attributes) }),
+});
+
+/**
+ * Matches the expected events, in order, against the committed blocks' events (a subsequence: others may come
+ * between). Undefined when all match; otherwise the first that has no match after its predecessor's, and the height
+ * of that predecessor's match (0: none).
+ */
+function firstUnmatchedEvent(
+  wanted: readonly EventExpectation[],
+  blocks: ReadonlyMap<number, readonly Event[]>,
+): { readonly index: number; readonly wanted: EventExpectation; readonly after: number } | undefined {
+  const it = [...blocks].flatMap(([height, events]) => events.map((event) => ({ height, event })));
+  let at = 0;
+  let after = 0;
+  for (const [index, w] of wanted.entries()) {
+    const found = it.findIndex(
+      ({ height, event }, i) =>
+        i >= at &&
+        event.type === w.type &&
+        (w.height === undefined || height === Number(w.height)) &&
+        [...(w.attributes ?? [])].every(([k, v]) => event.attributes.some((a) => a.key === k && a.value === v)),
+    );
+    if (found < 0) return { index, wanted: w, after };
+    at = found + 1;
+    after = it[found]?.height ?? after;
+  }
+  return undefined;
 }

@@ -129,6 +129,15 @@ describe("errors name the file and the exact path", () => {
     ]);
   });
 
+  it("takes events as {type, height?, attributes?} with string attribute values", () => {
+    const ev = (events: unknown) => errorsOf({ ...MINIMAL, expect: { events } });
+    expect(ev([{ type: "proposal_vote", height: 3, attributes: { proposal_id: "1" } }])).toEqual([]);
+    expect(ev([{ height: 3 }])).toEqual(["s.json: expect.events[0].type: required key is missing"]);
+    expect(ev([{ type: "x", attributes: { proposal_id: 1 } }])).toEqual([
+      "s.json: expect.events[0].attributes.proposal_id: expected a string, got number 1",
+    ]);
+  });
+
   it("bounds a run to the blocks one run may commit", () => {
     expect(errorsOf({ ...MINIMAL, run: { untilHeight: 9007199254740991 } })).toEqual([
       "s.json: run.untilHeight: must be ≤ 1000000 (a run commits at most 1000000 blocks), got 9007199254740991",

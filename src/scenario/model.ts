@@ -119,6 +119,13 @@ export interface HaltExpectation {
   readonly message?: string;
 }
 
+export interface EventExpectation {
+  readonly height?: Height;
+  readonly type: string;
+  /** Attribute key → value; only the keys listed are compared. */
+  readonly attributes?: ReadonlyMap<string, string>;
+}
+
 export interface Expectations {
   readonly height?: Height;
   readonly halted?: false | { readonly height: Height; readonly nodes?: readonly string[] };
@@ -136,6 +143,8 @@ export interface Expectations {
   readonly balances?: ReadonlyMap<string, Coins>;
   /** The whole total supply. */
   readonly supply?: Coins;
+  /** Events that must have been emitted in committed blocks, in this order, others allowed between. */
+  readonly events?: readonly EventExpectation[];
 }
 
 /**

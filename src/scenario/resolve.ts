@@ -353,5 +353,11 @@ export function resolveExpectations(e: ExpectationsDocument): Expectations {
   }
   if (e.balances !== undefined) out.balances = mapOf(e.balances, coins);
   if (e.supply !== undefined) out.supply = coins(e.supply);
+  if (e.events !== undefined)
+    out.events = e.events.map((ev) => ({
+      type: ev.type,
+      ...(ev.height === undefined ? {} : { height: height(ev.height) }),
+      ...(ev.attributes === undefined ? {} : { attributes: mapOf(ev.attributes, (v) => v) }),
+    }));
   return out;
 }

@@ -291,6 +291,23 @@ export const ExpectationsSchema = z
         .meta({ description: "Account, validator or module account (gov, distribution) → its exact balance" }),
     ),
     supply: z.optional(coins("The exact total supply of every denom")),
+    events: z.optional(
+      z
+        .array(
+          z.strictObject({
+            height: z.optional(height),
+            type: z.string().meta({ description: "The event type, e.g. proposal_vote or active_proposal" }),
+            attributes: z.optional(
+              z
+                .record(z.string(), z.string())
+                .meta({ description: "Attributes that must be present with these values" }),
+            ),
+          }),
+        )
+        .meta({
+          description: "Events that must have been emitted, in this order (others may come between)",
+        }),
+    ),
   })
   .meta({ id: "Expectations", description: "Expectations, checked at the end of the run or at an expect step" });
 
