@@ -27,15 +27,21 @@ export function workerModule(callerUrl: string, source: string, bundled: string)
 }
 
 /**
- * Starts `threads` worker threads over `module`. A TypeScript module (the sources) is loaded through tsx in each
+ * Starts `threads` worker threads over `module` (`youngGenerationMb`: V8's young-generation size per thread, for
+ * workloads that allocate in bursts). A TypeScript module (the sources) is loaded through tsx in each
  * thread, as bin/chainsim.js does without the bundle; a pre-built one needs nothing.
  */
-export function workerPool<Task, Result>(module: URL, threads: number): WorkerPool<Task, Result> {
+export function workerPool<Task, Result>(
+  module: URL,
+  threads: number,
+  o: { readonly youngGenerationMb?: number } = {},
+): WorkerPool<Task, Result> {
   const pool = new Piscina<Task, Result>({
     filename: module.href,
     minThreads: threads,
     maxThreads: threads,
     execArgv: module.pathname.endsWith(".ts") ? ["--import", "tsx"] : [],
+    ...(o.youngGenerationMb === undefined ? {} : { resourceLimits: { maxYoungGenerationSizeMb: o.youngGenerationMb } }),
   });
   return {
     threads,

@@ -15,8 +15,13 @@ export const SLICE_JOBS = 16;
 /** Most worker threads `--workers` accepts. */
 export { WORKERS_MAX } from "../core/worker-pool.js";
 
-/** Slices of consecutive jobs; every slice carries only the configurations its jobs name (renumbered). */
-export function slices(batch: TrialBatch, size: number): TrialBatch[] {
+/**
+ * Slices of consecutive jobs, about `size` each and whole groups (`batch.group`) each; every slice carries only
+ * the configurations its jobs name (renumbered).
+ */
+export function slices(batch: TrialBatch, sizeAbout: number): TrialBatch[] {
+  const group = Math.max(1, batch.group ?? 1);
+  const size = group * Math.max(1, Math.round(sizeAbout / group));
   const out: TrialBatch[] = [];
   for (let from = 0; from < batch.jobs.length; from += size) {
     const jobs = batch.jobs.slice(from, from + size);
@@ -26,6 +31,7 @@ export function slices(batch: TrialBatch, size: number): TrialBatch[] {
       configs: used.map((c) => batch.configs[c]!),
       jobs: jobs.map((j) => ({ config: index.get(j.config)!, input: j.input })),
       plannedAfter: 0,
+      group,
     });
   }
   return out;
@@ -36,6 +42,9 @@ export function slices(batch: TrialBatch, size: number): TrialBatch[] {
  * per thread), more than a few dozen engine runs cost.
  */
 export const POOL_MIN_JOBS = 64;
+
+/** Young-generation size of a worker thread (V8 semi-spaces of 32 MiB). */
+const YOUNG_GENERATION_MB = 96;
 
 /** The worker module: worker.ts, bundled beside the pre-built CLI as dist/explore-worker.mjs. */
 const WORKER = workerModule(import.meta.url, "worker", "explore-worker");
@@ -61,7 +70,9 @@ export async function runOnWorkers<T>(
         next = x.next(runBatch(batch, () => progress(1)));
         continue;
       }
-      pool ??= workerPool<TrialBatch, TrialResult[]>(WORKER, workers);
+      // A trial allocates short-lived objects in bursts (executed blocks): with 32 MiB semi-spaces instead of the
+      // default 16, a 130k-block trial measured 10-15% less CPU in one thread (fewer scavenges).
+      pool ??= workerPool<TrialBatch, TrialResult[]>(WORKER, workers, { youngGenerationMb: YOUNG_GENERATION_MB });
       const p = pool;
       const parts = await Promise.all(
         slices(batch, SLICE_JOBS).map(async (s) => {
