@@ -1,6 +1,15 @@
+import { availableParallelism } from "node:os";
 import fc from "fast-check";
 import { PROPERTIES } from "../properties/index.js";
-import { campaignUnits, runCampaign } from "../src/harness/campaign.js";
+import { workerModule, workerPool } from "../src/core/worker-pool.js";
+import {
+  type CampaignOptions,
+  campaignUnits,
+  runCampaign,
+  runCampaignOn,
+  type UnitOutcome,
+  type UnitTask,
+} from "../src/harness/campaign.js";
 import { commandArbitraries } from "../src/harness/commands.js";
 import { sidecarArb } from "../src/harness/run-property.js";
 import { type BenchResult, median, result } from "./bench.js";
@@ -12,6 +21,10 @@ import { type BenchResult, median, result } from "./bench.js";
  * and `size`, so the same generated sequences) against a trivial system: the model and the real system are two
  * counters, each command increments both and compares them. The ratio is the share of the harness's time that
  * fast-check's own generation and model-run loop would cost.
+ *
+ * All cores: the same campaign on one worker thread per core (`chainsim check --workers N`, the threads started and
+ * warmed up before the clock starts), against the single thread above. CPU time is reported beside wall time on
+ * stderr: on a shared machine runs per CPU-second are the steadier figure.
  */
 export const name = "harness";
 
@@ -65,12 +78,18 @@ export async function run(): Promise<BenchResult[]> {
   );
   bareCampaign();
 
+  const campaign: CampaignOptions = {
+    seed: SEED,
+    properties: PROPERTIES,
+    runsPerProperty: RUNS_PER_PROPERTY,
+    generationSamples: 0,
+  };
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const h = runCampaign(
-    { seed: SEED, properties: PROPERTIES, runsPerProperty: RUNS_PER_PROPERTY, generationSamples: 0 },
-    { clock: () => performance.now() },
-  );
+  const h = runCampaign(campaign, { clock: () => performance.now() });
   const harnessMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const harnessCpuMs = (cpu.user + cpu.system) / 1000;
   if (h.verdict !== "passed")
     process.stderr.write(
       `harness: warning: the bench campaign did not pass (${h.verdict}); shrink runs are included\n`,
@@ -96,5 +115,32 @@ export async function run(): Promise<BenchResult[]> {
     process.stderr.write(
       `  ${p.property.padEnd(22)} ${String(p.runs).padStart(4)} runs ${p.runsPerS.toFixed(1).padStart(7)} runs/s\n`,
     );
-  return [result("harness-runs-per-s", harnessRunsPerS, "runs/s", bareRunsPerS)];
+  process.stderr.write(
+    `harness: one thread: ${harnessCpuMs.toFixed(0)} ms CPU = ${(h.runs / (harnessCpuMs / 1000)).toFixed(1)} runs per CPU-second\n`,
+  );
+  const all = await allCores(campaign);
+  process.stderr.write(
+    `harness: ${all.threads} worker threads: ${all.runs} runs in ${all.ms.toFixed(0)} ms = ${(all.runs / (all.ms / 1000)).toFixed(1)} runs/s\n`,
+  );
+  return [
+    result("harness-runs-per-s", harnessRunsPerS, "runs/s", bareRunsPerS),
+    result("harness-runs-per-s-all-cores", all.runs / (all.ms / 1000), "runs/s", harnessRunsPerS),
+  ];
+}
+
+/** The campaign on one worker thread per core, timed after a warm-up campaign on the same threads. */
+async function allCores(campaign: CampaignOptions): Promise<{ threads: number; runs: number; ms: number }> {
+  const threads = Math.max(2, availableParallelism());
+  const module = workerModule(new URL("../src/cli/check-run.ts", import.meta.url).href, "check-worker", "check-worker");
+  const pool = workerPool<UnitTask, UnitOutcome>(module, threads);
+  const runner = { concurrency: threads, run: (t: UnitTask) => pool.run(t) };
+  const clock = { clock: () => performance.now() };
+  try {
+    await runCampaignOn({ ...campaign, seed: SEED + 1, runsPerProperty: 4, runsPerUnit: 2 }, clock, runner);
+    const t0 = performance.now();
+    const r = await runCampaignOn(campaign, clock, runner);
+    return { threads, runs: r.runs, ms: performance.now() - t0 };
+  } finally {
+    await pool.destroy();
+  }
 }

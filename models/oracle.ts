@@ -13,12 +13,15 @@ import {
 } from "xstate";
 import type { Height } from "../src/core/brand.js";
 import type { VersionMap } from "./binary-outcome.js";
+import { catchUp, resolveBlock } from "./consensus.js";
 import { currentState } from "./context.js";
+import { canStart, startNode, stopNode } from "./node-lifecycle.js";
 import type {
   BlockReport,
   ExecReport,
   HaltKind,
   HaltRecord,
+  OracleContext,
   OracleEvent,
   OracleInput,
   Plan,
@@ -89,8 +92,90 @@ function inertScope(): OracleScope {
 
 /** Steps the model with one event. */
 export function step(oracle: Oracle, event: OracleEvent): Oracle {
+  const quick = nodeStep(oracle.snapshot, event);
+  if (quick !== undefined) return quick;
   const [snapshot, actions] = transitionOf(oracle.snapshot, event);
   return { snapshot, fired: tracedIds(actions) };
+}
+
+type NodeEvent = Extract<OracleEvent, { readonly type: "NODE_STARTED" | "NODE_STOPPED" | "NODE_CAUGHT_UP" }>;
+
+/**
+ * The machine's root transitions (upgrade-machine.ts `on`): one guarded, targetless transition per node event,
+ * whose only effect is its assign. The next context, or undefined when the guard does not hold.
+ */
+const NODE_TRANSITIONS: {
+  readonly [T in NodeEvent["type"]]: {
+    readonly id: string;
+    readonly next: (ctx: OracleContext, ev: Extract<NodeEvent, { readonly type: T }>) => OracleContext | undefined;
+  };
+} = {
+  NODE_STARTED: { id: "NODE_STARTED.start", next: (c, e) => (canStart(c, e) ? startNode(c, e) : undefined) },
+  NODE_STOPPED: { id: "NODE_STOPPED.stop", next: (c, e) => (knows(c, e.node) ? stopNode(c, e.node) : undefined) },
+  NODE_CAUGHT_UP: {
+    id: "NODE_CAUGHT_UP.catchUp",
+    next: (c, e) => (knows(c, e.node) ? catchUp(c, e.node).context : undefined),
+  },
+};
+
+const knows = (ctx: OracleContext, name: string): boolean => ctx.nodes.some((n) => n.name === name);
+
+/**
+ * A node event stepped without xstate's macrostep: its root transition changes the context only, never the state
+ * value, so the next snapshot is the same value with the assigned context. Equal to xstate's transition()
+ * (oracle.property.test.ts); undefined for every other event.
+ */
+function nodeStep(snapshot: OracleSnapshot, event: OracleEvent): Oracle | undefined {
+  if (event.type !== "NODE_STARTED" && event.type !== "NODE_STOPPED" && event.type !== "NODE_CAUGHT_UP")
+    return undefined;
+  const t = NODE_TRANSITIONS[event.type] as {
+    readonly id: string;
+    readonly next: (ctx: OracleContext, ev: NodeEvent) => OracleContext | undefined;
+  };
+  const context = t.next(snapshot.context, event);
+  if (context === undefined) return { snapshot, fired: [] };
+  return {
+    snapshot: upgradeMachine.resolveState({ value: snapshot.value, context, historyValue: snapshot.historyValue }),
+    fired: [t.id],
+  };
+}
+
+const BLOCK_COMMIT = "progressing.BLOCK.commit";
+
+/**
+ * BLOCK events for every height `from`..`to` in turn (an idle stretch of the chain, which the engine commits as one
+ * range), folded into one step: the same snapshot and the same fired ids, in order, as stepping each BLOCK
+ * (oracle.property.test.ts). A block that commits with no plan action while the chain is progressing fires the
+ * same two self-transitions whatever else it does (`noneScheduled.BLOCK.noPlan` or `scheduled.BLOCK.keep`, then
+ * `progressing.BLOCK.commit`), and their only effect is the applyBlock assign: the next context is the block's
+ * resolution, the state value unchanged. Such blocks are folded over the context alone, and the snapshot is built
+ * once at the end; any other block (a plan applied or skipped, a stall, a height out of turn) goes through xstate's
+ * transition.
+ */
+export function stepBlocks(oracle: Oracle, from: number, to: number): Oracle {
+  let snapshot = oracle.snapshot;
+  let context = snapshot.context;
+  const fired: string[] = [];
+  const settle = (): void => {
+    if (context !== snapshot.context)
+      snapshot = upgradeMachine.resolveState({ value: snapshot.value, context, historyValue: snapshot.historyValue });
+  };
+  for (let h = from; h <= to; h++) {
+    const value = snapshot.value as { readonly plan: PlanRegion; readonly chain: ChainRegion };
+    const r = resolveBlock(context, h);
+    if (r.valid && r.committed && r.action !== "applied" && r.action !== "skipped" && value.chain === "progressing") {
+      fired.push(value.plan === "scheduled" ? "scheduled.BLOCK.keep" : "noneScheduled.BLOCK.noPlan", BLOCK_COMMIT);
+      context = r.context;
+      continue;
+    }
+    settle();
+    const [next, actions] = transitionOf(snapshot, { type: "BLOCK", height: h });
+    fired.push(...tracedIds(actions));
+    snapshot = next;
+    context = next.context;
+  }
+  settle();
+  return { snapshot, fired };
 }
 
 /** The transition ids `event` would fire from `snapshot`, without keeping the result. */

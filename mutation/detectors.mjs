@@ -14,7 +14,7 @@ export const DECISION_LOGIC = [
   "src/gov/cancel.ts",
 ];
 
-/** The bounded subset CI mutates on every run (the PreBlocker, with the campaign as detector). */
+/** The bounded subset CI mutates on every run (the PreBlocker; the detectors and floors are mutation/threshold.json). */
 export const CI_SUBSET = ["src/upgrade/preblocker.ts"];
 
 /**
@@ -26,7 +26,8 @@ export const DETECTORS = {
   campaign: {
     statement: "the property campaign: chainsim check with the default budget and a fixed seed, no faults",
     command:
-      "node mutation/detect.mjs check --seed 20261124 --bail --report-dir .mutation-out --regressions-dir .mutation-out",
+      // One thread: Stryker already runs a detector per core, and each worker thread would load the sources anew.
+      "node mutation/detect.mjs check --seed 20261124 --bail --workers 1 --report-dir .mutation-out --regressions-dir .mutation-out",
   },
   scenarios: {
     statement: "the scenario library's own expect blocks (chainsim run scenarios/; golden hashes are not a detector)",

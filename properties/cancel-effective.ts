@@ -15,7 +15,7 @@ export const cancelEffective: Property = {
         return violated(`block ${b.height} applied "${b.applied}" with no plan scheduled`);
     for (const e of s.execs) {
       const last = e.msgs[e.msgs.length - 1];
-      if (!s.lastExecOfBlock(e) || last?.type !== "cancelUpgrade") continue;
+      if (!s.lastExecOfBlock(e) || last?.kind !== "cancelUpgrade") continue;
       const planAfter = s.planAfter(e.height);
       if (planAfter !== null)
         return violated(`a cancel executed at ${e.height} but plan ${JSON.stringify(planAfter)} remains`);

@@ -11,7 +11,7 @@ export const latestScheduleWins: Property = {
   check(s) {
     for (const e of s.execs) {
       const last = e.msgs[e.msgs.length - 1];
-      if (!s.lastExecOfBlock(e) || last?.type !== "softwareUpgrade") continue;
+      if (!s.lastExecOfBlock(e) || last?.kind !== "softwareUpgrade") continue;
       const want = { name: last.name, height: last.height };
       const planAfter = s.planAfter(e.height);
       if (planAfter === null || planAfter.name !== want.name || planAfter.height !== want.height)

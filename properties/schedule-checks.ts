@@ -13,7 +13,7 @@ export const scheduleChecks: Property = {
   check(s) {
     for (const e of s.execs) {
       for (const m of e.msgs) {
-        if (m.type !== "softwareUpgrade") continue;
+        if (m.kind !== "softwareUpgrade") continue;
         if (!e.ok) {
           const past = m.height < e.height && m.height > 0;
           if (past && e.error !== null && !e.error.includes(PAST))

@@ -1,8 +1,9 @@
-// Builds the pre-built CLI with esbuild: dist/chainsim.mjs (src/cli/main.ts) and dist/explore-worker.mjs (the
-// explorer's pool worker), so that `chainsim` starts without transpiling TypeScript. The pure-JS dependencies are
-// bundled in (one file parses faster than hundreds of modules); native and file-located packages stay external and
-// load from node_modules at run time. Run by `npm ci` (the root package's `prepare`) and `npm run build`;
-// bin/chainsim.js falls back to the sources through tsx when the bundle is missing or older than the sources.
+// Builds the pre-built CLI with esbuild: dist/chainsim.mjs (src/cli/main.ts), and the worker-thread modules beside
+// it, dist/explore-worker.mjs (the explorer's) and dist/check-worker.mjs (the property campaign's), so that
+// `chainsim` starts without transpiling TypeScript. The pure-JS dependencies are bundled in (one file parses faster
+// than hundreds of modules); native and file-located packages stay external and load from node_modules at run
+// time. Run by `npm ci` (the root package's `prepare`) and `npm run build`; bin/chainsim.js falls back to the
+// sources through tsx when the bundle is missing or older than the sources.
 import { build } from "esbuild";
 
 // `--outdir DIR` builds elsewhere (the bundle test); DIR must lie inside the repository so that the external
@@ -14,7 +15,11 @@ const outdir = at > 0 ? process.argv[at + 1] : "dist";
 const EXTERNAL = ["classic-level", "piscina", "swagger-ui-dist", "tsx", "tsx/*", "@grpc/*", "esbuild"];
 
 await build({
-  entryPoints: { chainsim: "src/cli/main.ts", "explore-worker": "src/explore/worker.ts" },
+  entryPoints: {
+    chainsim: "src/cli/main.ts",
+    "explore-worker": "src/explore/worker.ts",
+    "check-worker": "src/cli/check-worker.ts",
+  },
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,

@@ -3,8 +3,8 @@
 // table per file and detector. Stryker's own HTML report of each detector is <out>/<detector>/index.html.
 //
 //   npm run mutate                                   every detector, every file (the full run)
-//   npm run mutate -- --ci                           CI's bounded subset: the PreBlocker, campaign detector,
-//                                                    failing below mutation/threshold.json
+//   npm run mutate -- --ci                           CI's bounded subset: the PreBlocker, the detectors named in
+//                                                    mutation/threshold.json, failing below their floors
 //   npm run mutate -- --detectors scenarios --files src/chain/consensus.ts
 //
 // Exit: 0 done (and at or above the threshold, if one applies), 1 a score below the threshold, 2 bad flags,
@@ -39,7 +39,7 @@ const program = new Command("mutate")
   .option("--out <dir>", "report folder", "reports/mutation")
   .option("--concurrency <n>", "Stryker workers (default: the cores available)")
   .option("--threshold <percent>", "exit 1 when a detector's score over all files is below this")
-  .option("--ci", "CI's bounded run: --detectors campaign --files ci --threshold from mutation/threshold.json")
+  .option("--ci", "CI's bounded run: --files ci, the detectors and floors of mutation/threshold.json")
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
@@ -56,12 +56,19 @@ try {
   throw e;
 }
 
-const ciThreshold = (): number => {
-  const t = JSON.parse(readFileSync("mutation/threshold.json", "utf8")) as { campaign?: unknown };
-  if (typeof t.campaign !== "number") fail("mutation/threshold.json: campaign: expected a percentage", 2);
-  return t.campaign;
+/** CI's floors: detector → the lowest score CI accepts over CI's subset (mutation/threshold.json). */
+const ciFloors = (): ReadonlyMap<string, number> => {
+  const t = JSON.parse(readFileSync("mutation/threshold.json", "utf8")) as Record<string, unknown>;
+  const floors = new Map<string, number>();
+  for (const [d, v] of Object.entries(t)) {
+    if (typeof v !== "number") fail(`mutation/threshold.json: ${d}: expected a percentage`, 2);
+    floors.set(d, v);
+  }
+  if (floors.size === 0) fail("mutation/threshold.json: no detector", 2);
+  return floors;
 };
-const detectors = (flags.detectors ?? (flags.ci ? "campaign" : DETECTOR_NAMES.join(",")))
+const floors = flags.ci ? ciFloors() : undefined;
+const detectors = (flags.detectors ?? (floors !== undefined ? [...floors.keys()].join(",") : DETECTOR_NAMES.join(",")))
   .split(",")
   .map((d) => d.trim());
 for (const d of detectors)
@@ -70,7 +77,7 @@ for (const d of detectors)
 const files = flags.files ?? (flags.ci ? "ci" : undefined);
 if (files !== undefined && files !== "ci")
   for (const f of files.split(",")) if (!existsSync(f)) fail(`--files: no such file "${f}"`, 2);
-const threshold = flags.threshold !== undefined ? Number(flags.threshold) : flags.ci ? ciThreshold() : undefined;
+const threshold = flags.threshold !== undefined ? Number(flags.threshold) : undefined;
 if (threshold !== undefined && !(threshold >= 0 && threshold <= 100))
   fail(`--threshold: expected a percentage from 0 to 100, got "${flags.threshold}"`, 2);
 if (flags.concurrency !== undefined && !/^[1-9]\d*$/.test(flags.concurrency))
@@ -119,7 +126,13 @@ for (const l of mutationTable(summary)) process.stdout.write(`${l}\n`);
 const ttk = summary.campaignTimeToKillS;
 if (ttk !== null) process.stdout.write(`campaign time to kill: median ${ttk.medianS} s, p90 ${ttk.p90S} s\n`);
 process.stdout.write(`${summary.survivors.length} survivor(s) of campaign+scenarios; ${join(out, "summary.json")}\n`);
-if (threshold !== undefined) {
-  const below = detectors.filter((d) => (summary.files.all?.[d]?.score ?? 0) < threshold);
-  if (below.length > 0) fail(`score below the threshold ${threshold}% for: ${below.join(", ")}`, 1);
-}
+const floorOf = (d: string): number | undefined => threshold ?? floors?.get(d);
+const below = detectors.filter((d) => {
+  const floor = floorOf(d);
+  return floor !== undefined && (summary.files.all?.[d]?.score ?? 0) < floor;
+});
+if (below.length > 0)
+  fail(
+    `score below the threshold for: ${below.map((d) => `${d} (${summary.files.all?.[d]?.score ?? 0}% < ${floorOf(d)}%)`).join(", ")}`,
+    1,
+  );

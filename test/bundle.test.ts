@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The pre-built CLI as `npm ci` builds it (scripts/build-cli.mjs, the `prepare` script), built here into a folder
 // of its own and run as a real process: every bundled dependency loads, the external ones resolve from
-// node_modules, and the explorer's worker threads find their bundled worker.
+// node_modules, and the explorer's and the campaign's worker threads find their bundled workers.
 const run = promisify(execFile);
 const OUT = ".vitest-reports/bundle-test";
 
@@ -44,5 +44,25 @@ describe("the pre-built CLI bundle", () => {
       `${OUT}/x.json`,
     );
     expect(stdout.length).toBeGreaterThan(0);
+  });
+
+  it("runs a property campaign on worker threads with the bundled worker", async () => {
+    const { stdout } = await cli(
+      "check",
+      "--property",
+      "run-once,correct-height",
+      "--runs",
+      "6",
+      "--seed",
+      "3",
+      "--workers",
+      "2",
+      "--json",
+      "--report-dir",
+      `${OUT}/reports`,
+      "--regressions-dir",
+      `${OUT}/regressions`,
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ verdict: "passed", runs: 12 });
   });
 });

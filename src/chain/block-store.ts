@@ -2,6 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { present } from "../core/assert.js";
 import { concat, toHex, utf8 } from "../core/bytes.js";
 import { formatRfc3339 } from "../core/go/time.js";
+import type { BlockTimeSource } from "./block-time.js";
 
 /** What the chain keeps of each committed block. Transactions are kept so that lagging nodes can replay them. */
 export interface CommittedBlock<Tx> {
@@ -46,38 +47,44 @@ export interface BlockStoreSnapshot<Tx> {
   readonly validatorsHash: string;
   readonly proposers: readonly Uint8Array[];
   readonly height: number;
-  /** Time and app-hash index of blocks 1..height. */
+  /** Times of blocks 1..height. */
   readonly times: Float64Array;
-  readonly hashIdx: Int32Array;
-  readonly hashes: readonly string[];
+  /** App hashes as runs: from height `runFrom[k]` until the next run's, `runHash[k]`. */
+  readonly runFrom: readonly number[];
+  readonly runHash: readonly string[];
   readonly txs: ReadonlyMap<number, readonly Tx[]>;
 }
 
-/** The invariant behind every read of a stored block: heights 1..height are stored, with a hash in the table. */
+/** The invariant behind every read of a stored block: heights 1..height are stored, with a hash run. */
 const STORED = "a block up to the store's height is stored";
+/** The invariant behind writes: `#reserve` made room for the height. */
+const RESERVED = "a chunk is reserved up to the height written";
+
+/** Heights per storage chunk: 32 KiB of times, 16 KiB of hash indexes. */
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
 
 const EMPTY_HASH = toHex(sha256(new Uint8Array())).toUpperCase();
 const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUpperCase();
 
 /**
  * The chain's block store: every committed block by height. Idle blocks (no transactions) are stored compactly:
- * times in a typed array and the app hash as an index into a table of distinct hashes, so 100k+ blocks cost a few
- * bytes each. Headers and block ids are derived on demand and deterministically.
+ * times in typed-array chunks and app hashes as runs of equal hashes, so 100k+ blocks cost 8 bytes each. Headers
+ * and block ids are derived on demand and deterministically.
  *
  * Simplification (documented): a block id hashes the header's own fields but not `last_block_id`, so a header
  * can be derived in O(1) without hashing the whole chain. `app_hash` in header h is the app hash after block h-1,
  * as in CometBFT (block 1 carries the genesis app hash).
  */
 export class BlockStore<Tx> {
-  #times = new Float64Array(1024);
-  #hashIdx = new Int32Array(1024);
-  readonly #hashes: string[] = [];
-  readonly #hashIndex = new Map<string, number>();
+  /** Block times by height, in chunks of `CHUNK` heights (grown without copying). */
+  #times: Float64Array[] = [];
+  /** App hashes by height as runs: from height `runFrom[k]` until the next run's, the hash is `runHash[k]`. */
+  #runFrom: number[] = [];
+  #runHash: string[] = [];
   readonly #txs = new Map<number, readonly Tx[]>();
   #height = 0;
-  /** The app hash of the last append and its index: runs of idle blocks repeat it (no map lookup per block). */
-  #lastHash: string | undefined;
-  #lastHashIdx = 0;
 
   constructor(
     readonly chainId: string,
@@ -94,51 +101,98 @@ export class BlockStore<Tx> {
   /** Appends block `height` (must be the next height). */
   append(height: number, timeMs: number, txs: readonly Tx[], appHash: string): void {
     if (height !== this.#height + 1) throw new Error(`block store: appending ${height} after ${this.#height}`);
-    if (height > this.#times.length) {
-      const t = new Float64Array(this.#times.length * 2);
-      t.set(this.#times);
-      this.#times = t;
-      const i = new Int32Array(this.#hashIdx.length * 2);
-      i.set(this.#hashIdx);
-      this.#hashIdx = i;
-    }
-    let idx = appHash === this.#lastHash ? this.#lastHashIdx : this.#hashIndex.get(appHash);
-    if (idx === undefined) {
-      idx = this.#hashes.length;
-      this.#hashes.push(appHash);
-      this.#hashIndex.set(appHash, idx);
-    }
-    this.#lastHash = appHash;
-    this.#lastHashIdx = idx;
-    this.#times[height - 1] = timeMs;
-    this.#hashIdx[height - 1] = idx;
+    this.#reserve(height);
+    const i = height - 1;
+    this.#times[i >> CHUNK_BITS]![i & CHUNK_MASK] = timeMs;
+    this.#hashFrom(height, appHash);
     if (txs.length > 0) this.#txs.set(height, txs);
     this.#height = height;
+  }
+
+  /**
+   * Appends a run of idle blocks (no transactions, app hash `appHash`) from the next height on, their times from
+   * `times.idleTimes` after `startMs`: heights below `heightEnd`, times below `limitMs`. Returns how many. The
+   * same store as appending them one by one (tested); the engine's fast path in one call instead of one per block.
+   */
+  appendIdleRun(
+    heightEnd: number,
+    startMs: number,
+    limitMs: number,
+    times: Pick<BlockTimeSource, "idleTimes">,
+    appHash: string,
+  ): number {
+    const from = this.#height + 1;
+    let t = startMs;
+    for (;;) {
+      const next = this.#height + 1;
+      // Up to the end of the chunk holding `next`.
+      const end = Math.min(heightEnd, ((((next - 1) >> CHUNK_BITS) + 1) << CHUNK_BITS) + 1);
+      if (end <= next) break;
+      this.#reserve(next);
+      const c = (next - 1) >> CHUNK_BITS;
+      const at = (next - 1) & CHUNK_MASK;
+      const chunk = present(this.#times[c], RESERVED);
+      const n = times.idleTimes(next, end, t, limitMs, chunk, at);
+      if (n === 0) break;
+      this.#hashFrom(next, appHash);
+      t = present(chunk[at + n - 1], RESERVED);
+      this.#height = next - 1 + n;
+      if (next + n < end) break;
+    }
+    return this.#height + 1 - from;
+  }
+
+  /** Room for heights up to `height`. */
+  #reserve(height: number): void {
+    while (this.#times.length <= (height - 1) >> CHUNK_BITS) {
+      this.#times.push(new Float64Array(CHUNK));
+    }
+  }
+
+  /** Block `height` (the next one) and the blocks after it have app hash `appHash` (until another is set). */
+  #hashFrom(height: number, appHash: string): void {
+    if (this.#runHash[this.#runHash.length - 1] === appHash) return;
+    this.#runFrom.push(height);
+    this.#runHash.push(appHash);
+  }
+
+  #timeAt(height: number): number {
+    const i = height - 1;
+    return present(this.#times[i >> CHUNK_BITS]?.[i & CHUNK_MASK], STORED);
+  }
+
+  #hashAt(height: number): string {
+    const from = this.#runFrom;
+    let lo = 0;
+    let hi = from.length - 1;
+    // The run holding `height`: the last one starting at or below it (most reads are of the last run).
+    if (height >= present(from[hi], STORED)) return present(this.#runHash[hi], STORED);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (present(from[mid], STORED) <= height) lo = mid;
+      else hi = mid - 1;
+    }
+    return present(this.#runHash[lo], STORED);
   }
 
   get(height: number): CommittedBlock<Tx> | undefined {
     if (height < 1 || height > this.#height) return undefined;
     return {
       height,
-      timeMs: present(this.#times[height - 1], STORED),
+      timeMs: this.#timeAt(height),
       proposerIndex: this.proposerIndex(height),
       txs: this.#txs.get(height) ?? [],
-      appHash: this.#storedHash(height),
+      appHash: this.#hashAt(height),
     };
   }
 
   timeMs(height: number): number | undefined {
-    return height >= 1 && height <= this.#height ? this.#times[height - 1] : undefined;
+    return height >= 1 && height <= this.#height ? this.#timeAt(height) : undefined;
   }
 
   appHash(height: number): string | undefined {
     if (height === 0) return this.genesisAppHash;
-    return height >= 1 && height <= this.#height ? this.#storedHash(height) : undefined;
-  }
-
-  /** The app hash of stored block `height` (1..height). */
-  #storedHash(height: number): string {
-    return present(this.#hashes[present(this.#hashIdx[height - 1], STORED)], STORED);
+    return height >= 1 && height <= this.#height ? this.#hashAt(height) : undefined;
   }
 
   txs(height: number): readonly Tx[] {
@@ -204,15 +258,20 @@ export class BlockStore<Tx> {
 
   /** The store as plain data, independent of later appends (blocks and their transactions are never changed). */
   snapshot(): BlockStoreSnapshot<Tx> {
+    const times = new Float64Array(this.#height);
+    this.#times.forEach((chunk, c) => {
+      const from = c * CHUNK;
+      if (from < this.#height) times.set(chunk.subarray(0, Math.min(CHUNK, this.#height - from)), from);
+    });
     return {
       chainId: this.chainId,
       genesisAppHash: this.genesisAppHash,
       validatorsHash: this.validatorsHash,
       proposers: this.proposers,
       height: this.#height,
-      times: this.#times.slice(0, this.#height),
-      hashIdx: this.#hashIdx.slice(0, this.#height),
-      hashes: [...this.#hashes],
+      times,
+      runFrom: [...this.#runFrom],
+      runHash: [...this.#runHash],
       txs: new Map(this.#txs),
     };
   }
@@ -220,15 +279,13 @@ export class BlockStore<Tx> {
   /** The store of a snapshot, with the transaction encoding (not data) given again. */
   static fromSnapshot<Tx>(snap: BlockStoreSnapshot<Tx>, encodeTx: (tx: Tx) => Uint8Array): BlockStore<Tx> {
     const b = new BlockStore<Tx>(snap.chainId, snap.genesisAppHash, snap.validatorsHash, snap.proposers, encodeTx);
-    const capacity = Math.max(1024, 2 ** Math.ceil(Math.log2(snap.height + 1)));
-    b.#times = new Float64Array(capacity);
-    b.#times.set(snap.times);
-    b.#hashIdx = new Int32Array(capacity);
-    b.#hashIdx.set(snap.hashIdx);
-    for (const h of snap.hashes) {
-      b.#hashIndex.set(h, b.#hashes.length);
-      b.#hashes.push(h);
-    }
+    if (snap.height > 0) b.#reserve(snap.height);
+    for (let from = 0; from < snap.height; from += CHUNK)
+      present(b.#times[from >> CHUNK_BITS], RESERVED).set(
+        snap.times.subarray(from, Math.min(snap.height, from + CHUNK)),
+      );
+    b.#runFrom = [...snap.runFrom];
+    b.#runHash = [...snap.runHash];
     for (const [k, v] of snap.txs) b.#txs.set(k, v);
     b.#height = snap.height;
     return b;

@@ -1,6 +1,6 @@
 import { present } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
-import { type RandomStream, restoreStream, type StreamState, streamFor } from "../core/random.js";
+import { type RandomStream, streamFor } from "../core/random.js";
 
 /** How long a block takes: the `chain.blockTime` models of docs/scenario-format.md. All values are whole milliseconds. */
 export type BlockTimeModel =
@@ -18,34 +18,97 @@ export type BlockTimeModel =
 
 /** A block-time source as plain data (see `BlockTimeSource.snapshot`). */
 export interface BlockTimeSnapshot {
+  readonly seed: number;
   readonly model: BlockTimeModel;
-  readonly stream: StreamState;
-  /** interval(h) for h = 1..drawn. */
-  readonly intervals: Float64Array;
-  readonly drawn: number;
+}
+
+/**
+ * The uniform draws of one seed's block-time stream, the pair (u1, u2) of height h at `u1(h)` and `u2(h)`, drawn a
+ * chunk of `DRAW_CHUNK` heights at a time (fixed buffers, never copied). Append-only (a height's pair never changes
+ * once drawn), so every source of the seed shares them, whatever its model: a sweep over the block-time spread runs
+ * each trial seed under several models, and draws once.
+ */
+class StreamDraws {
+  readonly #stream: RandomStream;
+  /** chunks[c][2k], chunks[c][2k + 1]: the pair of height c·DRAW_CHUNK + k + 1. */
+  readonly chunks: Float64Array[] = [];
+  /** Heights whose pair is drawn. */
+  heights = 0;
+
+  constructor(seed: number) {
+    this.#stream = streamFor(seed, "blockTime");
+  }
+
+  /** Draws at least up to height `h` (h ≥ 1). */
+  drawTo(h: number): void {
+    while (this.heights < h) {
+      const c = new Float64Array(2 * DRAW_CHUNK);
+      this.#stream.fill(c, 0, c.length);
+      this.chunks.push(c);
+      this.heights += DRAW_CHUNK;
+    }
+  }
+
+  u1(h: number): number {
+    const i = h - 1;
+    return present(this.chunks[i >> DRAW_CHUNK_BITS]?.[2 * (i & DRAW_CHUNK_MASK)], DRAWN);
+  }
+
+  u2(h: number): number {
+    const i = h - 1;
+    return present(this.chunks[i >> DRAW_CHUNK_BITS]?.[2 * (i & DRAW_CHUNK_MASK) + 1], DRAWN);
+  }
+}
+
+const DRAWN = "the draws reach the height read (drawTo before)";
+const COMPUTED = "a normal model's intervals are computed up to the height read";
+
+/** Heights drawn per chunk (16 KiB of draws). */
+const DRAW_CHUNK_BITS = 10;
+const DRAW_CHUNK = 1 << DRAW_CHUNK_BITS;
+const DRAW_CHUNK_MASK = DRAW_CHUNK - 1;
+/** Seeds whose draws the source keeps for the next source of the same seed (most recently used). */
+const SHARED_SEEDS_MAX = 4;
+const sharedDraws = new Map<number, StreamDraws>();
+
+/** The draws of `seed`: shared with the sources of the same seed made recently. A memo of a pure function. */
+function drawsOf(seed: number): StreamDraws {
+  let d = sharedDraws.get(seed);
+  if (d !== undefined) {
+    sharedDraws.delete(seed);
+  } else {
+    d = new StreamDraws(seed);
+    const oldest = sharedDraws.keys().next();
+    if (sharedDraws.size >= SHARED_SEEDS_MAX && !oldest.done) sharedDraws.delete(oldest.value);
+  }
+  sharedDraws.set(seed, d);
+  return d;
 }
 
 /**
  * The block-interval source. Contract: `interval(h)` depends only on (seed, model, h). It is backed by a dedicated
- * alea stream that is consumed exactly twice per height, in height order, and memoised, so retries and the rest of
- * the simulation never shift it, and adding a proposal to a scenario never changes its block times.
+ * alea stream (`<seed>/blockTime`) that is consumed exactly twice per height, in height order: interval(h) is
+ * `sampleInterval(model, u1, u2)` of the stream's draws 2h-1 and 2h. So retries and the rest of the simulation
+ * never shift it, and adding a proposal to a scenario never changes its block times. The draws are shared by every
+ * source of the same seed (StreamDraws); a normal model's intervals are memoised per source.
  */
 export class BlockTimeSource {
   readonly #model: BlockTimeModel;
-  readonly #stream: RandomStream;
-  /** intervals[h - 1] = interval(h) for every height drawn so far. */
-  #intervals: Float64Array;
-  #drawn = 0;
+  readonly #seed: number;
+  #draws: StreamDraws | undefined;
+  /** fixed: the interval; uniform: the minimum. */
+  readonly #base: number;
+  /** uniform: the number of whole-ms values (max − min + 1). */
+  readonly #width: number;
+  /** normal only: intervals[h - 1] = interval(h) for every height computed so far. */
+  #intervals: Float64Array | undefined;
+  #computed = 0;
 
-  constructor(
-    seed: number,
-    model: BlockTimeModel,
-    state?: { stream: StreamState; intervals: Float64Array; drawn: number },
-  ) {
+  constructor(seed: number, model: BlockTimeModel) {
     this.#model = model;
-    this.#stream = state ? restoreStream(state.stream) : streamFor(seed, "blockTime");
-    this.#intervals = state ? state.intervals.slice() : new Float64Array(1024);
-    this.#drawn = state?.drawn ?? 0;
+    this.#seed = seed;
+    this.#base = model.kind === "fixed" ? model.intervalMs : model.kind === "uniform" ? model.minMs : 0;
+    this.#width = model.kind === "uniform" ? model.maxMs - model.minMs + 1 : 0;
   }
 
   get model(): BlockTimeModel {
@@ -54,35 +117,92 @@ export class BlockTimeSource {
 
   /** The interval before block `h` (h ≥ 1), in ms. */
   interval(h: number): DurationMs {
-    while (this.#drawn < h) this.#drawNext();
-    return present(this.#intervals[h - 1], "intervals are drawn up to h") as DurationMs;
+    switch (this.#model.kind) {
+      case "fixed":
+        return this.#base as DurationMs;
+      case "uniform": {
+        const d = this.#streamDraws();
+        if (h > d.heights) d.drawTo(h);
+        return (this.#base + Math.floor(d.u1(h) * this.#width)) as DurationMs;
+      }
+      case "normal":
+        if (h > this.#computed) this.#computeTo(h);
+        return present(this.#intervals?.[h - 1], COMPUTED) as DurationMs;
+    }
   }
 
-  #drawNext(): void {
-    const u1 = this.#stream.next();
-    const u2 = this.#stream.next();
-    if (this.#drawn === this.#intervals.length) {
-      const grown = new Float64Array(this.#intervals.length * 2);
-      grown.set(this.#intervals);
+  /**
+   * The times of a run of blocks, for a bulk fast-forward: `out[at + i]` = the time of block `from + i`, the first
+   * `startMs + interval(from)`, each next one `interval` later, for heights below `heightEnd` while the time stays
+   * below `limitMs`. Returns how many (0 … heightEnd − from); `out` must hold them. The same times as adding
+   * `interval(h)` one by one (tested), without a call per block.
+   */
+  idleTimes(from: number, heightEnd: number, startMs: number, limitMs: number, out: Float64Array, at: number): number {
+    let t = startMs;
+    let h = from;
+    switch (this.#model.kind) {
+      case "fixed": {
+        const step = this.#base;
+        for (; h < heightEnd; h++) {
+          t += step;
+          if (t >= limitMs) break;
+          out[at + h - from] = t;
+        }
+        break;
+      }
+      case "uniform": {
+        const d = this.#streamDraws();
+        const base = this.#base;
+        const width = this.#width;
+        for (; h < heightEnd; h++) {
+          if (h > d.heights) d.drawTo(h);
+          t += base + Math.floor(d.u1(h) * width);
+          if (t >= limitMs) break;
+          out[at + h - from] = t;
+        }
+        break;
+      }
+      case "normal":
+        for (; h < heightEnd; h++) {
+          if (h > this.#computed) this.#computeTo(h);
+          t += present(this.#intervals?.[h - 1], COMPUTED);
+          if (t >= limitMs) break;
+          out[at + h - from] = t;
+        }
+        break;
+    }
+    return h - from;
+  }
+
+  #streamDraws(): StreamDraws {
+    this.#draws ??= drawsOf(this.#seed);
+    return this.#draws;
+  }
+
+  #computeTo(h: number): void {
+    const d = this.#streamDraws();
+    d.drawTo(h);
+    const target = Math.min(d.heights, Math.max(h, 2 * this.#computed));
+    if (this.#intervals === undefined || target > this.#intervals.length) {
+      const grown = new Float64Array(Math.max(target, DRAW_CHUNK));
+      if (this.#intervals !== undefined) grown.set(this.#intervals.subarray(0, this.#computed));
       this.#intervals = grown;
     }
-    this.#intervals[this.#drawn++] = sampleInterval(this.#model, u1, u2);
+    for (let i = this.#computed; i < target; i++)
+      this.#intervals[i] = sampleInterval(this.#model, d.u1(i + 1), d.u2(i + 1));
+    this.#computed = target;
   }
 
-  /** The source as plain data: the model, the stream's state and the intervals drawn so far. */
+  /**
+   * The source as plain data: its seed and model, which determine every interval (the draws and a normal model's
+   * memo are caches, rebuilt or shared on demand).
+   */
   snapshot(): BlockTimeSnapshot {
-    return {
-      model: this.#model,
-      stream: this.#stream.state(),
-      intervals: this.#intervals.slice(0, this.#drawn),
-      drawn: this.#drawn,
-    };
+    return { seed: this.#seed, model: this.#model };
   }
 
   static fromSnapshot(snap: BlockTimeSnapshot): BlockTimeSource {
-    const intervals = new Float64Array(Math.max(1024, 2 ** Math.ceil(Math.log2(snap.drawn + 1))));
-    intervals.set(snap.intervals);
-    return new BlockTimeSource(0, snap.model, { stream: snap.stream, intervals, drawn: snap.drawn });
+    return new BlockTimeSource(snap.seed, snap.model);
   }
 }
 

@@ -129,3 +129,24 @@ describe("TraceWriter", () => {
     }
   });
 });
+
+describe("plainBlocks: a run of plain blocks in one call", () => {
+  it("gives the trace that one plainBlock per block gives, continuing a range or starting one", () => {
+    const a = new TraceWriter(true);
+    const b = new TraceWriter(true);
+    for (const w of [a, b]) {
+      w.emit(genesis);
+      w.plainBlock(1, 1000, "aa");
+    }
+    a.plainBlocks(2, 40, 2000, 40_000, "aa");
+    for (let h = 2; h <= 40; h++) b.plainBlock(h, h * 1000, "aa");
+    a.plainBlocks(41, 41, 41_000, 41_000, "bb");
+    b.plainBlock(41, 41_000, "bb");
+    a.plainBlocks(42, 50, 42_000, 50_000, "bb");
+    for (let h = 42; h <= 50; h++) b.plainBlock(h, h * 1000, "bb");
+    for (const w of [a, b]) w.emit(halt);
+    expect(a.lines()).toEqual(b.lines());
+    expect(a.hash()).toBe(b.hash());
+    expect(a.lines()).toHaveLength(4);
+  });
+});

@@ -80,6 +80,16 @@ export class TraceWriter {
     this.#pending = { from: height, to: height, timeFromMs: timeMs, timeToMs: timeMs, appHash };
   }
 
+  /** Records the plain blocks `from` … `to` (times `timeFromMs` … `timeToMs`): the same as one `plainBlock` each. */
+  plainBlocks(from: number, to: number, timeFromMs: number, timeToMs: number, appHash: string): void {
+    this.plainBlock(from, timeFromMs, appHash);
+    if (to > from) {
+      const p = this.#pending!;
+      p.to = to;
+      p.timeToMs = timeToMs;
+    }
+  }
+
   emit(event: TraceEvent): void {
     this.#flush();
     this.#push(event);

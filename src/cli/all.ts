@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve, sep } from "node:path";
 import type { Command } from "commander";
 import type { ScenarioRecord } from "../report/types.js";
@@ -86,6 +87,7 @@ export function registerAll(
   campaignFlags(cmd, ALL_DEFAULTS).action(async (flags: CheckFlags) => {
     const config = parseCheckFlags(flags, {
       drawSeed,
+      cores: availableParallelism(),
       defaultRuns: ALL_DEFAULT_RUNS,
       defaultTimeLimit: ALL_DEFAULT_TIME_LIMIT,
     });

@@ -1,5 +1,6 @@
 import { PROPERTY_NAMES } from "../../properties/index.js";
 import { parseDuration } from "../core/go/duration.js";
+import { WORKERS_MAX } from "../core/worker-pool.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { DEFAULT_MAX_COMMANDS, RUNS_PER_UNIT, type Shard } from "../harness/campaign.js";
 import { UserError } from "./exit.js";
@@ -22,6 +23,7 @@ export interface CheckFlags {
   readonly json?: boolean;
   readonly reportDir?: string;
   readonly regressionsDir?: string;
+  readonly workers?: string;
 }
 
 export interface CheckConfig {
@@ -40,6 +42,8 @@ export interface CheckConfig {
   readonly json: boolean;
   readonly reportDir: string;
   readonly regressionsDir: string;
+  /** Worker threads running the units (`--workers`; 1: all in this thread). */
+  readonly workers: number;
 }
 
 function positiveInt(flag: string, v: string): number {
@@ -56,6 +60,12 @@ export function parseShard(v: string): Shard {
   if (m === null || count < 1 || index < 1 || index > count || !Number.isSafeInteger(count))
     throw new UserError(`--shard: expected i/N with 1 <= i <= N (e.g. 1/4), got "${v}"`);
   return { index, count };
+}
+
+function parseWorkers(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > WORKERS_MAX)
+    throw new UserError(`--workers: expected an integer in 1..${WORKERS_MAX}, got "${v}"`);
+  return Number(v);
 }
 
 function parseTimeLimit(v: string): number {
@@ -93,7 +103,13 @@ function parseFaults(v: string | undefined): Fault[] {
  */
 export function parseCheckFlags(
   f: CheckFlags,
-  o: { readonly drawSeed: () => number; readonly defaultRuns?: number; readonly defaultTimeLimit?: string },
+  o: {
+    readonly drawSeed: () => number;
+    readonly defaultRuns?: number;
+    readonly defaultTimeLimit?: string;
+    /** The default of `--workers`: the cores of the machine (injected by the edge); 1 when absent. */
+    readonly cores?: number;
+  },
 ): CheckConfig {
   const seed = parseSeed(f.seed);
   const timeLimit = f.timeLimit ?? o.defaultTimeLimit;
@@ -111,6 +127,7 @@ export function parseCheckFlags(
     json: f.json === true,
     reportDir: f.reportDir ?? "reports",
     regressionsDir: f.regressionsDir ?? "scenarios/regressions",
+    workers: f.workers === undefined ? Math.min(WORKERS_MAX, Math.max(1, o.cores ?? 1)) : parseWorkers(f.workers),
   };
 }
 

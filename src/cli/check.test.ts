@@ -111,10 +111,20 @@ describe("chainsim check flags", () => {
       json: true,
       reportDir: "r",
       regressionsDir: "g",
+      workers: 1,
     });
     const d = parseCheckFlags({}, { drawSeed: () => 99 });
     expect(d).toMatchObject({ seed: 99, seedDrawn: true, runsPerProperty: 100, timeLimitMs: undefined, faults: [] });
     expect(d.properties).toEqual(PROPERTY_NAMES);
+  });
+
+  it("runs on one worker thread per core unless --workers says otherwise, and names the flag when it is wrong", () => {
+    expect(parseCheckFlags({}, { drawSeed: () => 1, cores: 8 }).workers).toBe(8);
+    expect(parseCheckFlags({ workers: "3" }, { drawSeed: () => 1, cores: 8 }).workers).toBe(3);
+    expect(() => parseCheckFlags({ workers: "0" }, { drawSeed: () => 1 })).toThrow(
+      '--workers: expected an integer in 1..64, got "0"',
+    );
+    expect(() => parseCheckFlags({ workers: "two" }, { drawSeed: () => 1 })).toThrow(/^--workers: /);
   });
 
   it("names runs by UTC time, seed and shard", () => {

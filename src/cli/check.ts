@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { registerAll } from "./all.js";
 import { CHECK_DEFAULT_RUNS, type CheckFlags, parseCheckFlags, prepareOutputDirs } from "./check-options.js";
@@ -19,7 +20,7 @@ export function registerCheck(
     .option("--property <name>", "check only this property (repeatable)", collect)
     .option("--bail", "stop at the first failing run without shrinking it (a verdict for mutation testing)");
   campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action(async (flags: CheckFlags) => {
-    const config = parseCheckFlags(flags, { drawSeed });
+    const config = parseCheckFlags(flags, { drawSeed, cores: availableParallelism() });
     prepareOutputDirs(config);
     setExit((await executeCheck(config, nodeCheckEnv(io))).exitCode);
   });

@@ -27,8 +27,25 @@ export function addressOfName(name: string): string {
 /** The governance module account: `chain10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax`. */
 export const GOV_AUTHORITY = addressOfName("gov");
 
-/** Decodes a bech32 account address; undefined when it is not valid bech32 with the expected prefix. */
+/**
+ * Decodes a bech32 account address; undefined when it is not valid bech32 with the expected prefix. Memoised (a
+ * pure function of its arguments, asked for on every balance and deposit access); each call gets its own copy.
+ */
 export function decodeAddress(address: string, prefix = ACCOUNT_PREFIX): Uint8Array | undefined {
+  const key = `${prefix}\u0000${address}`;
+  let d = decodedCache.get(key);
+  if (d === undefined) {
+    d = decodeUncached(address, prefix) ?? null;
+    if (decodedCache.size >= DECODED_MAX) decodedCache.clear();
+    decodedCache.set(key, d);
+  }
+  return d === null ? undefined : d.slice();
+}
+
+const decodedCache = new Map<string, Uint8Array | null>();
+const DECODED_MAX = 4096;
+
+function decodeUncached(address: string, prefix: string): Uint8Array | undefined {
   try {
     const { prefix: p, words } = bech32.decode(address as `${string}1${string}`);
     if (p !== prefix) return undefined;

@@ -34,9 +34,12 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** Lower-case two-digit hex of every byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 export function toHex(b: Uint8Array): string {
   let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
+  for (let i = 0; i < b.length; i++) s += HEX_BYTE[b[i]!]!;
   return s;
 }
 
@@ -51,6 +54,20 @@ export function fromHex(h: string): Uint8Array {
 /** 8-byte big-endian encoding of an unsigned 64-bit integer (the reference's sdk.Uint64ToBigEndian). */
 export function be64(n: bigint | number): Uint8Array {
   const out = new Uint8Array(8);
+  if (typeof n === "number" && n >= 0 && Number.isSafeInteger(n)) {
+    // Heights, times and ids: two 32-bit halves, without a BigInt or a DataView.
+    const hi = Math.floor(n / 0x1_0000_0000);
+    const lo = n >>> 0;
+    out[0] = hi >>> 24;
+    out[1] = (hi >>> 16) & 0xff;
+    out[2] = (hi >>> 8) & 0xff;
+    out[3] = hi & 0xff;
+    out[4] = lo >>> 24;
+    out[5] = (lo >>> 16) & 0xff;
+    out[6] = (lo >>> 8) & 0xff;
+    out[7] = lo & 0xff;
+    return out;
+  }
   new DataView(out.buffer).setBigUint64(0, BigInt.asUintN(64, BigInt(n)));
   return out;
 }

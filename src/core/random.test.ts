@@ -25,4 +25,17 @@ describe("random streams are seedrandom's alea, draw for draw", () => {
       expect(a.int(3, 9)).toBe(3 + Math.floor(u * 7));
     }
   });
+
+  it("fills a buffer with exactly the draws next() would give, and continues the same sequence", () => {
+    for (const seed of [0, 3, 2_147_483_647]) {
+      const a = streamFor(seed, "blockTime");
+      const b = streamFor(seed, "blockTime");
+      const out = new Float64Array(700);
+      a.fill(out, 100, 700);
+      for (let i = 100; i < 700; i++) expect(out[i]).toBe(b.next());
+      expect(out[99]).toBe(0);
+      expect(a.state()).toEqual(b.state());
+      expect(a.next()).toBe(b.next());
+    }
+  });
 });

@@ -10,6 +10,8 @@ export interface RandomStream {
   next(): number;
   /** Uniform integer in [min, max] (inclusive). */
   int(min: number, max: number): number;
+  /** Writes the next `to - from` draws to `out[from]` … `out[to - 1]`, exactly as that many `next()` calls would. */
+  fill(out: Float64Array, from: number, to: number): void;
   /** Opaque, JSON-serialisable state for `restoreStream`. */
   state(): StreamState;
 }
@@ -48,6 +50,24 @@ class AleaStream implements RandomStream {
   }
   int(min: number, max: number): number {
     return min + Math.floor(this.next() * (max - min + 1));
+  }
+  fill(out: Float64Array, from: number, to: number): void {
+    let c = this.#c;
+    let s0 = this.#s0;
+    let s1 = this.#s1;
+    let s2 = this.#s2;
+    for (let i = from; i < to; i++) {
+      const t = 2091639 * s0 + c * 2.3283064365386963e-10;
+      s0 = s1;
+      s1 = s2;
+      c = t | 0;
+      s2 = t - c;
+      out[i] = s2;
+    }
+    this.#c = c;
+    this.#s0 = s0;
+    this.#s1 = s1;
+    this.#s2 = s2;
   }
   state(): StreamState {
     return { key: this.#key, alea: { c: this.#c, s0: this.#s0, s1: this.#s1, s2: this.#s2 } };

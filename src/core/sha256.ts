@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { _SHA256 } from "@noble/hashes/sha2.js";
 
 /**
@@ -31,7 +31,8 @@ class NodeSha256 implements Sha256 {
 
 export const sha256Hasher = (): Sha256 => new NodeSha256();
 
-export const sha256Of = (bytes: Uint8Array | string): Uint8Array => sha256Hasher().update(bytes).digest();
+/** SHA-256 of one input: Node's one-shot hash (no hasher object; about twice as fast on the small inputs here). */
+export const sha256Of = (bytes: Uint8Array | string): Uint8Array => new Uint8Array(hash("sha256", bytes, "buffer"));
 
 /** A SHA-256 midstate as plain data: the eight state words, the unprocessed tail of the input, the length so far. */
 export interface Sha256State {

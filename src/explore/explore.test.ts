@@ -146,6 +146,25 @@ describe("sweepCancelWindow", () => {
     expect(r.value.engineRuns).toBe(2 * 10 + 2 + 2);
   });
 
+  it("gives each value the trials its own exploration gives (seed-major runs, shared block-time draws)", () => {
+    const cfg = { ...RANDOM, runs: 8 };
+    const values = [0, 700, 1500];
+    const r = sweepCancelWindow(cfg, { axis: "spread", valuesMs: values, points: 9 });
+    if (!r.ok) throw new Error(r.error);
+    values.forEach((v, i) => {
+      const c = applySweepValue(cfg, "spread", v);
+      if (!c.ok) throw new Error(c.error);
+      const own = explore(c.value);
+      const s = r.value.series[i]!;
+      expect([s.landingOffsets, s.outcomes, s.verification]).toEqual([
+        own.landingOffsets,
+        own.outcomes,
+        own.verification,
+      ]);
+    });
+    expect(new Set(r.value.series[2]!.landingOffsets).size).toBeGreaterThan(1);
+  });
+
   it("deposit delay: each hour of delay adds its blocks to the boundary (fixed blocks)", () => {
     const r = sweepCancelWindow(
       { ...SMALL, runs: 2 },

@@ -41,6 +41,12 @@ export interface TrialBatch {
   readonly jobs: readonly TrialJob[];
   /** Most engine runs the exploration may still ask for after this batch (for progress totals). */
   readonly plannedAfter: number;
+  /**
+   * Consecutive jobs come in groups of this many that share a trial seed (a sweep runs each seed under every
+   * value): a runner that keeps a group on one thread draws that seed's block times once (chain/block-time.ts).
+   * A hint for speed only; absent means 1.
+   */
+  readonly group?: number;
 }
 
 /**
@@ -457,12 +463,20 @@ export function* sweepingCancelWindow(cfg: CancelWindowConfig, sweep: SweepSpec)
     const range = searchRange(c);
     return { c, range, inputs: trialInputs(c, range.max) };
   });
-  const jobs = planned.flatMap((p, config) => p.inputs.map((input) => ({ config, input })));
-  const results = yield { configs, jobs, plannedAfter: 2 * configs.length };
-  let next = 0;
-  const prepared = planned.map((p) => ({
+  // Seed-major: trial i under every value, then trial i + 1, so that each group shares its seed's block-time draws.
+  const runs = cfg.runs;
+  const jobs = Array.from({ length: runs * configs.length }, (_, j) => ({
+    config: j % configs.length,
+    input: planned[j % configs.length]!.inputs[Math.floor(j / configs.length)]!,
+  }));
+  const results = yield { configs, jobs, plannedAfter: 2 * configs.length, group: configs.length };
+  const prepared = planned.map((p, config) => ({
     ...p,
-    m: measure(p.c, p.inputs, results.slice(next, (next += p.inputs.length))),
+    m: measure(
+      p.c,
+      p.inputs,
+      p.inputs.map((_, i) => results[i * configs.length + config]!),
+    ),
   }));
   const all = sortedLandings(prepared.flatMap((p) => p.m.landings));
   const range = {

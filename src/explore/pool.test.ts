@@ -60,6 +60,9 @@ describe("the explorer's worker pool", () => {
     };
     const s = slices(batch, 2);
     expect(s.map((x) => x.configs.map((c) => c.seed))).toEqual([[1], [1, 2], [2]]);
+    // Groups (jobs sharing a trial seed) stay whole: slices of about 2 jobs in groups of 3 hold 3.
+    expect(slices({ ...batch, group: 3 }, 2).map((x) => x.jobs.length)).toEqual([3, 2]);
+    expect(slices({ ...batch, group: 2 }, 3).map((x) => x.jobs.length)).toEqual([4, 1]);
     expect(s.flatMap((x) => x.jobs.map((j) => [x.configs[j.config]!.seed, j.input.seed]))).toEqual([
       [1, 0],
       [1, 1],

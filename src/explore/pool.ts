@@ -4,8 +4,8 @@
  * back in job order, so the exploration is identical for any number of workers (tested). With one worker, and
  * for small batches, the jobs run in this thread.
  */
-import { Piscina } from "piscina";
 import type { Result } from "../core/errors.js";
+import { type WorkerPool, workerModule, workerPool } from "../core/worker-pool.js";
 import { type ExploreOptions, type Exploring, runBatch, type TrialBatch } from "./explore.js";
 import type { TrialResult } from "./trial.js";
 
@@ -13,10 +13,15 @@ import type { TrialResult } from "./trial.js";
 export const SLICE_JOBS = 16;
 
 /** Most worker threads `--workers` accepts. */
-export const WORKERS_MAX = 64;
+export { WORKERS_MAX } from "../core/worker-pool.js";
 
-/** Slices of consecutive jobs; every slice carries only the configurations its jobs name (renumbered). */
-export function slices(batch: TrialBatch, size: number): TrialBatch[] {
+/**
+ * Slices of consecutive jobs, about `size` each and whole groups (`batch.group`) each; every slice carries only
+ * the configurations its jobs name (renumbered).
+ */
+export function slices(batch: TrialBatch, sizeAbout: number): TrialBatch[] {
+  const group = Math.max(1, batch.group ?? 1);
+  const size = group * Math.max(1, Math.round(sizeAbout / group));
   const out: TrialBatch[] = [];
   for (let from = 0; from < batch.jobs.length; from += size) {
     const jobs = batch.jobs.slice(from, from + size);
@@ -26,6 +31,7 @@ export function slices(batch: TrialBatch, size: number): TrialBatch[] {
       configs: used.map((c) => batch.configs[c]!),
       jobs: jobs.map((j) => ({ config: index.get(j.config)!, input: j.input })),
       plannedAfter: 0,
+      group,
     });
   }
   return out;
@@ -37,9 +43,11 @@ export function slices(batch: TrialBatch, size: number): TrialBatch[] {
  */
 export const POOL_MIN_JOBS = 64;
 
-/** True in the pre-built CLI (dist/chainsim.mjs), whose worker is bundled beside it as dist/explore-worker.mjs. */
-const BUNDLED = import.meta.url.endsWith(".mjs");
-const WORKER = new URL(BUNDLED ? "./explore-worker.mjs" : "./worker.ts", import.meta.url);
+/** Young-generation size of a worker thread (V8 semi-spaces of 32 MiB). */
+const YOUNG_GENERATION_MB = 96;
+
+/** The worker module: worker.ts, bundled beside the pre-built CLI as dist/explore-worker.mjs. */
+const WORKER = workerModule(import.meta.url, "worker", "explore-worker");
 
 /** Drives an exploration with `workers` threads (1: all in this thread). */
 export async function runOnWorkers<T>(
@@ -47,7 +55,7 @@ export async function runOnWorkers<T>(
   workers: number,
   o: ExploreOptions = {},
 ): Promise<Result<T, string>> {
-  let pool: Piscina<TrialBatch, TrialResult[]> | undefined;
+  let pool: WorkerPool<TrialBatch, TrialResult[]> | undefined;
   try {
     let done = 0;
     let next = x.next();
@@ -62,14 +70,9 @@ export async function runOnWorkers<T>(
         next = x.next(runBatch(batch, () => progress(1)));
         continue;
       }
-      pool ??= new Piscina<TrialBatch, TrialResult[]>({
-        filename: WORKER.href,
-        minThreads: workers,
-        maxThreads: workers,
-        // The worker module is TypeScript from the sources: each thread loads it through tsx, as bin/chainsim.js
-        // does without the bundle. The pre-built worker needs nothing.
-        execArgv: BUNDLED ? [] : ["--import", "tsx"],
-      });
+      // A trial allocates short-lived objects in bursts (executed blocks): with 32 MiB semi-spaces instead of the
+      // default 16, a 130k-block trial measured 10-15% less CPU in one thread (fewer scavenges).
+      pool ??= workerPool<TrialBatch, TrialResult[]>(WORKER, workers, { youngGenerationMb: YOUNG_GENERATION_MB });
       const p = pool;
       const parts = await Promise.all(
         slices(batch, SLICE_JOBS).map(async (s) => {

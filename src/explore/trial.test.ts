@@ -111,3 +111,42 @@ describe("landing offset = the exact boundary of direct trials (random block tim
     });
   }
 });
+
+describe("one validator gives the results of four (the trial chain drops only repeated executions)", () => {
+  const FOUR = ["val1", "val2", "val3", "val4"];
+  const random: CancelWindowConfig = {
+    ...SMALL,
+    blockTime: { kind: "uniform", minMs: durationMs(4000), maxMs: durationMs(8000) },
+  };
+  const cases: [string, CancelWindowConfig, Partial<TrialInput> & { offset: number }][] = [
+    ["after-pass, lands", SMALL, { offset: 2701 }],
+    ["after-pass, too late", SMALL, { offset: 2700 }],
+    ["after-pass, plan in the past", SMALL, { offset: 500 }],
+    [
+      "during-voting, expedited, cancel first",
+      { ...SMALL, strategy: "during-voting", expedited: true },
+      { offset: 10_000, cancelDepositDelayMs: 0 },
+    ],
+    [
+      "during-voting, same end time",
+      { ...SMALL, strategy: "during-voting", expedited: true },
+      { offset: 1200, cancelDepositDelayMs: 30 * MIN - 6000 },
+    ],
+  ];
+  for (const seed of [3, 17, 99])
+    for (const strategy of ["after-pass", "during-voting"] as const)
+      cases.push([
+        `${strategy}, random blocks, seed ${seed}`,
+        { ...random, strategy },
+        { seed, offset: 20_000, depositDelayMs: 20 * MIN + seed * 1000, cancelDepositDelayMs: 45 * MIN - seed * 1000 },
+      ]);
+  it.each(cases)("%s", (_, cfg, input) => {
+    const run = (validators?: readonly string[]) => {
+      const chain = trialScenario(cfg, validators);
+      if (!chain.ok) throw new Error(chain.error);
+      return runTrial(chain.value, cfg, { seed: 1, depositDelayMs: HOUR, cancelDepositDelayMs: HOUR, ...input });
+    };
+    const one = run();
+    expect(one).toEqual(run(FOUR));
+  });
+});

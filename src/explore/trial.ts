@@ -20,7 +20,7 @@ import { GOV_AUTHORITY } from "../core/address.js";
 import type { Coins } from "../scenario/coins.js";
 import type { Scenario } from "../scenario/index.js";
 import type { Simulation } from "../scenario/simulate.js";
-import { CANCEL_PROPOSER, PLAN_NAME, trialEngine, UPGRADE_PROPOSER, VALIDATORS } from "./chain.js";
+import { CANCEL_PROPOSER, PLAN_NAME, trialEngine, UPGRADE_PROPOSER } from "./chain.js";
 import type { CancelWindowConfig } from "./model.js";
 
 export interface TrialInput {
@@ -80,10 +80,12 @@ function depositParts(min: Coins, delayMs: number): { initial: CoinInput[]; rest
 /** Steps are scheduled as the run unfolds; indexes only grow, so same-time steps run in scheduling order. */
 class TrialDriver {
   readonly e: Simulation;
+  readonly #validators: readonly string[];
   #index = 0;
 
-  constructor(e: Simulation) {
+  constructor(e: Simulation, validators: readonly string[]) {
     this.e = e;
+    this.#validators = validators;
   }
 
   schedule(trigger: Trigger, action: Action, label?: string): void {
@@ -111,7 +113,7 @@ class TrialDriver {
       this.schedule({ kind: "time", timeMs }, { kind: "deposit", proposal: label, from, amount: rest });
     this.schedule(
       { kind: "time", timeMs },
-      { kind: "vote", proposal: label, votes: new Map(VALIDATORS.map((v) => [v, "yes"] as const)) },
+      { kind: "vote", proposal: label, votes: new Map(this.#validators.map((v) => [v, "yes"] as const)) },
     );
     this.landAt(timeMs);
   }
@@ -156,7 +158,10 @@ class TrialDriver {
 /** Runs one trial on a fresh engine built from the trial chain `chain` (see chain.ts). */
 export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput): TrialResult {
   const e = trialEngine(chain, input.seed);
-  const d = new TrialDriver(e);
+  const d = new TrialDriver(
+    e,
+    chain.chain.validators.map((v) => v.name),
+  );
   const h0 = setup.submitHeight;
   const planHeight = h0 + input.offset;
   const gov = chain.chain.gov;

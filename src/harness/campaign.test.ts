@@ -47,7 +47,7 @@ function fakeRunner(fail: ReadonlySet<string> = new Set(), crash: ReadonlySet<st
         property: name,
         violation: new Violation(name, "planted").detail,
         world: { seed: o.seed },
-        commands: [{ t: "advance", blocks: 1 }],
+        commands: [{ kind: "advance", blocks: 1 }],
         document: { name: "x", binaries: { v1: {} }, chain: { validators: [{ name: "v", power: 1 }] } },
         seed: o.seed,
         path: "0",

@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
+import { assert } from "../core/assert.js";
 import { utf8 } from "../core/bytes.js";
 import type { Fault } from "../faults/index.js";
 import type { Property } from "./property.js";
@@ -165,21 +166,247 @@ export function shardUnits(units: readonly CampaignUnit[], shard: Shard): Campai
 
 const perSecond = (runs: number, ms: number) => (ms <= 0 ? 0 : Math.round((runs * 100_000) / ms) / 100);
 
-/** Runs the shard's units in order and aggregates them. */
+/**
+ * A unit as plain data: everything a worker thread needs to run it (the property by name, resolved from the
+ * registry there). `timeLimitMs` is the unit's share of the campaign's budget.
+ */
+export interface UnitTask {
+  /** Index in the campaign's canonical unit list. */
+  readonly index: number;
+  readonly property: string;
+  readonly seed: number;
+  readonly numRuns: number;
+  readonly faults?: readonly Fault[];
+  readonly maxCommands: number;
+  readonly timeLimitMs?: number;
+  readonly endOnFailure?: boolean;
+}
+
+/** What running one unit gave, as plain data (a worker thread sends it back; runUnit). */
+export interface UnitOutcome {
+  readonly outcome: PropertyOutcome;
+  /** Regions reached by the generated runs (not the shrink runs). */
+  readonly regions: RegionCounts;
+  /** Transition id → times it fired, over every session the unit drove (shrink runs included). */
+  readonly firedCounts: readonly (readonly [string, number])[];
+  readonly wallMs: number;
+}
+
+/** The unit's run options for `runProperty`. */
+const propertyRun = (t: UnitTask, property: Property): PropertyRunOptions => ({
+  property,
+  seed: t.seed,
+  numRuns: t.numRuns,
+  ...(t.faults === undefined || t.faults.length === 0 ? {} : { faults: t.faults }),
+  maxCommands: t.maxCommands,
+  ...(t.timeLimitMs === undefined ? {} : { timeLimitMs: t.timeLimitMs }),
+  ...(t.endOnFailure === true ? { endOnFailure: true } : {}),
+});
+
+/**
+ * Runs one unit: a pure function of the task (and the property it names), whichever thread runs it.
+ * `onGeneratedRun` is called after each generated run (not the shrink runs), with whether it passed.
+ */
+export function runUnit(
+  task: UnitTask,
+  property: Property,
+  o: {
+    readonly clock: () => number;
+    readonly runProperty?: (o: PropertyRunOptions) => PropertyOutcome;
+    readonly onGeneratedRun?: (passed: boolean) => void;
+  },
+): UnitOutcome {
+  const t0 = o.clock();
+  const firedCounts = new Map<string, number>();
+  let regions = emptyRegionCounts();
+  let unitFailed = false;
+  const outcome = (o.runProperty ?? runProperty)({
+    ...propertyRun(task, property),
+    onSession: (session, passed) => {
+      for (const [id, n] of session.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
+      if (unitFailed) return; // shrink runs
+      regions = addSession(regions, session);
+      if (!passed) unitFailed = true;
+      o.onGeneratedRun?.(passed);
+    },
+  });
+  return { outcome, regions, firedCounts: [...firedCounts], wallMs: o.clock() - t0 };
+}
+
+/** Runs units, as a pool of worker threads does: `run` resolves with the unit's outcome. */
+export interface UnitRunner {
+  /** How many units may run at once. */
+  readonly concurrency: number;
+  run(task: UnitTask): Promise<UnitOutcome>;
+}
+
+/** A unit's fate in a campaign: run (its outcome), or not run for want of time. */
+type Fate = UnitOutcome | "time-limit" | undefined;
+
+/** The shard's units in run order: block by block, property by property, so that a time limit cuts every property alike. */
+function runOrder(o: CampaignOptions, all: readonly CampaignUnit[]): CampaignUnit[] {
+  return shardUnits(all, o.shard ?? { index: 1, count: 1 }).sort((x, y) => x.block - y.block || x.index - y.index);
+}
+
+/** The status a unit's outcome gives it. */
+const statusOf = (u: UnitOutcome): UnitResult["status"] =>
+  u.outcome.error !== undefined ? "crashed" : u.outcome.passed ? "passed" : "failed";
+
+/**
+ * Which units must not run: those after a failed unit of their property (one counterexample per property is
+ * enough), and with `bail` every unit after any failure. Fed the fates in run order (a runner that starts units in
+ * run order has only ever seen units before the one it is about to start), so both runners and the fold apply the
+ * same rule, and a unit that ran too early for a failure noted later is dropped by the fold.
+ */
+class FailureRule {
+  readonly #failed = new Set<Property>();
+  readonly #bail: boolean;
+  constructor(bail: boolean) {
+    this.#bail = bail;
+  }
+  note(unit: CampaignUnit, fate: Fate): void {
+    if (fate !== undefined && fate !== "time-limit" && statusOf(fate) !== "passed") this.#failed.add(unit.property);
+  }
+  skips(unit: CampaignUnit): boolean {
+    return this.#failed.has(unit.property) || (this.#bail && this.#failed.size > 0);
+  }
+}
+
+/** The unit's task, with its share of the time left: up to TIME_SLACK times a fair share among `slots` runners. */
+function taskOf(o: CampaignOptions, unit: CampaignUnit, left: number, msLeft: number, slots: number): UnitTask {
+  const budget = Number.isFinite(msLeft)
+    ? Math.max(1, Math.floor(Math.min(msLeft, (TIME_SLACK * msLeft * slots) / left)))
+    : undefined;
+  return {
+    index: unit.index,
+    property: unit.property.name,
+    seed: unit.seed,
+    numRuns: unit.numRuns,
+    ...(o.faults === undefined || o.faults.length === 0 ? {} : { faults: o.faults }),
+    maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
+    ...(budget === undefined ? {} : { timeLimitMs: budget }),
+    ...(o.bail === true ? { endOnFailure: true } : {}),
+  };
+}
+
+/**
+ * What both runners share: the shard's units in run order, the deadline, the fates so far and the failure rule.
+ * `task(i)` decides whether unit `i` starts (units are asked in run order).
+ */
+class Dispatch {
+  readonly all: readonly CampaignUnit[];
+  readonly order: readonly CampaignUnit[];
+  readonly total: number;
+  readonly #o: CampaignOptions;
+  readonly #clock: () => number;
+  readonly #start: number;
+  readonly #deadline: number;
+  readonly #fates: Fate[] = [];
+  readonly #rule: FailureRule;
+
+  constructor(o: CampaignOptions, clock: () => number) {
+    this.#o = o;
+    this.#clock = clock;
+    this.all = campaignUnits(o);
+    this.order = runOrder(o, this.all);
+    this.total = this.order.reduce((n, u) => n + u.numRuns, 0);
+    this.#start = clock();
+    this.#deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : this.#start + o.timeLimitMs;
+    this.#rule = new FailureRule(o.bail === true);
+  }
+
+  /** Unit `i`'s task with its share of the time among `slots` runners; undefined when it does not run. */
+  task(i: number, slots: number): UnitTask | undefined {
+    const unit = this.order[i]!;
+    if (this.#rule.skips(unit)) return undefined;
+    const now = this.#clock();
+    if (now >= this.#deadline) {
+      this.#fates[i] = "time-limit";
+      return undefined;
+    }
+    return taskOf(this.#o, unit, this.order.length - i, this.#deadline - now, slots);
+  }
+
+  record(i: number, fate: UnitOutcome): void {
+    this.#fates[i] = fate;
+    this.#rule.note(this.order[i]!, fate);
+  }
+
+  result(): CampaignResult {
+    return foldCampaign(this.#o, this.all, this.order, this.#fates, this.#clock() - this.#start);
+  }
+}
+
+/** Runs the shard's units in order, in this thread, and aggregates them. */
 export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignResult {
-  const run = hooks.runProperty ?? runProperty;
+  const d = new Dispatch(o, hooks.clock);
+  let done = 0;
+  let failures = 0;
+  for (const [i, unit] of d.order.entries()) {
+    const task = d.task(i, 1);
+    if (task === undefined) continue;
+    let unitFailed = false;
+    const fate = runUnit(task, unit.property, {
+      clock: hooks.clock,
+      ...(hooks.runProperty === undefined ? {} : { runProperty: hooks.runProperty }),
+      onGeneratedRun: (passed) => {
+        done++;
+        if (!passed) {
+          unitFailed = true;
+          failures++;
+        }
+        hooks.onProgress?.({ property: unit.property.name, done, total: d.total, failures });
+      },
+    });
+    if (statusOf(fate) !== "passed" && !unitFailed) failures++;
+    d.record(i, fate);
+  }
+  return d.result();
+}
+
+/**
+ * Runs the shard's units on `runner` (worker threads), up to `runner.concurrency` at once, and aggregates them. The
+ * result equals runCampaign's for the same options whatever the concurrency (without a time limit): units start in
+ * run order, a unit is skipped as runCampaign would skip it (FailureRule, over the units finished so far), and
+ * outcomes are folded in run order. Progress is reported per finished unit.
+ */
+export async function runCampaignOn(
+  o: CampaignOptions,
+  hooks: Omit<CampaignHooks, "runProperty">,
+  runner: UnitRunner,
+): Promise<CampaignResult> {
+  const d = new Dispatch(o, hooks.clock);
+  let done = 0;
+  let failures = 0;
+  let nextUnit = 0;
+  const slots = Math.max(1, runner.concurrency);
+  const lane = async (): Promise<void> => {
+    while (nextUnit < d.order.length) {
+      const i = nextUnit++;
+      const task = d.task(i, slots);
+      if (task === undefined) continue;
+      const fate = await runner.run(task);
+      d.record(i, fate);
+      done += fate.regions.runs;
+      if (statusOf(fate) !== "passed") failures++;
+      hooks.onProgress?.({ property: d.order[i]!.property.name, done, total: d.total, failures });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(slots, d.order.length) }, lane));
+  return d.result();
+}
+
+/** Aggregates the units' fates in run order (FailureRule) into the campaign's result. */
+function foldCampaign(
+  o: CampaignOptions,
+  all: readonly CampaignUnit[],
+  order: readonly CampaignUnit[],
+  fates: readonly Fate[],
+  wallMs: number,
+): CampaignResult {
   const shard = o.shard ?? { index: 1, count: 1 };
-  const all = campaignUnits(o);
-  // Run order: block by block, property by property, so that a time limit cuts every property alike.
-  const mine = shardUnits(all, shard).sort((x, y) => x.block - y.block || x.index - y.index);
-  const total = mine.reduce((n, u) => n + u.numRuns, 0);
-  const start = hooks.clock();
-  const deadline = o.timeLimitMs === undefined ? Number.POSITIVE_INFINITY : start + o.timeLimitMs;
   const fired = new Set<string>();
   const firedCounts = new Map<string, number>();
-  let done = 0;
-  let failuresSoFar = 0;
-
   interface Acc {
     units: UnitResult[];
     commands: number;
@@ -190,51 +417,36 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
   const acc = new Map<Property, Acc>(
     o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]),
   );
-
-  for (const [i, unit] of mine.entries()) {
+  const rule = new FailureRule(o.bail === true);
+  for (const [i, unit] of order.entries()) {
     const a = acc.get(unit.property)!;
+    const fate = fates[i];
     const skip = (status: UnitResult["status"]) =>
       a.units.push({ unit, status, runs: 0, interrupted: status === "skipped-time-limit", wallMs: 0 });
-    if (a.counterexample !== undefined || a.error !== undefined || (o.bail === true && failuresSoFar > 0)) {
+    if (rule.skips(unit)) {
       skip("skipped-after-failure");
       continue;
     }
-    const now = hooks.clock();
-    if (now >= deadline) {
+    rule.note(unit, fate);
+    if (fate === "time-limit") {
       skip("skipped-time-limit");
       continue;
     }
-    const budget = Number.isFinite(deadline)
-      ? Math.max(1, Math.floor(Math.min(deadline - now, (TIME_SLACK * (deadline - now)) / (mine.length - i))))
-      : undefined;
-    let unitFailed = false;
-    const outcome = run({
-      property: unit.property,
-      seed: unit.seed,
-      numRuns: unit.numRuns,
-      ...(o.faults === undefined || o.faults.length === 0 ? {} : { faults: o.faults }),
-      maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
-      ...(budget === undefined ? {} : { timeLimitMs: budget }),
-      ...(o.bail === true ? { endOnFailure: true } : {}),
-      onSession: (session, passed) => {
-        for (const [id, n] of session.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
-        if (unitFailed) return; // shrink runs
-        a.regions = addSession(a.regions, session);
-        done++;
-        if (!passed) {
-          unitFailed = true;
-          failuresSoFar++;
-        }
-        hooks.onProgress?.({ property: unit.property.name, done, total, failures: failuresSoFar });
-      },
-    });
+    assert(fate !== undefined, `unit ${unit.index} neither ran nor was skipped`);
+    const { outcome } = fate;
+    for (const [id, n] of fate.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
     for (const id of outcome.fired) fired.add(id);
+    a.regions = mergeRegionCounts(a.regions, fate.regions);
     a.commands += outcome.commandsRun;
-    const status: UnitResult["status"] = outcome.error !== undefined ? "crashed" : outcome.passed ? "passed" : "failed";
     if (outcome.error !== undefined) a.error = outcome.error;
     if (outcome.counterexample !== undefined) a.counterexample = outcome.counterexample;
-    if (status !== "passed" && !unitFailed) failuresSoFar++;
-    a.units.push({ unit, status, runs: outcome.runs, interrupted: outcome.interrupted, wallMs: hooks.clock() - now });
+    a.units.push({
+      unit,
+      status: statusOf(fate),
+      runs: outcome.runs,
+      interrupted: outcome.interrupted,
+      wallMs: fate.wallMs,
+    });
   }
 
   const properties: PropertyResult[] = o.properties.map((property) => {
@@ -261,7 +473,6 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
   const samples = o.generationSamples ?? GENERATION_SAMPLES;
   const maxCommands = o.maxCommands ?? DEFAULT_MAX_COMMANDS;
   const generation = samples > 0 ? generationStatistics({ seed: o.seed, samples, maxCommands }) : null;
-  const wallMs = hooks.clock() - start;
   const runs = properties.reduce((n, p) => n + p.runs, 0);
   const sortedFired = [...fired].sort();
   return {
@@ -277,7 +488,7 @@ export function runCampaign(o: CampaignOptions, hooks: CampaignHooks): CampaignR
       generationSamples: samples,
     },
     unitsTotal: all.length,
-    unitsInShard: mine.length,
+    unitsInShard: order.length,
     properties,
     fired: sortedFired,
     transitionCounts: Object.fromEntries([...firedCounts].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))),

@@ -22,33 +22,33 @@ import {
  */
 export type CommandData =
   | {
-      readonly t: "propose-upgrade";
+      readonly kind: "propose-upgrade";
       readonly name: PlanName;
       /** Plan height relative to the block the proposal is expected to pass in (negative: in the past). */
       readonly offset: number;
       readonly expedited: boolean;
       readonly deposit: "full" | "partial";
     }
-  | { readonly t: "propose-cancel"; readonly expedited: boolean; readonly deposit: "full" | "partial" }
+  | { readonly kind: "propose-cancel"; readonly expedited: boolean; readonly deposit: "full" | "partial" }
   /** A text proposal: metadata only, no messages (passing it executes nothing). */
-  | { readonly t: "propose-text"; readonly expedited: boolean }
+  | { readonly kind: "propose-text"; readonly expedited: boolean }
   | {
-      readonly t: "vote";
+      readonly kind: "vote";
       readonly target: "newest" | "oldest";
       readonly outcome: "pass" | "reject" | "veto" | "no-quorum";
     }
-  | { readonly t: "deposit"; readonly target: "newest" | "oldest" }
-  | { readonly t: "withdraw"; readonly target: "newest" | "oldest" }
-  | { readonly t: "emergency-upgrade"; readonly name: PlanName; readonly offset: number }
-  | { readonly t: "emergency-cancel" }
-  | { readonly t: "advance"; readonly blocks: number }
-  | { readonly t: "advance-to-plan"; readonly delta: number }
-  | { readonly t: "advance-time"; readonly ms: number }
-  | { readonly t: "swap"; readonly node: ValidatorName; readonly binary: BinaryName }
+  | { readonly kind: "deposit"; readonly target: "newest" | "oldest" }
+  | { readonly kind: "withdraw"; readonly target: "newest" | "oldest" }
+  | { readonly kind: "emergency-upgrade"; readonly name: PlanName; readonly offset: number }
+  | { readonly kind: "emergency-cancel" }
+  | { readonly kind: "advance"; readonly blocks: number }
+  | { readonly kind: "advance-to-plan"; readonly delta: number }
+  | { readonly kind: "advance-time"; readonly ms: number }
+  | { readonly kind: "swap"; readonly node: ValidatorName; readonly binary: BinaryName }
   /** The operators of every validator switch to `binary` (a coordinated upgrade, or a coordinated mistake). */
-  | { readonly t: "swap-all"; readonly binary: BinaryName }
-  | { readonly t: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean }
-  | { readonly t: "stop"; readonly node: ValidatorName };
+  | { readonly kind: "swap-all"; readonly binary: BinaryName }
+  | { readonly kind: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean }
+  | { readonly kind: "stop"; readonly node: ValidatorName };
 
 /** The model of fast-check's Model/Real split: what the harness knows from the commands' intent alone. */
 export interface HarnessModel {
@@ -82,7 +82,7 @@ const blocksFor = (ms: number) => Math.ceil(ms / BLOCK_MS);
 
 /** Readable scenario-like text of a command (fast-check prints these for a counterexample). */
 export function describe(c: CommandData): string {
-  switch (c.t) {
+  switch (c.kind) {
     case "propose-upgrade":
       return `propose-upgrade(${c.name}, pass${c.offset >= 0 ? "+" : ""}${c.offset}${c.expedited ? ", expedited" : ""}, ${c.deposit} deposit)`;
     case "propose-cancel":
@@ -144,7 +144,7 @@ function target(s: Session, which: "newest" | "oldest"): string | undefined {
   return p?.label ?? undefined;
 }
 
-const PROPOSE: ReadonlySet<CommandData["t"]> = new Set(["propose-upgrade", "propose-cancel", "propose-text"]);
+const PROPOSE: ReadonlySet<CommandData["kind"]> = new Set(["propose-upgrade", "propose-cancel", "propose-text"]);
 
 /**
  * Runs one command against the session (the real chain; the oracle follows through `sync`). `label` names the
@@ -152,17 +152,17 @@ const PROPOSE: ReadonlySet<CommandData["t"]> = new Set(["propose-upgrade", "prop
  */
 export function runCommand(s: Session, c: CommandData, label: string | undefined): void {
   const sim = s.sim;
-  if (PROPOSE.has(c.t) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
-  switch (c.t) {
+  if (PROPOSE.has(c.kind) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
+  switch (c.kind) {
     case "propose-upgrade":
     case "propose-cancel": {
       const expedited = c.expedited;
       const min = expedited ? EXPEDITED_MIN_DEPOSIT : MIN_DEPOSIT;
       const msgs: HarnessMsg[] =
-        c.t === "propose-upgrade"
+        c.kind === "propose-upgrade"
           ? [
               {
-                type: "softwareUpgrade",
+                kind: "softwareUpgrade",
                 name: c.name,
                 height: Math.max(
                   1,
@@ -171,7 +171,7 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
                 info: "",
               },
             ]
-          : [{ type: "cancelUpgrade" }];
+          : [{ kind: "cancelUpgrade" }];
       s.submitProposal(label!, msgs, { expedited, deposit: c.deposit === "full" ? min : min / 10n, proposer: "val1" });
       return;
     }
@@ -208,11 +208,11 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     }
     case "emergency-upgrade":
       s.authorityExec([
-        { type: "softwareUpgrade", name: c.name, height: Math.max(1, sim.height + 1 + c.offset), info: "" },
+        { kind: "softwareUpgrade", name: c.name, height: Math.max(1, sim.height + 1 + c.offset), info: "" },
       ]);
       return;
     case "emergency-cancel":
-      s.authorityExec([{ type: "cancelUpgrade" }]);
+      s.authorityExec([{ kind: "cancelUpgrade" }]);
       return;
     case "advance":
       s.advanceBlocks(c.blocks);
@@ -257,7 +257,7 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
    * withdraw needs a submitted proposal; every other command always runs.
    */
   check(m: Readonly<HarnessModel>): boolean {
-    if (this.data.t === "vote" || this.data.t === "deposit" || this.data.t === "withdraw")
+    if (this.data.kind === "vote" || this.data.kind === "deposit" || this.data.kind === "withdraw")
       return m.proposals.length > 0;
     return true;
   }
@@ -269,7 +269,7 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
   run(m: HarnessModel, t: CommandTarget): void {
     m.log.push(this.data);
     let label: string | undefined;
-    if (PROPOSE.has(this.data.t)) {
+    if (PROPOSE.has(this.data.kind)) {
       label = `p${++m.proposalCount}`;
       m.proposals.push(label);
     }
@@ -293,19 +293,19 @@ const nearOffset = fc.oneof(
 export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
   return [
     fc.record({
-      t: fc.constant("propose-upgrade" as const),
+      kind: fc.constant("propose-upgrade" as const),
       name: fc.constantFrom(...PLAN_NAMES),
       offset: nearOffset,
       expedited: fc.boolean(),
       deposit: fc.constantFrom("full" as const, "full" as const, "partial" as const),
     }),
     fc.record({
-      t: fc.constant("propose-cancel" as const),
+      kind: fc.constant("propose-cancel" as const),
       expedited: fc.boolean(),
       deposit: fc.constantFrom("full" as const, "partial" as const),
     }),
     fc.record({
-      t: fc.constant("vote" as const),
+      kind: fc.constant("vote" as const),
       target: targetArb,
       outcome: fc.constantFrom(
         "pass" as const,
@@ -315,20 +315,20 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
         "no-quorum" as const,
       ),
     }),
-    fc.record({ t: fc.constant("deposit" as const), target: targetArb }),
-    fc.record({ t: fc.constant("withdraw" as const), target: targetArb }),
+    fc.record({ kind: fc.constant("deposit" as const), target: targetArb }),
+    fc.record({ kind: fc.constant("withdraw" as const), target: targetArb }),
     fc.record({
-      t: fc.constant("emergency-upgrade" as const),
+      kind: fc.constant("emergency-upgrade" as const),
       name: fc.constantFrom(...PLAN_NAMES),
       offset: nearOffset,
     }),
-    fc.constant({ t: "emergency-cancel" as const }),
-    fc.record({ t: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
-    fc.record({ t: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
-    fc.record({ t: fc.constant("advance-time" as const), ms: fc.integer({ min: 1000, max: 180_000 }) }),
-    fc.record({ t: fc.constant("swap" as const), node, binary: fc.constantFrom(...BINARIES) }),
-    fc.record({ t: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),
-    fc.record({ t: fc.constant("restart" as const), node, skipPlanHeight: fc.boolean() }),
-    fc.record({ t: fc.constant("stop" as const), node }),
+    fc.constant({ kind: "emergency-cancel" as const }),
+    fc.record({ kind: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
+    fc.record({ kind: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
+    fc.record({ kind: fc.constant("advance-time" as const), ms: fc.integer({ min: 1000, max: 180_000 }) }),
+    fc.record({ kind: fc.constant("swap" as const), node, binary: fc.constantFrom(...BINARIES) }),
+    fc.record({ kind: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),
+    fc.record({ kind: fc.constant("restart" as const), node, skipPlanHeight: fc.boolean() }),
+    fc.record({ kind: fc.constant("stop" as const), node }),
   ];
 }

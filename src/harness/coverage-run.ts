@@ -53,10 +53,10 @@ function harnessMsgs(
   relax: boolean,
 ): HarnessMsg[] {
   return msgs.map((m) => {
-    if (m.type === "cancelUpgrade") return { type: "cancelUpgrade" };
+    if (m.type === "cancelUpgrade") return { kind: "cancelUpgrade" };
     const offset = Number(m.plan.height) - pathExecHeight;
     const height = offset <= 1 && !(relax && offset === 1) ? execAt + offset : execAt + offset + LATER_MARGIN;
-    return { type: "softwareUpgrade", name: m.plan.name, height, info: m.plan.info ?? "" };
+    return { kind: "softwareUpgrade", name: m.plan.name, height, info: m.plan.info ?? "" };
   });
 }
 

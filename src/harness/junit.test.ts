@@ -157,7 +157,7 @@ describe("campaignJunit", () => {
           property: "liveness",
           violation: new Violation("liveness", "stuck <at> 5").detail,
           world: { seed: o.seed },
-          commands: [{ t: "stop", node: "val1" }],
+          commands: [{ kind: "stop", node: "val1" }],
           document: { name: "x", binaries: { v1: {} }, chain: { validators: [{ name: "v", power: 1 }] } },
           seed: o.seed,
           path: "3:1",

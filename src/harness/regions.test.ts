@@ -21,16 +21,16 @@ const regions = (cmds: readonly CommandData[]) => [...sessionRegions(session(cmd
 
 describe("sessionRegions", () => {
   it("an idle chain reaches no region", () => {
-    expect(regions([{ t: "advance", blocks: 3 }])).toEqual([]);
+    expect(regions([{ kind: "advance", blocks: 3 }])).toEqual([]);
   });
 
   it("a halt at a due plan, a stall, and the upgrade applied once every validator swaps", () => {
     expect(
       regions([
-        { t: "emergency-upgrade", name: "v2", offset: 2 },
-        { t: "advance", blocks: 5 },
-        { t: "swap-all", binary: "v2" },
-        { t: "advance", blocks: 3 },
+        { kind: "emergency-upgrade", name: "v2", offset: 2 },
+        { kind: "advance", blocks: 5 },
+        { kind: "swap-all", binary: "v2" },
+        { kind: "advance", blocks: 3 },
       ]),
     ).toEqual(["halt-upgrade-needed", "stall", "upgrade-applied"]);
   });
@@ -38,29 +38,29 @@ describe("sessionRegions", () => {
   it("a swap to the new binary before the plan height halts binary-too-early", () => {
     expect(
       regions([
-        { t: "emergency-upgrade", name: "v2", offset: 10 },
-        { t: "swap", node: "val1", binary: "v2" },
+        { kind: "emergency-upgrade", name: "v2", offset: 10 },
+        { kind: "swap", node: "val1", binary: "v2" },
       ]),
     ).toEqual(["halt-binary-too-early"]);
   });
 
   it("a cancel clears a scheduled plan; a cancel with no plan does not count", () => {
-    expect(regions([{ t: "emergency-upgrade", name: "v2", offset: 10 }, { t: "emergency-cancel" }])).toEqual([
+    expect(regions([{ kind: "emergency-upgrade", name: "v2", offset: 10 }, { kind: "emergency-cancel" }])).toEqual([
       "cancel-cleared-plan",
     ]);
-    expect(regions([{ t: "emergency-cancel" }])).toEqual([]);
+    expect(regions([{ kind: "emergency-cancel" }])).toEqual([]);
   });
 
   it("a validator that skips the plan height while the others apply it diverges (app-hash mismatch)", () => {
     expect(
       regions([
-        { t: "emergency-upgrade", name: "v2", offset: 3 },
-        { t: "restart", node: "val1", skipPlanHeight: true },
-        { t: "advance", blocks: 5 },
-        { t: "swap", node: "val2", binary: "v2" },
-        { t: "swap", node: "val3", binary: "v2" },
-        { t: "swap", node: "val4", binary: "v2" },
-        { t: "advance", blocks: 5 },
+        { kind: "emergency-upgrade", name: "v2", offset: 3 },
+        { kind: "restart", node: "val1", skipPlanHeight: true },
+        { kind: "advance", blocks: 5 },
+        { kind: "swap", node: "val2", binary: "v2" },
+        { kind: "swap", node: "val3", binary: "v2" },
+        { kind: "swap", node: "val4", binary: "v2" },
+        { kind: "advance", blocks: 5 },
       ]),
     ).toContain("app-hash-mismatch");
   });
@@ -68,8 +68,8 @@ describe("sessionRegions", () => {
 
 describe("region counters", () => {
   it("count runs per region, simulated blocks and chain time, and percentages", () => {
-    const a = session([{ t: "emergency-upgrade", name: "v2", offset: 10 }, { t: "emergency-cancel" }]);
-    const b = session([{ t: "advance", blocks: 3 }]);
+    const a = session([{ kind: "emergency-upgrade", name: "v2", offset: 10 }, { kind: "emergency-cancel" }]);
+    const b = session([{ kind: "advance", blocks: 3 }]);
     expect(sessionSimulated(b)).toEqual({ heights: 4, chainMs: 4 * 6000 });
     const c1 = addSession(emptyRegionCounts(), a);
     const c2 = addSession(c1, b);

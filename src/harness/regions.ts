@@ -28,7 +28,7 @@ export function sessionRegions(s: Session): ReadonlySet<RegionName> {
   }
   const byHeight = new Map(s.blocks.map((b) => [b.height, b]));
   for (const e of s.execs) {
-    if (!e.ok || !e.msgs.some((m) => m.type === "cancelUpgrade")) continue;
+    if (!e.ok || !e.msgs.some((m) => m.kind === "cancelUpgrade")) continue;
     const b = byHeight.get(e.height);
     if (b !== undefined && b.planBefore !== null && b.applied === null && s.planAfter(e.height) === null) {
       out.add("cancel-cleared-plan");

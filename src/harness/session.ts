@@ -1,4 +1,4 @@
-import { createOracle, type Oracle, step as oracleStep } from "../../models/oracle.js";
+import { createOracle, type Oracle, step as oracleStep, stepBlocks as oracleStepBlocks } from "../../models/oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
@@ -10,24 +10,32 @@ import {
   type TracePosition,
 } from "../chain/trace-events.js";
 import { GOV_AUTHORITY } from "../core/address.js";
+import { durationMs } from "../core/brand.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import { scenarioFromData } from "../scenario/load.js";
 import type { Action, Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
-import { buildSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
-import { type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
+import {
+  buildSimulation,
+  forkSimulation,
+  type Simulation,
+  type SimulationSnapshot,
+  scheduleStep,
+  snapshotSimulation,
+} from "../scenario/simulate.js";
+import { type ValidatorName, type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
 
 /** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
 export type HarnessMsg =
-  | { readonly type: "softwareUpgrade"; readonly name: string; readonly height: number; readonly info: string }
-  | { readonly type: "cancelUpgrade" };
+  | { readonly kind: "softwareUpgrade"; readonly name: string; readonly height: number; readonly info: string }
+  | { readonly kind: "cancelUpgrade" };
 
 const toOracleMsg = (m: HarnessMsg): UpgradeMsg =>
-  m.type === "softwareUpgrade"
+  m.kind === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.name, height: m.height, info: m.info } }
     : { type: "cancelUpgrade" };
 const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
-  m.type === "softwareUpgrade"
+  m.kind === "softwareUpgrade"
     ? {
         kind: "softwareUpgrade",
         authority: GOV_AUTHORITY,
@@ -35,7 +43,7 @@ const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
       }
     : { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
 const toDocMsg = (m: HarnessMsg) =>
-  m.type === "softwareUpgrade"
+  m.kind === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
     : { cancelUpgrade: {} };
 
@@ -44,7 +52,7 @@ const worldCache = new Map<string, Scenario>();
 const oracleCache = new Map<string, Oracle>();
 const CACHE_MAX = 256;
 
-function parsedWorld(doc: ScenarioDocument): Scenario {
+function parsedDocument(doc: ScenarioDocument): Scenario {
   const key = JSON.stringify(doc);
   let s = worldCache.get(key);
   if (s === undefined) {
@@ -55,6 +63,62 @@ function parsedWorld(doc: ScenarioDocument): Scenario {
     worldCache.set(key, s);
   }
   return s;
+}
+
+/**
+ * The property world of `o`, parsed. The seed (block times) and the sidecar delays vary from run to run, and they
+ * determine nothing at genesis: the world is parsed once per shape (variant, faults, which validators run a
+ * sidecar), with seed and delays 0, and each run gets that scenario with its own seed and delays. Equal to parsing the run's own document
+ * (session.test.ts); the scenario keeps the shape's chain, binaries and options objects, so it shares the shape's
+ * app host (scenario/simulate.ts), which builds the genesis once. A fault that makes genesis differ between builds
+ * (`nondeterministic-genesis`) still shows: the determinism property replays on a world it parses itself.
+ */
+export function parsedWorld(o: WorldOptions): Scenario {
+  const delays = o.sidecars ?? {};
+  const shape = parsedDocument(
+    worldDocument({ ...o, seed: 0, sidecars: Object.fromEntries(Object.keys(delays).map((v) => [v, 0])) }),
+  );
+  const nodes = new Map(
+    [...shape.nodes].map(([name, n]) => {
+      const delayMs = delays[name as ValidatorName];
+      return [name, delayMs === undefined ? n : { ...n, sidecar: { ...n.sidecar, delayMs: durationMs(delayMs) } }];
+    }),
+  );
+  return { ...shape, seed: o.seed, nodes };
+}
+
+/**
+ * Ready chains: a world built and run to block 1 (what every session starts from), kept as a snapshot per world
+ * shape and seed, so that a session forks it (src/chain/snapshot.ts) instead of building genesis, starting four
+ * nodes and executing block 1. The sidecar delays, which differ from run to run, are set in the fork's node
+ * configurations: no sidecar has acted by block 1 (nothing halted), so a delay is read only later, exactly as in a
+ * chain built with it. A fork is observably the chain built fresh (session.test.ts: trace hashes, oracle and
+ * records, under every planted fault); the genesis is the shape's host's, built once either way.
+ */
+const readyChains = new Map<string, SimulationSnapshot>();
+
+function readyChain(o: WorldOptions): SimulationSnapshot {
+  const shape: WorldOptions = { ...o, sidecars: Object.fromEntries(Object.keys(o.sidecars ?? {}).map((v) => [v, 0])) };
+  const key = JSON.stringify(worldDocument(shape));
+  let snap = readyChains.get(key);
+  if (snap === undefined) {
+    const built = buildSimulation(parsedWorld(shape), { engine: { keepTrace: true } });
+    if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
+    const sim = built.value;
+    sim.run({ untilHeight: 1 });
+    sim.run({ untilTimeMs: sim.nowMs });
+    snap = snapshotSimulation(sim);
+    if (readyChains.size >= CACHE_MAX) readyChains.clear();
+    readyChains.set(key, snap);
+  }
+  const delays = o.sidecars ?? {};
+  const nodes = snap.engine.nodes.map((n) => {
+    const delayMs = delays[n.cfg.name as ValidatorName];
+    return delayMs === undefined
+      ? n
+      : { ...n, cfg: { ...n.cfg, sidecar: { ...n.cfg.sidecar, delayMs: durationMs(delayMs) } } };
+  });
+  return { ...snap, engine: { ...snap.engine, nodes } };
 }
 
 /** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
@@ -128,16 +192,28 @@ export class Session {
    * A session over the property world (`WorldOptions`), or over any scenario document with the oracle's view of it
    * (`{doc, oracleInput}`, e.g. the coverage world).
    */
-  constructor(o: WorldOptions | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput }) {
+  /**
+   * `readyChain: false` builds the property world's chain fresh instead of forking its ready chain (the equivalence
+   * test's reference); the coverage world (`{doc, oracleInput}`) is always built fresh.
+   */
+  constructor(
+    o: WorldOptions | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput },
+    options: { readonly readyChain?: boolean } = {},
+  ) {
     this.doc = "doc" in o ? o.doc : worldDocument(o);
-    const scenario = parsedWorld(this.doc);
-    const built = buildSimulation(scenario, { engine: { keepTrace: true } });
+    const scenario = "doc" in o ? parsedDocument(o.doc) : parsedWorld(o);
+    const fork = !("doc" in o) && options.readyChain !== false;
+    const built = fork
+      ? forkSimulation(scenario, readyChain(o as WorldOptions), { engine: { keepTrace: true } })
+      : buildSimulation(scenario, { engine: { keepTrace: true } });
     if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
     this.sim = built.value;
     this.oracle = initialOracle("doc" in o ? o.oracleInput : worldOracleInput(this.doc));
     for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
-    // The world is a chain that started on its genesis binary: block 1 commits before any command.
-    this.advanceBlocks(1);
+    // The world is a chain that started on its genesis binary: block 1 commits before any command (a ready chain
+    // has committed it; the oracle follows its trace).
+    if (fork) this.sync();
+    else this.advanceBlocks(1);
   }
 
   get height(): number {
@@ -269,7 +345,18 @@ export class Session {
   #send(event: OracleEvent): void {
     this.oracle = oracleStep(this.oracle, event);
     this.eventsSent++;
-    for (const id of this.oracle.fired) {
+    this.#count(this.oracle.fired);
+  }
+
+  /** An idle stretch: one range step (the same as a BLOCK event per height, models/oracle.ts stepBlocks). */
+  #sendBlocks(from: number, to: number): void {
+    this.oracle = oracleStepBlocks(this.oracle, from, to);
+    this.eventsSent += to - from + 1;
+    this.#count(this.oracle.fired);
+  }
+
+  #count(fired: readonly string[]): void {
+    for (const id of fired) {
       this.fired.add(id);
       this.firedCounts.set(id, (this.firedCounts.get(id) ?? 0) + 1);
     }
@@ -294,8 +381,9 @@ export class Session {
         if (before.live) this.#send({ type: "NODE_STOPPED", node: ev.node });
         return true;
       case "blocks": {
-        for (let h = Math.max(ev.from, this.#lastBlockSent + 1); h <= ev.to; h++) {
-          this.#send({ type: "BLOCK", height: h });
+        const from = Math.max(ev.from, this.#lastBlockSent + 1);
+        if (from <= ev.to) this.#sendBlocks(from, ev.to);
+        for (let h = from; h <= ev.to; h++) {
           this.blocks.push({
             height: h,
             committers: [],
@@ -328,8 +416,8 @@ export class Session {
           const msgs = tx.messages.map(
             (m): HarnessMsg =>
               m.kind === "softwareUpgrade"
-                ? { type: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
-                : { type: "cancelUpgrade" },
+                ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
+                : { kind: "cancelUpgrade" },
           );
           this.#send({ type: "AUTHORITY_EXEC", height, msgs: msgs.map(toOracleMsg) });
           this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });

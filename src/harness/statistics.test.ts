@@ -12,13 +12,13 @@ import {
 } from "./statistics.js";
 
 const up = (offset: number): CommandData => ({
-  t: "propose-upgrade",
+  kind: "propose-upgrade",
   name: "v2",
   offset,
   expedited: false,
   deposit: "full",
 });
-const swap = (binary: "v1" | "v2" | "v3-only"): CommandData => ({ t: "swap", node: "val1", binary });
+const swap = (binary: "v1" | "v2" | "v3-only"): CommandData => ({ kind: "swap", node: "val1", binary });
 const classes = (cmds: CommandData[], sidecars = 0) =>
   classifyCommands(cmds, sidecars).filter((c) => !c.startsWith("length"));
 
@@ -26,24 +26,24 @@ describe("classifyCommands", () => {
   it("plan near the decision height: an upgrade with |offset| <= 2, proposal or authority", () => {
     expect(classes([up(2)])).toContain("plan near decision height");
     expect(classes([up(-2)])).toContain("plan near decision height");
-    expect(classes([{ t: "emergency-upgrade", name: "v3", offset: 0 }])).toContain("plan near decision height");
+    expect(classes([{ kind: "emergency-upgrade", name: "v3", offset: 0 }])).toContain("plan near decision height");
     expect(classes([up(3)])).not.toContain("plan near decision height");
     expect(classes([up(-3)])).not.toContain("plan near decision height");
   });
 
   it("early swap: a swap to a binary with a handler after an upgrade and before any advance-to-plan", () => {
     expect(classes([up(9), swap("v2")])).toContain("early swap");
-    expect(classes([up(9), { t: "swap-all", binary: "v3-only" }])).toContain("early swap");
+    expect(classes([up(9), { kind: "swap-all", binary: "v3-only" }])).toContain("early swap");
     expect(classes([swap("v2"), up(9)])).not.toContain("early swap");
     expect(classes([up(9), swap("v1")])).not.toContain("early swap");
-    expect(classes([up(9), { t: "advance-to-plan", delta: -1 }, swap("v2")])).not.toContain("early swap");
+    expect(classes([up(9), { kind: "advance-to-plan", delta: -1 }, swap("v2")])).not.toContain("early swap");
   });
 
   it("cancel proposal, restart with skip height, sidecars", () => {
-    expect(classes([{ t: "propose-cancel", expedited: false, deposit: "full" }])).toEqual(["cancel proposal"]);
-    expect(classes([{ t: "emergency-cancel" }])).toEqual([]);
-    expect(classes([{ t: "restart", node: "val2", skipPlanHeight: true }])).toEqual(["restart with skip height"]);
-    expect(classes([{ t: "restart", node: "val2", skipPlanHeight: false }])).toEqual([]);
+    expect(classes([{ kind: "propose-cancel", expedited: false, deposit: "full" }])).toEqual(["cancel proposal"]);
+    expect(classes([{ kind: "emergency-cancel" }])).toEqual([]);
+    expect(classes([{ kind: "restart", node: "val2", skipPlanHeight: true }])).toEqual(["restart with skip height"]);
+    expect(classes([{ kind: "restart", node: "val2", skipPlanHeight: false }])).toEqual([]);
     expect(classes([], 1)).toEqual(["with sidecars"]);
   });
 

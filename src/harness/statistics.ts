@@ -45,7 +45,7 @@ export function classifyCommands(cmds: readonly CommandData[], sidecars: number)
   let upgradeSeen = false;
   let advancedToPlan = false;
   for (const c of cmds) {
-    switch (c.t) {
+    switch (c.kind) {
       case "propose-upgrade":
       case "emergency-upgrade":
         upgradeSeen = true;

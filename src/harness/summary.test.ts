@@ -24,7 +24,7 @@ const run = (o: PropertyRunOptions): PropertyOutcome => {
       property: "run-once",
       violation: new Violation("run-once", 'handler of "v2" committed 2 times').detail,
       world: { seed: o.seed, sidecars: { val2: 1500 } },
-      commands: [{ t: "advance", blocks: 2 }],
+      commands: [{ kind: "advance", blocks: 2 }],
       document: { name: "x", binaries: { v1: {} }, chain: { validators: [{ name: "v", power: 1 }] } },
       seed: o.seed,
       path: "1:0",

@@ -17,21 +17,31 @@ export interface BlockWithPlan {
   readonly dueAt: number | null;
 }
 
-/** The committed blocks in order, each with the plan before it and that plan's due height. */
-export function blocksWithPlan(s: Session): BlockWithPlan[] {
-  const out: BlockWithPlan[] = [];
-  let scheduledAt = 0;
-  let prevKey = "null";
-  for (const b of s.blocks) {
-    const key = JSON.stringify(b.planBefore);
-    if (key !== prevKey) {
-      prevKey = key;
-      scheduledAt = b.height - 1;
-    }
-    const p = b.planBefore;
-    out.push({ block: b, plan: p, dueAt: p === null ? null : dueHeight(p, scheduledAt) });
+const samePlan = (a: PlanRecord | null, b: PlanRecord | null): boolean =>
+  a === b || (a !== null && b !== null && a.name === b.name && a.height === b.height && a.info === b.info);
+
+/** Per session: the blocks annotated so far (blocks are only ever appended, and a record never changes). */
+const annotated = new WeakMap<Session, { readonly list: BlockWithPlan[]; scheduledAt: number }>();
+
+/**
+ * The committed blocks in order, each with the plan before it and that plan's due height. Extended as the session
+ * grows (the `always` properties ask after every command), not recomputed: a block's plan and due height depend
+ * only on the blocks before it.
+ */
+export function blocksWithPlan(s: Session): readonly BlockWithPlan[] {
+  let a = annotated.get(s);
+  if (a === undefined) {
+    a = { list: [], scheduledAt: 0 };
+    annotated.set(s, a);
   }
-  return out;
+  for (let i = a.list.length; i < s.blocks.length; i++) {
+    const b = s.blocks[i]!;
+    const prev = i === 0 ? null : s.blocks[i - 1]!.planBefore;
+    if (!samePlan(b.planBefore, prev)) a.scheduledAt = b.height - 1;
+    const p = b.planBefore;
+    a.list.push({ block: b, plan: p, dueAt: p === null ? null : dueHeight(p, a.scheduledAt) });
+  }
+  return a.list;
 }
 
 /** Which binaries of the world document have a handler for a plan name. */

@@ -149,9 +149,25 @@ export interface BuildOptions {
  */
 /**
  * App hosts hold no per-run state (node states are created per engine), so a scenario's host is built once and
- * shared by every simulation of it: the property harness builds thousands from a few cached worlds.
+ * shared by every simulation of it: the property harness builds thousands from a few cached worlds. A host reads
+ * only the scenario's chain, binaries, genesis binary and options, so scenarios that share those objects (the
+ * harness's runs of one world, which differ in their nodes' sidecar delays) share the host.
  */
-const hostCache = new WeakMap<Scenario, { readonly ok: true; readonly value: ComposedHost }>();
+const hostCache = new WeakMap<
+  Scenario["binaries"],
+  { readonly of: HostInputs; readonly host: { readonly ok: true; readonly value: ComposedHost } }
+>();
+
+/** What a scenario's app host is built from. */
+type HostInputs = Pick<Scenario, "chain" | "binaries" | "genesisBinary" | "options">;
+
+const sameHostInputs = (a: HostInputs, b: HostInputs): boolean =>
+  a.chain === b.chain && a.binaries === b.binaries && a.genesisBinary === b.genesisBinary && a.options === b.options;
+
+function cachedHost(s: Scenario): { readonly ok: true; readonly value: ComposedHost } | undefined {
+  const c = hostCache.get(s.binaries);
+  return c !== undefined && sameHostInputs(c.of, s) ? c.host : undefined;
+}
 
 /** A scenario's app host, and the consensus hook of its planted faults (if any) for its engines. */
 interface ComposedHost {
@@ -235,10 +251,14 @@ function simulationOf(
   checks: Map<number, Action>,
   make: (host: SimAppHost, opts: EngineOptions) => Simulation,
 ): Result<Simulation, string> {
-  const cached = o.pruning === undefined ? hostCache.get(s) : undefined;
+  const cached = o.pruning === undefined ? cachedHost(s) : undefined;
   const host = cached ?? newHost(s, o);
   if (!host.ok) return host;
-  if (o.pruning === undefined && cached === undefined) hostCache.set(s, host);
+  if (o.pruning === undefined && cached === undefined)
+    hostCache.set(s.binaries, {
+      of: { chain: s.chain, binaries: s.binaries, genesisBinary: s.genesisBinary, options: s.options },
+      host,
+    });
   let engine: Simulation | undefined;
   const check = checkRunner(checks, o.inlineCheck, () => present(engine, "a check runs only once the engine exists"), {
     validators: s.chain.validators,

@@ -19,6 +19,9 @@ describe("app hash encoding", () => {
     const stream = concat(...entries.flatMap(([k, v]) => [u32(k.length), k, u32(v.length), v]));
     expect(contentHash(entries)).toEqual(sha256(stream));
     expect(contentHash([])).toEqual(sha256(new Uint8Array(0)));
+    // A store that fits one chunk is hashed in one shot: the same bytes.
+    const few = entries.slice(0, 5);
+    expect(contentHash(few)).toEqual(sha256(concat(...few.flatMap(([k, v]) => [u32(k.length), k, u32(v.length), v]))));
   });
 
   it("hashes store names in byte order with their content hashes", () => {

@@ -1,5 +1,5 @@
 import { compareBytes, utf8 } from "../core/bytes.js";
-import { sha256Hasher } from "../core/sha256.js";
+import { type Sha256, sha256Hasher, sha256Of } from "../core/sha256.js";
 
 /**
  * App hash of a multistore (this project's own scheme; not the reference's IAVL/simple-merkle bytes).
@@ -24,17 +24,20 @@ const STAGE_VIEW = new DataView(STAGE.buffer);
 
 /** Hash of one store's entries, which must come in strictly ascending key byte order. */
 export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>): Uint8Array {
-  // The length-prefixed stream is staged in 64 KiB chunks: one hasher update per chunk, not four per entry.
-  const h = sha256Hasher();
+  // The length-prefixed stream is staged in 64 KiB chunks: one hasher update per chunk, not four per entry; a store
+  // that fits in one chunk (almost every store) is hashed in one shot, without a hasher object.
+  let h: Sha256 | undefined;
   const buf = STAGE;
   const view = STAGE_VIEW;
   let used = 0;
   const put = (bytes: Uint8Array): void => {
     if (used + 4 + bytes.length > CHUNK) {
+      h ??= sha256Hasher();
       h.update(buf.subarray(0, used));
       used = 0;
     }
     if (4 + bytes.length > CHUNK) {
+      h ??= sha256Hasher();
       h.update(u32be(bytes.length));
       h.update(bytes);
       return;
@@ -47,6 +50,7 @@ export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>
     put(k);
     put(v);
   }
+  if (h === undefined) return sha256Of(buf.subarray(0, used));
   if (used > 0) h.update(buf.subarray(0, used));
   return h.digest();
 }
@@ -76,12 +80,28 @@ export const sortNames = (names: Iterable<string>): string[] => [...names].sort(
 
 /** Hash over every store's name and content hash, in name byte order. */
 export function appHash(storeHashes: ReadonlyMap<string, Uint8Array>): Uint8Array {
-  const h = sha256Hasher();
-  for (const name of sortNames(storeHashes.keys())) {
-    const n = nameBytes(name);
-    h.update(u32be(n.length));
-    h.update(n);
-    h.update(storeHashes.get(name)!);
+  // Staged like contentHash: one shot when the stream fits the staging buffer (always, for real store names).
+  const names = sortNames(storeHashes.keys());
+  let size = 0;
+  for (const name of names) size += 4 + nameBytes(name).length + storeHashes.get(name)!.length;
+  if (size > CHUNK) {
+    const h = sha256Hasher();
+    for (const name of names) {
+      const n = nameBytes(name);
+      h.update(u32be(n.length));
+      h.update(n);
+      h.update(storeHashes.get(name)!);
+    }
+    return h.digest();
   }
-  return h.digest();
+  let used = 0;
+  for (const name of names) {
+    const n = nameBytes(name);
+    const c = storeHashes.get(name)!;
+    STAGE_VIEW.setUint32(used, n.length);
+    STAGE.set(n, used + 4);
+    STAGE.set(c, used + 4 + n.length);
+    used += 4 + n.length + c.length;
+  }
+  return sha256Of(STAGE.subarray(0, used));
 }

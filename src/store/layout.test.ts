@@ -1,7 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareBytes, concat } from "../core/bytes.js";
-import { decodeChange, escapeBytes, keyChange, storeChange, unescapeBytes } from "./layout.js";
+import {
+  decodeChange,
+  encodeVersion,
+  escapeBytes,
+  historyKey,
+  historyStorePrefix,
+  keyChange,
+  keyChangePrefix,
+  latestKey,
+  latestStorePrefix,
+  storeChange,
+  unescapeBytes,
+} from "./layout.js";
 
 describe("escapeBytes", () => {
   it("preserves byte order and round-trips", () => {
@@ -37,5 +49,24 @@ describe("escapeBytes", () => {
       version: 9,
       store: "up\u0000grade",
     });
+  });
+});
+
+describe("keys built from a store's prefixes (the commit's staging)", () => {
+  it("equal the keys built whole", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 8 }),
+        fc.uint8Array({ maxLength: 12 }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        (store, key, version) => {
+          expect(concat(latestStorePrefix(store), key)).toEqual(latestKey(store, key));
+          expect(concat(historyStorePrefix(store), escapeBytes(key), encodeVersion(version))).toEqual(
+            historyKey(store, key, version),
+          );
+          expect(concat(keyChangePrefix(version, store), key)).toEqual(keyChange(version, store, key));
+        },
+      ),
+    );
   });
 });

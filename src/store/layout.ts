@@ -111,8 +111,11 @@ export const latestKey = (store: string, key: Uint8Array): Uint8Array =>
 
 export const changeVersionPrefix = (version: number): Uint8Array =>
   concat(Uint8Array.of(CHANGES), encodeVersion(version));
+/** 0x03 be64(version) 0x01 esc(store): every key change of the store at the version starts with it. */
+export const keyChangePrefix = (version: number, store: string): Uint8Array =>
+  concat(changeVersionPrefix(version), Uint8Array.of(CHANGE_KEY), escStore(store));
 export const keyChange = (version: number, store: string, key: Uint8Array): Uint8Array =>
-  concat(changeVersionPrefix(version), Uint8Array.of(CHANGE_KEY), escStore(store), key);
+  concat(keyChangePrefix(version, store), key);
 export const storeChange = (version: number, store: string): Uint8Array =>
   concat(changeVersionPrefix(version), Uint8Array.of(CHANGE_STORE), escStore(store));
 

@@ -1,8 +1,8 @@
-import { sha256 } from "@noble/hashes/sha2.js";
 import { assert } from "../core/assert.js";
 import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
 import type { KVStore } from "../core/kv.js";
+import { sha256Of } from "../core/sha256.js";
 import { appHash, contentHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
 import { CacheKVStore, type DirtyEntry } from "./cache-kv.js";
@@ -12,10 +12,13 @@ import {
   decodeChange,
   decodeVersion,
   encodeVersion,
+  escapeBytes,
   historyKey,
   historyKeyPrefix,
+  historyStorePrefix,
   isPresent,
   keyChange,
+  keyChangePrefix,
   latestKey,
   latestStorePrefix,
   META_COMPACTED,
@@ -393,18 +396,23 @@ export class VersionedMultiStore implements CommitMultiStore {
   /** Stages the effective writes of one store; false when every write left the committed value unchanged. */
   #stageWrites(name: string, cache: CacheKVStore, version: number, track: boolean, batch: BackendWrite[]): boolean {
     let any = false;
+    // The keys of layout.ts (latestKey, historyKey, keyChange), built from the store's prefixes computed once.
+    const latest = latestStorePrefix(name);
+    const history = historyStorePrefix(name);
+    const changes = keyChangePrefix(version, name);
+    const v8 = encodeVersion(version);
     for (const [k, v] of cache.dirtyEntries()) {
-      const lk = latestKey(name, k);
+      const lk = concat(latest, k);
       const cur = this.#backend.get(lk);
       if (v === undefined) {
         if (cur === undefined) continue;
-        batch.push({ key: historyKey(name, k, version), value: TOMBSTONE }, { key: lk, value: undefined });
+        batch.push({ key: concat(history, escapeBytes(k), v8), value: TOMBSTONE }, { key: lk, value: undefined });
       } else {
         if (cur !== undefined && bytesEqual(untag(cur), v)) continue;
         const t = tagValue(v);
-        batch.push({ key: historyKey(name, k, version), value: t }, { key: lk, value: t });
+        batch.push({ key: concat(history, escapeBytes(k), v8), value: t }, { key: lk, value: t });
       }
-      if (track) batch.push({ key: keyChange(version, name, k), value: EMPTY });
+      if (track) batch.push({ key: concat(changes, k), value: EMPTY });
       any = true;
     }
     return any;
@@ -696,14 +704,14 @@ export class VersionedMultiStore implements CommitMultiStore {
 
 /** The history digest after a commit of `version` that changed the app hash to `hash`. */
 function foldHistory(history: string, version: number, hash: Uint8Array): string {
-  return toHex(sha256(concat(utf8(history), encodeVersion(version), hash)));
+  return toHex(sha256Of(concat(utf8(history), encodeVersion(version), hash)));
 }
 
 const pruningText = (p: PruningOptions): string => `${p.strategy}/${p.keepRecent}/${p.interval}`;
 
 /** The history digest after the pruning options changed to `p` at `version` (change records start or stop). */
 function foldPruning(history: string, version: number, p: PruningOptions): string {
-  return toHex(sha256(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
+  return toHex(sha256Of(concat(utf8(history), encodeVersion(version), utf8(pruningText(p)))));
 }
 
 /** A VersionedMultiStore as plain data (see `snapshot`). */

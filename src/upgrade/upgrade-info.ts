@@ -1,10 +1,10 @@
-import { create } from "@bufbuild/protobuf";
+import { clone, create } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { utf8 } from "../core/bytes.js";
 import { type PlainError, plain } from "../core/errors.js";
 import { type GoJsonNode, goFoldName, goJsonQuote, goKindName, parseGoJson } from "../core/go/json.js";
 import { goTimeUnmarshalJson } from "../core/go/time.js";
-import type { Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
+import { type Plan, PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 import { makePlan } from "./plan.js";
 
 /**
@@ -73,6 +73,26 @@ function fieldOf(key: string): Field | undefined {
  * while decoding continues, and `time` errors (from its UnmarshalJSON) aborting the decode at once.
  */
 export function parseUpgradeInfoJson(text: string): UpgradeInfoDecode {
+  let d = decoded.get(text);
+  if (d === undefined) {
+    d = decodeUncached(text);
+    if (decoded.size >= DECODED_MAX) decoded.clear();
+    decoded.set(text, d);
+  }
+  // Each caller gets its own plan (a message is mutable); the errors are plain data, never written to.
+  return d.ok
+    ? { ok: true, value: clone(PlanSchema, d.value) }
+    : { ok: false, error: d.error, plan: clone(PlanSchema, d.plan) };
+}
+
+/**
+ * Decodes by file text, memoised (a pure function of the text; every node start and every sidecar reads the file,
+ * and a chain writes only a few distinct ones). Bounded: cleared at DECODED_MAX texts.
+ */
+const decoded = new Map<string, UpgradeInfoDecode>();
+const DECODED_MAX = 1024;
+
+function decodeUncached(text: string): UpgradeInfoDecode {
   const bytes = utf8(text);
   const plan = makePlan({});
   const parsed = parseGoJson(bytes);

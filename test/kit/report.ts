@@ -83,8 +83,8 @@ const fakeRun = (o: PropertyRunOptions): PropertyOutcome => {
       violation: new Violation("cancel-effective", 'plan "v2" ran after a cancel <cleared> it').detail,
       world: { seed: o.seed, sidecars: { val2: 60_000 } },
       commands: [
-        { t: "emergency-upgrade", name: "v2", offset: 7 },
-        { t: "advance", blocks: 2 },
+        { kind: "emergency-upgrade", name: "v2", offset: 7 },
+        { kind: "advance", blocks: 2 },
       ],
       document: { name: "x", binaries: { v1: {} }, chain: { validators: [{ name: "v", power: 1 }] } },
       seed: o.seed,
