@@ -55,10 +55,10 @@ module.exports = {
     ...layerRules,
     {
       name: "no-circular",
-      comment: "Imports never form a cycle (a cycle closed only by `import type` has no runtime edge and is allowed).",
+      comment: "Imports never form a cycle, type-only imports included.",
       severity: "error",
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+      to: { circular: true },
     },
     {
       name: "node-is-an-edge",

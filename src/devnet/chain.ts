@@ -27,7 +27,7 @@ import { COMMIT_RECORD_FILE, checkRecovered, readCommitRecord, writeCommitRecord
 import type { HomeConfig } from "./home.js";
 import { LevelBackend } from "./level-backend.js";
 import { type DecodedMsg, type DecodedTx, decodeTx, txHash } from "./tx.js";
-import { authQueryService, txService } from "./tx-service.js";
+import { authQueryService, type CheckOutcome, txService } from "./tx-service.js";
 
 /**
  * One devnet node's chain: the simulated application (SimNodeProcess, started through SimAppHost) over a
@@ -43,28 +43,6 @@ import { authQueryService, txService } from "./tx-service.js";
 /** CometBFT's mempool limits (config.toml [mempool] defaults): max_tx_bytes and size. */
 export const MAX_TX_BYTES = 1_048_576;
 export const MEMPOOL_SIZE = 5000;
-
-/**
- * CheckTx's outcome: the application's answer (code 0 = admitted to the mempool), or a refusal by the mempool itself
- * before the application sees the tx (CometBFT's errors: `tx already exists in cache`, `tx too large. Max size is N,
- * but got M`, `mempool is full: ...`).
- */
-export type CheckOutcome =
-  | {
-      readonly kind: "checked";
-      readonly hash: string;
-      readonly code: number;
-      readonly codespace: string;
-      readonly log: string;
-      readonly gasWanted: bigint;
-      readonly gasUsed: bigint;
-    }
-  | {
-      readonly kind: "mempool";
-      readonly hash: string;
-      readonly reason: "in-cache" | "too-large" | "full";
-      readonly message: string;
-    };
 
 export type BlockOutcome =
   | {

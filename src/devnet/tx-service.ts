@@ -1,7 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { Code as GrpcCode } from "@connectrpc/connect";
 import { type BoundService, bindService, statusError } from "../api/backend.js";
+import type { BlockStore } from "../chain/block-store.js";
 import { decodeAddress } from "../core/address.js";
+import type { ChainError, Result } from "../core/errors.js";
 import { err, ok, wrap } from "../core/errors.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import { BaseAccountSchema } from "../gen/chain/auth/v1beta1/auth_pb.js";
@@ -16,10 +18,40 @@ import {
   Service as TxService,
 } from "../gen/chain/tx/v1beta1/service_pb.js";
 import { type Tx, TxSchema } from "../gen/chain/tx/v1beta1/tx_pb.js";
+import type { TxEvent } from "./ante.js";
 import { accountPubkey, accountSequence } from "./ante.js";
 import type { TxRecord } from "./block-log.js";
-import type { CheckOutcome, DevnetChain } from "./chain.js";
 import { decodeTx, packAny, TxErrors } from "./tx.js";
+
+/**
+ * CheckTx's outcome: the application's answer (code 0 = admitted to the mempool), or a refusal by the mempool itself
+ * before the application sees the tx (CometBFT's errors: `tx already exists in cache`, `tx too large. Max size is N,
+ * but got M`, `mempool is full: ...`).
+ */
+export type CheckOutcome =
+  | {
+      readonly kind: "checked";
+      readonly hash: string;
+      readonly code: number;
+      readonly codespace: string;
+      readonly log: string;
+      readonly gasWanted: bigint;
+      readonly gasUsed: bigint;
+    }
+  | {
+      readonly kind: "mempool";
+      readonly hash: string;
+      readonly reason: "in-cache" | "too-large" | "full";
+      readonly message: string;
+    };
+
+/** What the tx service reads of the devnet chain (DevnetChain is one). */
+export interface TxServiceChain {
+  readonly blocks: BlockStore<Uint8Array>;
+  checkTx(bytes: Uint8Array): CheckOutcome;
+  simulate(bytes: Uint8Array): Result<{ gasWanted: bigint; gasUsed: bigint; events: readonly TxEvent[] }, ChainError>;
+  txResult(hash: string): TxRecord | undefined;
+}
 
 /**
  * The devnet's transaction and account services, served over gRPC, REST (through the gateway's http rules, and the
@@ -30,7 +62,7 @@ import { decodeTx, packAny, TxErrors } from "./tx.js";
  * - `chain.auth.v1beta1.Query/Account`: a genesis account as a BaseAccount packed in an Any, with its number, its
  *   sequence and, once its first transaction has set it, its public key.
  */
-export function txResponseOf(chain: DevnetChain, r: TxRecord): TxResponse {
+export function txResponseOf(chain: TxServiceChain, r: TxRecord): TxResponse {
   const height = Number(r.height);
   const bytes = chain.blocks.txs(height)[r.index];
   const decoded = bytes === undefined ? undefined : decodeTx(bytes);
@@ -70,7 +102,7 @@ export function broadcastResponseOf(c: CheckOutcome): TxResponse {
   return create(TxResponseSchema, { txhash: c.hash, code: c.code, codespace: c.codespace, rawLog: c.log });
 }
 
-export function txService(chain: DevnetChain): BoundService {
+export function txService(chain: TxServiceChain): BoundService {
   return bindService(TxService, {
     simulate(_ctx, req) {
       if (req.txBytes.length === 0) return err(statusError(GrpcCode.InvalidArgument, "empty txBytes is not allowed"));
