@@ -3,8 +3,14 @@ import { describe, expect, it } from "vitest";
 import { newUpgradeEnv } from "../../test/kit/upgrade.js";
 import { GOV_AUTHORITY } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
-import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import {
+  MsgCancelUpgradeResponseSchema,
+  MsgCancelUpgradeSchema,
+  MsgSoftwareUpgradeResponseSchema,
+  MsgSoftwareUpgradeSchema,
+} from "../gen/chain/upgrade/v1beta1/tx_pb.js";
+import {
+  MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL,
   MSG_CANCEL_UPGRADE_TYPE_URL,
   MSG_SOFTWARE_UPGRADE_RESPONSE_TYPE_URL,
   MSG_SOFTWARE_UPGRADE_TYPE_URL,
@@ -107,11 +113,17 @@ describe("routing Any messages", () => {
       MsgSoftwareUpgradeSchema,
       create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: makePlan({ name: "v2", height: 10n }) }),
     );
+    // The response is packed as the reference's msg service router packs it into msg_responses: an Any whose type
+    // URL is the response message's full name, with the (empty) response encoded.
     const r = srv.route(env.ctxAt(1), MSG_SOFTWARE_UPGRADE_TYPE_URL, su);
+    expect(MSG_SOFTWARE_UPGRADE_RESPONSE_TYPE_URL).toBe(`/${MsgSoftwareUpgradeResponseSchema.typeName}`);
     expect(r.ok && r.value.typeUrl).toBe(MSG_SOFTWARE_UPGRADE_RESPONSE_TYPE_URL);
     expect(r.ok && r.value.bytes.length).toBe(0);
     const cu = toBinary(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: GOV_AUTHORITY }));
-    expect(srv.route(env.ctxAt(2), MSG_CANCEL_UPGRADE_TYPE_URL, cu).ok).toBe(true);
+    const c = srv.route(env.ctxAt(2), MSG_CANCEL_UPGRADE_TYPE_URL, cu);
+    expect(MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL).toBe(`/${MsgCancelUpgradeResponseSchema.typeName}`);
+    expect(c.ok && c.value.typeUrl).toBe(MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL);
+    expect(c.ok && c.value.bytes.length).toBe(0);
     expect(env.keeper.getUpgradePlan(env.ctxAt(2)).ok).toBe(false);
   });
   it("passes message errors through", () => {
@@ -124,6 +136,9 @@ describe("routing Any messages", () => {
     const ctx = newUpgradeEnv().ctxAt(1);
     expect(fail(srv.route(ctx, MSG_SOFTWARE_UPGRADE_TYPE_URL, Uint8Array.of(0x0a, 0x05)))).toMatch(
       /^failed to decode \/chain\.upgrade\.v1beta1\.MsgSoftwareUpgrade: .+: invalid request$/,
+    );
+    expect(fail(srv.route(ctx, MSG_CANCEL_UPGRADE_TYPE_URL, Uint8Array.of(0x0a, 0x05)))).toMatch(
+      /^failed to decode \/chain\.upgrade\.v1beta1\.MsgCancelUpgrade: .+: invalid request$/,
     );
     expect(fail(srv.route(ctx, "/chain.bank.v1beta1.MsgSend", new Uint8Array()))).toBe(
       "unrecognized upgrade message type: /chain.bank.v1beta1.MsgSend: unknown request",
