@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { errorText } from "../core/errors.js";
 import type { StoreUpgrades } from "../store/types.js";
 import { upgradeStoreLoader } from "./store-loader.js";
 
@@ -23,6 +24,8 @@ describe("UpgradeStoreLoader (docs/fidelity.md §2.6)", () => {
   });
   it("missing store upgrades fail only when the heights match", () => {
     expect(upgradeStoreLoader(10n, undefined)(5n)).toEqual({ ok: true, value: { apply: undefined } });
-    expect(upgradeStoreLoader(10n, undefined)(9n).ok).toBe(false);
+    // The reference dereferences the nil *StoreUpgrades: Go's nil-pointer panic text.
+    const r = upgradeStoreLoader(10n, undefined)(9n);
+    expect(r.ok ? "ok" : errorText(r.error)).toBe("runtime error: invalid memory address or nil pointer dereference");
   });
 });
