@@ -125,7 +125,11 @@ writeFileSync(join(out, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`
 for (const l of mutationTable(summary)) process.stdout.write(`${l}\n`);
 const ttk = summary.campaignTimeToKillS;
 if (ttk !== null) process.stdout.write(`campaign time to kill: median ${ttk.medianS} s, p90 ${ttk.p90S} s\n`);
-process.stdout.write(`${summary.survivors.length} survivor(s) of campaign+scenarios; ${join(out, "summary.json")}\n`);
+process.stdout.write(
+  detectors.includes("campaign") && detectors.includes("scenarios")
+    ? `${summary.survivors.length} survivor(s) of campaign+scenarios; ${join(out, "summary.json")}\n`
+    : `survivors of campaign+scenarios need both detectors; ${join(out, "summary.json")}\n`,
+);
 const floorOf = (d: string): number | undefined => threshold ?? floors?.get(d);
 const below = detectors.filter((d) => {
   const floor = floorOf(d);
