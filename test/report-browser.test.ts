@@ -10,13 +10,14 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckSummary } from "../src/harness/summary.js";
 import { SECTION_IDS, scenarioAnchors } from "../src/report/html.js";
 import type { ScenariosFile } from "../src/report/types.js";
+import { CHROMIUM, headlessChromium } from "./kit/chromium.js";
 
 /**
  * The HTML report in a real browser: `chainsim explore` and `chainsim all` (with a planted bug, so there is a
@@ -30,11 +31,6 @@ import type { ScenariosFile } from "../src/report/types.js";
  * .ci/run installs it and the test must run.
  */
 const run = promisify(execFile);
-const CHROMIUM = [
-  process.env.CHROMIUM,
-  ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "chromium")),
-  "/usr/bin/chromium-browser",
-].find((p): p is string => p !== undefined && p !== "" && existsSync(p));
 /** Reports of this test go to reports/browser-test/run-XXXXXX/ (one per test process: runs may overlap). */
 const REPORTS = "reports/browser-test";
 /** Earlier runs' folders older than this are removed. */
@@ -53,32 +49,9 @@ async function chainsim(args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-/** Runs headless Chromium on a file URL with no network, no first-run UI and a throw-away profile. */
-async function chromium(url: string, extra: string[]): Promise<{ stdout: string; stderr: string }> {
-  const profile = mkdtempSync(join(tmpdir(), "chainsim-chromium-"));
-  try {
-    return await run(
-      CHROMIUM!,
-      [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--hide-scrollbars",
-        `--user-data-dir=${profile}`,
-        "--enable-logging=stderr",
-        "--v=0",
-        ...extra,
-        url,
-      ],
-      { maxBuffer: 64 << 20, timeout: 90_000 },
-    );
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
+/** Headless Chromium on a file URL, its console logged to stderr (what `consoleErrors` reads). */
+const chromium = (url: string, extra: string[]) =>
+  headlessChromium(url, ["--hide-scrollbars", "--enable-logging=stderr", "--v=0", ...extra]);
 
 /**
  * Console messages and uncaught exceptions in Chromium's log (`[…:INFO:CONSOLE:1] "msg", source: …`). The page has

@@ -1,21 +1,15 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, headlessChromium } from "./kit/chromium.js";
 
 /**
  * The Swagger UI of `chainsim serve` with `api.swagger = true` in headless Chromium, with every host but loopback
  * unresolvable: the page must render the API's operations from the files swagger-ui-dist ships, served by chainsim
  * itself (no CDN). Needs Debian's `chromium` (or CHROMIUM=<path>); skipped without it except in CI.
  */
-const run = promisify(execFile);
-const CHROMIUM = [
-  process.env.CHROMIUM,
-  ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "chromium")),
-  "/usr/bin/chromium-browser",
-].find((p): p is string => p !== undefined && p !== "" && existsSync(p));
 
 let server: ChildProcess | undefined;
 let rest = "";
@@ -62,30 +56,13 @@ describe.skipIf(CHROMIUM === undefined && process.env.CI !== "true")("Swagger UI
   });
 
   it("renders the operations offline", async () => {
-    const profile = mkdtempSync(join(tmpdir(), "chainsim-chromium-"));
-    try {
-      const { stdout } = await run(
-        CHROMIUM!,
-        [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--no-first-run",
-          `--user-data-dir=${profile}`,
-          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-          "--virtual-time-budget=20000",
-          "--dump-dom",
-          `${rest}/swagger/`,
-        ],
-        { maxBuffer: 64 << 20, timeout: 90_000 },
-      );
-      expect(stdout).toContain('class="swagger-ui');
-      expect(stdout).toContain("/chain/upgrade/v1beta1/current_plan");
-      expect(stdout).toMatch(/class="opblock /);
-    } finally {
-      rmSync(profile, { recursive: true, force: true });
-    }
+    const { stdout } = await headlessChromium(`${rest}/swagger/`, [
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+      "--virtual-time-budget=20000",
+      "--dump-dom",
+    ]);
+    expect(stdout).toContain('class="swagger-ui');
+    expect(stdout).toContain("/chain/upgrade/v1beta1/current_plan");
+    expect(stdout).toMatch(/class="opblock /);
   }, 120_000);
 });
