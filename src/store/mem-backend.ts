@@ -45,6 +45,11 @@ export class MemBackend implements StoreBackend {
     return this.#tree.get(bytesToLatin1(key));
   }
 
+  /** `get` of the key whose latin1 form (bytesToLatin1) is `key`: for readers that hold keys in that form. */
+  getLatin1(key: string): Uint8Array | undefined {
+    return this.#tree.get(key);
+  }
+
   iterator(
     start: Uint8Array | undefined,
     end: Uint8Array | undefined,

@@ -115,18 +115,23 @@ export class VersionedMultiStore implements CommitMultiStore {
   #appHashMemo: { readonly hashes: ReadonlyMap<string, Uint8Array>; readonly hash: Uint8Array } | undefined;
   /** Set by clone() and reopen() for the constructor they call: the committed facts of the backend, not re-read. */
   static #cloneSeed: CloneSeed | undefined;
+  /** Set by clone() for the constructor it calls: build no working state (clone() copies the source's). */
+  static #cloneBare = false;
 
   constructor(opts: VersionedMultiStoreOptions) {
     this.#backend = opts.backend ?? new MemBackend();
     this.#pruning = opts.pruning;
     this.#initialVersion = opts.initialVersion ?? 1;
     const seed = VersionedMultiStore.#cloneSeed;
+    const bare = VersionedMultiStore.#cloneBare;
     VersionedMultiStore.#cloneSeed = undefined;
+    VersionedMultiStore.#cloneBare = false;
     this.#latest = seed?.latest ?? this.#readMeta(META_LATEST);
     this.#earliest = seed?.earliest ?? this.#readMeta(META_EARLIEST);
     this.#compacted = seed?.compacted ?? this.#readMeta(META_COMPACTED);
     if (seed !== undefined) {
-      this.#committed = new Map(seed.committed);
+      // Never mutated in place (a commit replaces it), so a clone shares it; a snapshot's copy is its own.
+      this.#committed = seed.committed as Map<string, Uint8Array>;
       this.#lastCommit = seed.lastCommit;
       this.#history = seed.history;
     } else if (this.#latest > 0) {
@@ -138,6 +143,7 @@ export class VersionedMultiStore implements CommitMultiStore {
       this.#history = foldPruning("", 0, this.#pruning);
     }
     for (const n of opts.storeNames) this.#mounted.add(n);
+    if (bare) return;
     // Provisional load: mounted stores that the last commit has (all of them before any commit). Call
     // loadLatestVersion[AndUpgrade] to get the reference's checks.
     for (const n of this.#mounted) if (this.#latest === 0 || this.#committed.has(n)) this.#addLive(n);
@@ -577,13 +583,13 @@ export class VersionedMultiStore implements CommitMultiStore {
   clone(): VersionedMultiStore {
     // The fork holds exactly this store's commits, so the committed facts carry over instead of being re-read.
     VersionedMultiStore.#cloneSeed = this.#committedFacts(this.#history);
+    VersionedMultiStore.#cloneBare = true;
     const c = new VersionedMultiStore({
       storeNames: [...this.#mounted],
       pruning: this.#pruning,
       backend: this.#backend.fork(),
       initialVersion: this.#initialVersion,
     });
-    c.#working.clear();
     for (const [name, cache] of this.#working) {
       const copy = new CacheKVStore(new LatestKVStore(c.#backend, name));
       for (const [k, v] of cache.dirtyEntries()) {
@@ -592,7 +598,10 @@ export class VersionedMultiStore implements CommitMultiStore {
       }
       c.#working.set(name, copy);
     }
-    c.#sortLive();
+    // The same live names: the same frozen sorted array, and the same memoized key parts (equal by construction).
+    c.#liveSorted = this.#liveSorted;
+    c.#mountedKey = this.#mountedKey;
+    c.#key = this.#key;
     c.#pendingMoves = this.#pendingMoves;
     return c;
   }
