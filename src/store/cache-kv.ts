@@ -94,6 +94,14 @@ export class CacheKVStore implements KVStore, Latin1Reader {
   dirtyEntries(): readonly DirtyEntry[] {
     return this.#keys().map((h) => this.#dirty.get(h)!);
   }
+  /** The buffered keys in latin1 form (bytesToLatin1), in byte order; shared: never to be written to. */
+  dirtyKeysLatin1(): readonly string[] {
+    return this.#keys();
+  }
+  /** The buffered write of a key given in latin1 form (one of dirtyKeysLatin1). */
+  dirtyEntry(latin1: string): DirtyEntry | undefined {
+    return this.#dirty.get(latin1);
+  }
   /** Drops every buffered write. */
   discard(): void {
     this.#dirty.clear();

@@ -108,6 +108,7 @@ interface StoreRange {
   /** The prefix as a latin1 string (one code unit per byte), for backends keyed that way. */
   readonly prefixLatin1: string;
   readonly end: Uint8Array | undefined;
+  readonly endLatin1: string | undefined;
 }
 const latestPrefixes = new Map<string, StoreRange>();
 /**
@@ -119,7 +120,13 @@ export function latestStoreRange(store: string): StoreRange {
   let r = latestPrefixes.get(store);
   if (r === undefined) {
     const prefix = concat(Uint8Array.of(LATEST), escStore(store));
-    r = { prefix, prefixLatin1: String.fromCharCode(...prefix), end: prefixEnd(prefix) };
+    const end = prefixEnd(prefix);
+    r = {
+      prefix,
+      prefixLatin1: String.fromCharCode(...prefix),
+      end,
+      endLatin1: end === undefined ? undefined : String.fromCharCode(...end),
+    };
     latestPrefixes.set(store, r);
   }
   return r;

@@ -64,6 +64,11 @@ export class MemBackend implements StoreBackend {
     return toBytes(this.#tree.entriesReverse(bound(start), bound(end)));
   }
 
+  /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */
+  forEachLatin1(start: string, end: string | undefined, fn: (key: string, value: Uint8Array) => void): void {
+    this.#tree.forEachEntry(start, end, fn);
+  }
+
   write(batch: readonly BackendWrite[]): void {
     if (batch.length === 0) return;
     this.#tree = this.#tree.edit((s) => {
