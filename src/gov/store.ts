@@ -38,7 +38,9 @@ export type Queue = "active" | "inactive";
 const byte = (b: number): Uint8Array => Uint8Array.of(b);
 
 /** Writes `n` (an id or a time: 0 <= n < 2^64) as 8 big-endian bytes at `at` (be64 without its own array). */
-function putBe64(out: Uint8Array, at: number, n: bigint | number): void {
+function putBe64(out: Uint8Array, at: number, big: bigint | number): void {
+  // Ids are bigints, nearly always small: as numbers, they take the two-halves path, without a BigInt or a DataView.
+  const n = typeof big === "bigint" && big >= 0n && big <= MAX_SAFE ? Number(big) : big;
   if (typeof n === "number" && n >= 0 && Number.isSafeInteger(n)) {
     const hi = Math.floor(n / 0x1_0000_0000);
     const lo = n >>> 0;
@@ -54,6 +56,8 @@ function putBe64(out: Uint8Array, at: number, n: bigint | number): void {
   }
   out.set(be64(n), at);
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** `kind|be64(a)` (|be64(b)) (|tail): the keys below in one array, the bytes concat(byte(kind), be64(a), …) gives. */
 function key(kind: number, a: bigint | number, b?: bigint | number, tail?: Uint8Array): Uint8Array {
@@ -122,7 +126,7 @@ export function queueRemove(ctx: Ctx, q: Queue, time: UnixMs, id: bigint): void 
 /** Queue entries with time ≤ `until` (inclusive), in (time, id) order, read before any of them is processed. */
 export function queueDue(ctx: Ctx, q: Queue, until: UnixMs): { readonly time: UnixMs; readonly id: bigint }[] {
   const prefix = queuePrefix(q);
-  const end = key(queueKind(q), BigInt(until) + 1n);
+  const end = key(queueKind(q), Number.isSafeInteger(until + 1) ? until + 1 : BigInt(until) + 1n);
   const out: { time: UnixMs; id: bigint }[] = [];
   for (const [k] of store(ctx).iterator(prefix, end)) {
     out.push({ time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) });
