@@ -15,7 +15,6 @@ import {
   type Vote,
   VoteSchema,
 } from "../gen/chain/gov/v1/gov_pb.js";
-import { DecodeMemo } from "../store/decode-memo.js";
 import { prefixIterator } from "../store/prefix.js";
 
 /**
@@ -81,25 +80,12 @@ const addrKey = (address: string): Uint8Array => decodeAddress(address) ?? utf8(
 
 const store = (ctx: Ctx): KVStore => ctx.kv(GOV_STORE);
 
-/**
- * Decoding of stored proposals, deposits and votes, memoised by their bytes (see DecodeMemo: each read still gets
- * its own message). `enabled = false` on each turns the memo off (the equivalence tests).
- */
-export const govDecodeMemos = {
-  proposal: new DecodeMemo(ProposalSchema),
-  deposit: new DecodeMemo(DepositSchema),
-  vote: new DecodeMemo(VoteSchema),
-} as const;
-const decodeProposal = (v: Uint8Array): Proposal => govDecodeMemos.proposal.decode(v);
-const decodeDeposit = (v: Uint8Array): Deposit => govDecodeMemos.deposit.decode(v);
-const decodeVote = (v: Uint8Array): Vote => govDecodeMemos.vote.decode(v);
-
 /** Converts a stored timestamp; absent timestamps are a caller bug. */
 export const msOf = (t: Proposal["submitTime"]): UnixMs => unixMs(t === undefined ? 0 : timestampMs(t));
 
 export function getProposal(ctx: Ctx, id: bigint): Proposal | undefined {
   const v = store(ctx).get(proposalKey(id));
-  return v === undefined ? undefined : decodeProposal(v);
+  return v === undefined ? undefined : fromBinary(ProposalSchema, v);
 }
 
 export function setProposal(ctx: Ctx, p: Proposal): void {
@@ -116,7 +102,7 @@ export function deleteProposal(ctx: Ctx, p: Proposal): void {
 
 export function allProposals(ctx: Ctx): Proposal[] {
   const out: Proposal[] = [];
-  for (const [, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push(decodeProposal(v));
+  for (const [, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push(fromBinary(ProposalSchema, v));
   return out;
 }
 
@@ -159,7 +145,7 @@ export function queueFirst(ctx: Ctx, q: Queue): { readonly time: UnixMs; readonl
 
 export function getDeposit(ctx: Ctx, id: bigint, depositor: string): Deposit | undefined {
   const v = store(ctx).get(perProposalKey(DEPOSITS, id, depositor));
-  return v === undefined ? undefined : decodeDeposit(v);
+  return v === undefined ? undefined : fromBinary(DepositSchema, v);
 }
 
 export function setDeposit(ctx: Ctx, d: Deposit): void {
@@ -174,14 +160,14 @@ export function deleteDeposit(ctx: Ctx, d: Deposit): void {
 export function depositsOf(ctx: Ctx, id: bigint): Deposit[] {
   const out: Deposit[] = [];
   for (const [, v] of prefixIterator(store(ctx), perProposalPrefix(DEPOSITS, id))) {
-    out.push(decodeDeposit(v));
+    out.push(fromBinary(DepositSchema, v));
   }
   return out;
 }
 
 export function getVote(ctx: Ctx, id: bigint, voter: string): Vote | undefined {
   const v = store(ctx).get(perProposalKey(VOTES, id, voter));
-  return v === undefined ? undefined : decodeVote(v);
+  return v === undefined ? undefined : fromBinary(VoteSchema, v);
 }
 
 export function setVote(ctx: Ctx, v: Vote): void {
@@ -191,7 +177,7 @@ export function setVote(ctx: Ctx, v: Vote): void {
 /** Votes of a proposal in voter-address byte order. */
 export function votesOf(ctx: Ctx, id: bigint): Vote[] {
   const out: Vote[] = [];
-  for (const [, v] of prefixIterator(store(ctx), perProposalPrefix(VOTES, id))) out.push(decodeVote(v));
+  for (const [, v] of prefixIterator(store(ctx), perProposalPrefix(VOTES, id))) out.push(fromBinary(VoteSchema, v));
   return out;
 }
 
