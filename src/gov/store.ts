@@ -123,13 +123,21 @@ export function queueRemove(ctx: Ctx, q: Queue, time: UnixMs, id: bigint): void 
   store(ctx).delete(queueKey(q, time, id));
 }
 
+/**
+ * The 8 big-endian bytes at `at` as a number: Number(readBe64(b, at)) (the same correctly rounded value above
+ * 2^53), without a BigInt or a DataView. Queue times.
+ */
+const readBe64Number = (b: Uint8Array, at: number): number =>
+  (((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0) * 0x1_0000_0000 +
+  (((b[at + 4]! << 24) | (b[at + 5]! << 16) | (b[at + 6]! << 8) | b[at + 7]!) >>> 0);
+
 /** Queue entries with time ≤ `until` (inclusive), in (time, id) order, read before any of them is processed. */
 export function queueDue(ctx: Ctx, q: Queue, until: UnixMs): { readonly time: UnixMs; readonly id: bigint }[] {
   const prefix = queuePrefix(q);
   const end = key(queueKind(q), Number.isSafeInteger(until + 1) ? until + 1 : BigInt(until) + 1n);
   const out: { time: UnixMs; id: bigint }[] = [];
   for (const [k] of store(ctx).iterator(prefix, end)) {
-    out.push({ time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) });
+    out.push({ time: unixMs(readBe64Number(k, 1)), id: readBe64(k, 9) });
   }
   return out;
 }
@@ -138,7 +146,7 @@ export function queueDue(ctx: Ctx, q: Queue, until: UnixMs): { readonly time: Un
 export function queueFirst(ctx: Ctx, q: Queue): { readonly time: UnixMs; readonly id: bigint } | undefined {
   const prefix = queuePrefix(q);
   for (const [k] of store(ctx).iterator(prefix, prefixEnd(prefix))) {
-    return { time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) };
+    return { time: unixMs(readBe64Number(k, 1)), id: readBe64(k, 9) };
   }
   return undefined;
 }

@@ -145,10 +145,45 @@ export class CacheKVStore implements KVStore, Latin1Reader {
     }
     return out;
   }
+  /**
+   * Forward iteration is lazy (a scan that stops at its first entry, such as a queue's head, merges no more), with
+   * the same snapshot: the buffered writes of the range and the parent's iterator are both taken here, at creation.
+   */
   iterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
-    return this.#merged(start, end).values();
+    const keys = this.#keys();
+    const from = start === undefined ? 0 : lowerBound(keys, keyOf(start));
+    const to = end === undefined ? keys.length : lowerBound(keys, keyOf(end));
+    const dirty: DirtyEntry[] = [];
+    for (let i = from; i < to; i++) dirty.push(this.#dirty.get(keys[i]!)!);
+    return mergeLazily(this.#parent.iterator(start, end), dirty);
   }
   reverseIterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
     return this.#merged(start, end).reverse().values();
+  }
+}
+
+/** The parent's entries merged with buffered writes (sorted, one range), as #merged does, one entry at a time. */
+function* mergeLazily(parent: Iterator<Entry>, dirty: readonly DirtyEntry[]): Generator<Entry> {
+  let i = 0;
+  for (let r = parent.next(); r.done !== true; r = parent.next()) {
+    const [k, v] = r.value;
+    let match: DirtyEntry | undefined;
+    for (; i < dirty.length; i++) {
+      const d = dirty[i]!;
+      const c = compareBytes(d[0], k);
+      if (c > 0) break;
+      if (c === 0) {
+        match = d;
+        i++;
+        break;
+      }
+      if (d[1] !== undefined) yield [d[0], d[1]];
+    }
+    if (match === undefined) yield [k, v];
+    else if (match[1] !== undefined) yield [match[0], match[1]];
+  }
+  for (; i < dirty.length; i++) {
+    const d = dirty[i]!;
+    if (d[1] !== undefined) yield [d[0], d[1]];
   }
 }
