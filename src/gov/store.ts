@@ -71,7 +71,12 @@ function key(kind: number, a: bigint | number, b?: bigint | number, tail?: Uint8
 
 const proposalKey = (id: bigint) => key(PROPOSALS, id);
 const queueKind = (q: Queue) => (q === "active" ? ACTIVE_QUEUE : INACTIVE_QUEUE);
-const queuePrefix = (q: Queue) => byte(queueKind(q));
+/** The queues' one-byte prefixes and their ends, built once (shared: never written to). */
+const QUEUE_RANGES: Readonly<Record<Queue, { readonly prefix: Uint8Array; readonly end: Uint8Array | undefined }>> = {
+  active: { prefix: byte(ACTIVE_QUEUE), end: prefixEnd(byte(ACTIVE_QUEUE)) },
+  inactive: { prefix: byte(INACTIVE_QUEUE), end: prefixEnd(byte(INACTIVE_QUEUE)) },
+};
+const queuePrefix = (q: Queue) => QUEUE_RANGES[q].prefix;
 const queueKey = (q: Queue, time: UnixMs, id: bigint) => key(queueKind(q), time, id);
 const perProposalPrefix = (kind: number, id: bigint) => key(kind, id);
 const perProposalKey = (kind: number, id: bigint, address: string) => key(kind, id, undefined, addrKey(address));
@@ -144,8 +149,8 @@ export function queueDue(ctx: Ctx, q: Queue, until: UnixMs): { readonly time: Un
 
 /** The first queue entry in (time, id) order, whatever its time; undefined when the queue is empty. */
 export function queueFirst(ctx: Ctx, q: Queue): { readonly time: UnixMs; readonly id: bigint } | undefined {
-  const prefix = queuePrefix(q);
-  for (const [k] of store(ctx).iterator(prefix, prefixEnd(prefix))) {
+  const { prefix, end } = QUEUE_RANGES[q];
+  for (const [k] of store(ctx).iterator(prefix, end)) {
     return { time: unixMs(readBe64Number(k, 1)), id: readBe64(k, 9) };
   }
   return undefined;
