@@ -17,9 +17,10 @@ export function bytesToLatin1(b: Uint8Array): string {
 
 const CHUNK = 4096;
 
-export function latin1ToBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+/** The bytes of `s[from..]` (bytesToLatin1's inverse). */
+export function latin1ToBytes(s: string, from = 0): Uint8Array {
+  const out = new Uint8Array(s.length - from);
+  for (let i = from; i < s.length; i++) out[i - from] = s.charCodeAt(i);
   return out;
 }
 
@@ -62,6 +63,16 @@ export class MemBackend implements StoreBackend {
     end: Uint8Array | undefined,
   ): IterableIterator<readonly [Uint8Array, Uint8Array]> {
     return toBytes(this.#tree.entriesReverse(bound(start), bound(end)));
+  }
+
+  /** `iterator` with bounds and keys in latin1 form (a snapshot of this backend, like every iterator). */
+  entriesLatin1(start: string, end: string | undefined): IterableIterator<readonly [string, Uint8Array]> {
+    return this.#tree.entries(start, end);
+  }
+
+  /** `reverseIterator` with bounds and keys in latin1 form. */
+  entriesReverseLatin1(start: string, end: string | undefined): IterableIterator<readonly [string, Uint8Array]> {
+    return this.#tree.entriesReverse(start, end);
   }
 
   /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */

@@ -13,7 +13,7 @@ import {
   latestStoreRange,
   untag,
 } from "./layout.js";
-import { bytesToLatin1, MemBackend } from "./mem-backend.js";
+import { bytesToLatin1, latin1ToBytes, MemBackend } from "./mem-backend.js";
 
 type Entry = readonly [Uint8Array, Uint8Array];
 
@@ -32,6 +32,7 @@ export class LatestKVStore implements KVStore, Latin1Reader {
   readonly #prefix: Uint8Array;
   readonly #prefixLatin1: string;
   readonly #end: Uint8Array | undefined;
+  readonly #endLatin1: string | undefined;
 
   constructor(backend: StoreBackend, store: string) {
     this.#backend = backend;
@@ -41,6 +42,7 @@ export class LatestKVStore implements KVStore, Latin1Reader {
     this.#prefix = range.prefix;
     this.#prefixLatin1 = range.prefixLatin1;
     this.#end = range.end;
+    this.#endLatin1 = range.endLatin1;
   }
   #tagged(key: Uint8Array, latin1: string | undefined): Uint8Array | undefined {
     const mem = this.#mem;
@@ -70,13 +72,29 @@ export class LatestKVStore implements KVStore, Latin1Reader {
       end === undefined ? this.#end : concat(this.#prefix, end),
     ];
   }
+  /** #bounds as latin1 strings, for the in-memory backend. */
+  #boundsLatin1(start: Uint8Array | undefined, end: Uint8Array | undefined): [string, string | undefined] {
+    return [
+      start === undefined ? this.#prefixLatin1 : this.#prefixLatin1 + bytesToLatin1(start),
+      end === undefined ? this.#endLatin1 : this.#prefixLatin1 + bytesToLatin1(end),
+    ];
+  }
   iterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
+    const mem = this.#mem;
+    if (mem !== undefined) return this.#stripLatin1(mem.entriesLatin1(...this.#boundsLatin1(start, end)));
     const [lo, hi] = this.#bounds(start, end);
     return this.#strip(this.#backend.iterator(lo, hi));
   }
   reverseIterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
+    const mem = this.#mem;
+    if (mem !== undefined) return this.#stripLatin1(mem.entriesReverseLatin1(...this.#boundsLatin1(start, end)));
     const [lo, hi] = this.#bounds(start, end);
     return this.#strip(this.#backend.reverseIterator(lo, hi));
+  }
+  /** #strip over latin1 keys: each key's bytes built once, without the store prefix. */
+  *#stripLatin1(raw: Iterable<readonly [string, Uint8Array]>): Generator<Entry> {
+    const n = this.#prefixLatin1.length;
+    for (const [k, t] of raw) if (isPresent(t)) yield [latin1ToBytes(k, n), untag(t).slice()];
   }
   *#strip(raw: Iterable<Entry>): Generator<Entry> {
     const n = this.#prefix.length;
