@@ -10,20 +10,13 @@ import {
   type TracePosition,
 } from "../chain/trace-events.js";
 import { GOV_AUTHORITY } from "../core/address.js";
-import { durationMs } from "../core/brand.js";
 import { formatRfc3339 } from "../core/go/time.js";
-import { scenarioFromData } from "../scenario/load.js";
-import type { Action, Scenario } from "../scenario/model.js";
+import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
-import {
-  buildSimulation,
-  forkSimulation,
-  type Simulation,
-  type SimulationSnapshot,
-  scheduleStep,
-  snapshotSimulation,
-} from "../scenario/simulate.js";
-import { type ValidatorName, type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
+import { buildSimulation, forkSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
+import { type Intent, IntentLedger, type ModelNode } from "./intent.js";
+import { type WorldOptions, worldDocument } from "./world.js";
+import { parsedDocument, parsedWorld, readyChain, worldOracle } from "./world-cache.js";
 
 /** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
 export type HarnessMsg =
@@ -33,6 +26,11 @@ export type HarnessMsg =
 const toOracleMsg = (m: HarnessMsg): UpgradeMsg =>
   m.kind === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.name, height: m.height, info: m.info } }
+    : { type: "cancelUpgrade" };
+/** An engine message in the oracle's form (heights as the harness writes them: safe integers). */
+const oracleMsgOf = (m: UpgradeMessage): UpgradeMsg =>
+  m.kind === "softwareUpgrade"
+    ? { type: "softwareUpgrade", plan: { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info } }
     : { type: "cancelUpgrade" };
 const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
   m.kind === "softwareUpgrade"
@@ -47,79 +45,25 @@ const toDocMsg = (m: HarnessMsg) =>
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
     : { cancelUpgrade: {} };
 
-/** Parsed worlds and initial oracles, memoised: every property run starts from one of a few worlds. */
-const worldCache = new Map<string, Scenario>();
+/** The intent an action carries for the model (none for proposals, deposits and votes: gov-follows-tally models those). */
+function intentOf(a: Action): Intent | undefined {
+  switch (a.kind) {
+    case "swapBinary":
+      return { kind: "node", action: a.kind, node: a.node, binary: a.binary, skip: a.skipUpgradeHeights };
+    case "restart":
+      return { kind: "node", action: a.kind, node: a.node, binary: undefined, skip: a.skipUpgradeHeights };
+    case "stop":
+      return { kind: "node", action: a.kind, node: a.node, binary: undefined, skip: undefined };
+    case "authorityExec":
+      return { kind: "authority", msgs: a.messages.map(oracleMsgOf) };
+    default:
+      return undefined;
+  }
+}
+
+/** Initial oracles of the scenario-document sessions (the coverage world), memoised by their input. */
 const oracleCache = new Map<string, Oracle>();
-const CACHE_MAX = 256;
-
-function parsedDocument(doc: ScenarioDocument): Scenario {
-  const key = JSON.stringify(doc);
-  let s = worldCache.get(key);
-  if (s === undefined) {
-    const r = scenarioFromData("property-world.yaml", doc);
-    if (!r.ok) throw new Error(`world is invalid: ${r.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
-    s = r.value;
-    if (worldCache.size >= CACHE_MAX) worldCache.clear();
-    worldCache.set(key, s);
-  }
-  return s;
-}
-
-/**
- * The property world of `o`, parsed. The seed (block times) and the sidecar delays vary from run to run, and they
- * determine nothing at genesis: the world is parsed once per shape (variant, faults, which validators run a
- * sidecar), with seed and delays 0, and each run gets that scenario with its own seed and delays. Equal to parsing the run's own document
- * (session.test.ts); the scenario keeps the shape's chain, binaries and options objects, so it shares the shape's
- * app host (scenario/simulate.ts), which builds the genesis once. A fault that makes genesis differ between builds
- * (`nondeterministic-genesis`) still shows: the determinism property replays on a world it parses itself.
- */
-export function parsedWorld(o: WorldOptions): Scenario {
-  const delays = o.sidecars ?? {};
-  const shape = parsedDocument(
-    worldDocument({ ...o, seed: 0, sidecars: Object.fromEntries(Object.keys(delays).map((v) => [v, 0])) }),
-  );
-  const nodes = new Map(
-    [...shape.nodes].map(([name, n]) => {
-      const delayMs = delays[name as ValidatorName];
-      return [name, delayMs === undefined ? n : { ...n, sidecar: { ...n.sidecar, delayMs: durationMs(delayMs) } }];
-    }),
-  );
-  return { ...shape, seed: o.seed, nodes };
-}
-
-/**
- * Ready chains: a world built and run to block 1 (what every session starts from), kept as a snapshot per world
- * shape and seed, so that a session forks it (src/chain/snapshot.ts) instead of building genesis, starting four
- * nodes and executing block 1. The sidecar delays, which differ from run to run, are set in the fork's node
- * configurations: no sidecar has acted by block 1 (nothing halted), so a delay is read only later, exactly as in a
- * chain built with it. A fork is observably the chain built fresh (session.test.ts: trace hashes, oracle and
- * records, under every planted fault); the genesis is the shape's host's, built once either way.
- */
-const readyChains = new Map<string, SimulationSnapshot>();
-
-function readyChain(o: WorldOptions): SimulationSnapshot {
-  const shape: WorldOptions = { ...o, sidecars: Object.fromEntries(Object.keys(o.sidecars ?? {}).map((v) => [v, 0])) };
-  const key = JSON.stringify(worldDocument(shape));
-  let snap = readyChains.get(key);
-  if (snap === undefined) {
-    const built = buildSimulation(parsedWorld(shape), { engine: { keepTrace: true } });
-    if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
-    const sim = built.value;
-    sim.run({ untilHeight: 1 });
-    sim.run({ untilTimeMs: sim.nowMs });
-    snap = snapshotSimulation(sim);
-    if (readyChains.size >= CACHE_MAX) readyChains.clear();
-    readyChains.set(key, snap);
-  }
-  const delays = o.sidecars ?? {};
-  const nodes = snap.engine.nodes.map((n) => {
-    const delayMs = delays[n.cfg.name as ValidatorName];
-    return delayMs === undefined
-      ? n
-      : { ...n, cfg: { ...n.cfg, sidecar: { ...n.cfg.sidecar, delayMs: durationMs(delayMs) } } };
-  });
-  return { ...snap, engine: { ...snap.engine, nodes } };
-}
+const ORACLE_CACHE_MAX = 64;
 
 /** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
 function initialOracle(input: OracleInput): Oracle {
@@ -127,7 +71,7 @@ function initialOracle(input: OracleInput): Oracle {
   let o = oracleCache.get(key);
   if (o === undefined) {
     o = createOracle(input);
-    if (oracleCache.size >= CACHE_MAX) oracleCache.clear();
+    if (oracleCache.size >= ORACLE_CACHE_MAX) oracleCache.clear();
     oracleCache.set(key, o);
   }
   return o;
@@ -179,6 +123,8 @@ export class Session {
   readonly binaries = new Map<string, string>();
   /** Oracle events sent so far (for reports). */
   eventsSent = 0;
+  /** What the harness asked for, which steps the oracle; its gaps are where the chain's account deviated. */
+  readonly intents = new IntentLedger();
   /** Trace events fully applied so far. */
   #cursor = 0;
   #position: TracePosition = TRACE_START;
@@ -204,11 +150,11 @@ export class Session {
     const scenario = "doc" in o ? parsedDocument(o.doc) : parsedWorld(o);
     const fork = !("doc" in o) && options.readyChain !== false;
     const built = fork
-      ? forkSimulation(scenario, readyChain(o as WorldOptions), { engine: { keepTrace: true } })
+      ? forkSimulation(scenario, readyChain(o as WorldOptions, scenario), { engine: { keepTrace: true } })
       : buildSimulation(scenario, { engine: { keepTrace: true } });
     if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
     this.sim = built.value;
-    this.oracle = initialOracle("doc" in o ? o.oracleInput : worldOracleInput(this.doc));
+    this.oracle = "doc" in o ? initialOracle(o.oracleInput) : worldOracle(o);
     for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
     // The world is a chain that started on its genesis binary: block 1 commits before any command (a ready chain
     // has committed it; the oracle follows its trace).
@@ -223,6 +169,8 @@ export class Session {
   /** Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. */
   act(action: Action, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
     const index = this.#stepIndex++;
+    const intent = intentOf(action);
+    if (intent !== undefined) this.intents.expect(index, intent);
     const live = !this.sim.stalled;
     const at = live ? this.sim.height + 1 : this.sim.nowMs + 1;
     this.steps.push({
@@ -238,6 +186,7 @@ export class Session {
     });
     if (live) this.#advance({ untilHeight: at });
     else this.#advance({ untilTimeMs: at });
+    this.intents.settle(index);
     return this.sim.stepResults().find((r) => r.index === index);
   }
 
@@ -373,14 +322,20 @@ export class Session {
       case "start": {
         this.binaries.set(ev.node, ev.binary);
         if (isGenesisStart(before, ev)) return true; // the oracle starts the genesis nodes running
+        if (this.intents.onNodeEvent(ev)) return true; // an operator's action: the oracle stepped from its intent
         this.#send({ type: "NODE_STARTED", node: ev.node, binary: ev.binary, skipHeights: [...ev.skip] });
         this.#send({ type: "NODE_CAUGHT_UP", node: ev.node });
         return true;
       }
       case "stop":
+        if (this.intents.onNodeEvent(ev)) return true;
         if (before.live) this.#send({ type: "NODE_STOPPED", node: ev.node });
         return true;
+      case "step":
+        for (const e of this.intents.onStep(ev, (n) => this.#modelNode(n))) this.#send(e);
+        return true;
       case "blocks": {
+        this.intents.onCommit(ev.from);
         const from = Math.max(ev.from, this.#lastBlockSent + 1);
         if (from <= ev.to) this.#sendBlocks(from, ev.to);
         for (let h = from; h <= ev.to; h++) {
@@ -397,6 +352,7 @@ export class Session {
         return !last;
       }
       case "stall":
+        this.intents.onOtherEvent();
         this.#block(ev.height);
         return true;
       case "block": {
@@ -419,9 +375,12 @@ export class Session {
                 ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { kind: "cancelUpgrade" },
           );
-          this.#send({ type: "AUTHORITY_EXEC", height, msgs: msgs.map(toOracleMsg) });
+          const signed = this.intents.onAuthorityTx(height, msgs.map(toOracleMsg));
+          if (signed === undefined) continue;
+          this.#send({ type: "AUTHORITY_EXEC", height, msgs: signed });
           this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
         }
+        this.intents.onCommit(height);
         for (const g of ev.gov) {
           if (g.kind !== "passed" && g.kind !== "failed") continue;
           const label = this.sim.proposals.find((p) => p.id === g.id)?.label ?? undefined;
@@ -439,12 +398,22 @@ export class Session {
         return true;
       }
       case "plan":
+        this.intents.onOtherEvent();
         this.#committedPlan = ev.plan;
         this.#planChanges.push([ev.height, ev.plan]);
         return true;
       default:
+        this.intents.onOtherEvent();
         return true;
     }
+  }
+
+  /** The oracle's view of a node, for an operator's action on it. */
+  #modelNode(name: string): ModelNode | undefined {
+    const n = this.oracle.snapshot.context.nodes.find((x) => x.name === name);
+    return n === undefined
+      ? undefined
+      : { stopped: n.status.state === "stopped", binary: n.binary, skipHeights: n.skipHeights };
   }
 
   /** Where the trace stands: its height, time and genesis time as of the last sync. */
