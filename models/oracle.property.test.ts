@@ -128,6 +128,13 @@ function checkInvariants(prev: Oracle, next: Oracle): void {
   }
 }
 
+/** The transition ids of xstate's collected actions (the `trace` markers). */
+const firedIds = (actions: readonly { readonly type: string; readonly params?: unknown }[]): string[] =>
+  actions.flatMap((a) => {
+    const id = (a.params as { id?: unknown } | undefined)?.id;
+    return a.type === "trace" && typeof id === "string" ? [id] : [];
+  });
+
 describe("oracle invariants under random event sequences", () => {
   it("hold after every step, and replays are deterministic", () => {
     const fired = new Set<string>();
@@ -154,7 +161,7 @@ describe("oracle invariants under random event sequences", () => {
 });
 
 describe("the oracle's shortcuts change no output", () => {
-  it("one shared actor scope and the node events' direct step = xstate's transition(); shared PreBlocks and keys = one PreBlock per node", () => {
+  it("one shared actor scope, and step()'s direct paths for node events and value-keeping BLOCKs = xstate's transition(); shared PreBlocks and keys = one PreBlock per node", () => {
     fc.assert(
       fc.property(fc.array(draft, { minLength: 1, maxLength: 40 }), (drafts) => {
         let o = createOracle(WORLD);
@@ -171,21 +178,36 @@ describe("the oracle's shortcuts change no output", () => {
             expect(resolveBlock(o.snapshot.context, event.height)).toEqual(
               resolveBlockUnshared(o.snapshot.context, event.height),
             );
-          // step() takes node events past xstate's macrostep: the same value, context and fired ids.
+          // step() takes node events, and BLOCKs that keep the state value, past xstate's macrostep: the same
+          // value, context, status, tags, history and fired ids.
           const stepped = step(o, event);
           expect(stepped.snapshot.value).toEqual(reference.value);
           expect(stepped.snapshot.context).toEqual(reference.context);
-          expect(stepped.fired).toEqual(
-            referenceActions.flatMap((a) => {
-              const id = (a.params as { id?: unknown } | undefined)?.id;
-              return a.type === "trace" && typeof id === "string" ? [id] : [];
-            }),
-          );
+          expect(stepped.snapshot.status).toBe(reference.status);
+          expect([...stepped.snapshot.tags]).toEqual([...reference.tags]);
+          expect(stepped.snapshot.historyValue).toEqual(reference.historyValue);
+          expect(stepped.snapshot._nodes.map((n) => n.id)).toEqual(reference._nodes.map((n) => n.id));
+          expect(stepped.fired).toEqual(firedIds(referenceActions));
           o = stepped;
         }
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("step()'s direct BLOCK path", () => {
+  it("takes a stalled chain's retries (a stall while stalled) to the same snapshot and ids as xstate", () => {
+    let o = step(step(createOracle(WORLD), { type: "NODE_STOPPED", node: "a" }), { type: "NODE_STOPPED", node: "b" });
+    for (let i = 0; i < 3; i++) {
+      const [reference, actions] = transition(upgradeMachine, o.snapshot, { type: "BLOCK", height: 1 });
+      const stepped = step(o, { type: "BLOCK", height: 1 });
+      expect(stepped.snapshot.value).toEqual(reference.value);
+      expect(stepped.snapshot.context).toEqual(reference.context);
+      expect(stepped.fired).toEqual(firedIds(actions));
+      o = stepped;
+    }
+    expect(o.fired).toEqual(["noneScheduled.BLOCK.noPlan", "stalled.BLOCK.stall"]);
   });
 });
 
@@ -202,11 +224,13 @@ describe("an idle stretch stepped as one range", () => {
           // Usually the next heights; sometimes a range that starts out of turn (nothing fires for those heights).
           const from = o.snapshot.context.height + 1 - (skew === 2 ? 1 : 0);
           const to = from + length;
+          // The reference: xstate's own transition() for each BLOCK.
           let reference = o;
           const referenceFired: string[] = [];
           for (let h = from; h <= to; h++) {
-            reference = step(reference, { type: "BLOCK", height: h });
-            referenceFired.push(...reference.fired);
+            const [snapshot, actions] = transition(upgradeMachine, reference.snapshot, { type: "BLOCK", height: h });
+            reference = { snapshot, fired: [] };
+            referenceFired.push(...firedIds(actions));
           }
           const ranged = stepBlocks(o, from, to);
           expect(ranged.snapshot.value).toEqual(reference.snapshot.value);

@@ -92,10 +92,20 @@ function inertScope(): OracleScope {
 
 /** Steps the model with one event. */
 export function step(oracle: Oracle, event: OracleEvent): Oracle {
+  if (event.type === "BLOCK") return stepBlocks(oracle, event.height, event.height);
   const quick = nodeStep(oracle.snapshot, event);
   if (quick !== undefined) return quick;
   const [snapshot, actions] = transitionOf(oracle.snapshot, event);
   return { snapshot, fired: tracedIds(actions) };
+}
+
+/**
+ * The snapshot in the same state (value, history, status) with another context: what xstate's
+ * `resolveState({value, context, historyValue})` gives for the snapshot's own value, without resolving the state
+ * nodes again (they are the snapshot's). For transitions that assign and keep the state value.
+ */
+function withContext(snapshot: OracleSnapshot, context: OracleContext): OracleSnapshot {
+  return { ...snapshot, context };
 }
 
 type NodeEvent = Extract<OracleEvent, { readonly type: "NODE_STARTED" | "NODE_STOPPED" | "NODE_CAUGHT_UP" }>;
@@ -134,37 +144,40 @@ function nodeStep(snapshot: OracleSnapshot, event: OracleEvent): Oracle | undefi
   };
   const context = t.next(snapshot.context, event);
   if (context === undefined) return { snapshot, fired: [] };
-  return {
-    snapshot: upgradeMachine.resolveState({ value: snapshot.value, context, historyValue: snapshot.historyValue }),
-    fired: [t.id],
-  };
+  return { snapshot: withContext(snapshot, context), fired: [t.id] };
 }
 
 const BLOCK_COMMIT = "progressing.BLOCK.commit";
+const BLOCK_STALL = "stalled.BLOCK.stall";
 
 /**
  * BLOCK events for every height `from`..`to` in turn (an idle stretch of the chain, which the engine commits as one
- * range), folded into one step: the same snapshot and the same fired ids, in order, as stepping each BLOCK
- * (oracle.property.test.ts). A block that commits with no plan action while the chain is progressing fires the
- * same two self-transitions whatever else it does (`noneScheduled.BLOCK.noPlan` or `scheduled.BLOCK.keep`, then
- * `progressing.BLOCK.commit`), and their only effect is the applyBlock assign: the next context is the block's
- * resolution, the state value unchanged. Such blocks are folded over the context alone, and the snapshot is built
- * once at the end; any other block (a plan applied or skipped, a stall, a height out of turn) goes through xstate's
- * transition.
+ * range; or one BLOCK, `from` = `to`), folded into one step: the same snapshot and the same fired ids, in order, as
+ * xstate's transition of each BLOCK (oracle.property.test.ts). A block attempt that neither applies nor skips a plan
+ * and leaves the chain region where it is fires the same two self-transitions whatever else it does: the plan
+ * region's (`noneScheduled.BLOCK.noPlan` or `scheduled.BLOCK.keep`), then the chain region's
+ * (`progressing.BLOCK.commit` for a commit while progressing, `stalled.BLOCK.stall` for another failed attempt while
+ * stalled), and their only effect is the applyBlock assign: the next context is the block's resolution, the state
+ * value unchanged. Such blocks are folded over the context alone, and the snapshot is built once at the end; any
+ * other block (a plan applied or skipped, the chain stalling or recovering, a height out of turn) goes through
+ * xstate's transition.
  */
 export function stepBlocks(oracle: Oracle, from: number, to: number): Oracle {
   let snapshot = oracle.snapshot;
   let context = snapshot.context;
   const fired: string[] = [];
   const settle = (): void => {
-    if (context !== snapshot.context)
-      snapshot = upgradeMachine.resolveState({ value: snapshot.value, context, historyValue: snapshot.historyValue });
+    if (context !== snapshot.context) snapshot = withContext(snapshot, context);
   };
   for (let h = from; h <= to; h++) {
     const value = snapshot.value as { readonly plan: PlanRegion; readonly chain: ChainRegion };
     const r = resolveBlock(context, h);
-    if (r.valid && r.committed && r.action !== "applied" && r.action !== "skipped" && value.chain === "progressing") {
-      fired.push(value.plan === "scheduled" ? "scheduled.BLOCK.keep" : "noneScheduled.BLOCK.noPlan", BLOCK_COMMIT);
+    const stays = r.committed ? value.chain === "progressing" : value.chain === "stalled";
+    if (r.valid && stays && r.action !== "applied" && r.action !== "skipped") {
+      fired.push(
+        value.plan === "scheduled" ? "scheduled.BLOCK.keep" : "noneScheduled.BLOCK.noPlan",
+        r.committed ? BLOCK_COMMIT : BLOCK_STALL,
+      );
       context = r.context;
       continue;
     }

@@ -2,20 +2,9 @@ import { describe, expect, it } from "vitest";
 import { determinism } from "../../properties/determinism.js";
 import { modelAgreement } from "../../properties/model-agreement.js";
 import { runOnce } from "../../properties/run-once.js";
-import type { CampaignOptions, CampaignResult } from "../harness/campaign.js";
+import { timeless } from "../../test/kit/campaign.js";
+import type { CampaignOptions } from "../harness/campaign.js";
 import { runCampaignOnThreads } from "./check-run.js";
-
-/** A campaign result without what the clock decides (wall times and rates). */
-function timeless(r: CampaignResult) {
-  const { wallMs: _w, runsPerS: _r, ...rest } = r;
-  return {
-    ...rest,
-    properties: r.properties.map(({ wallMs: _pw, runsPerS: _pr, ...p }) => ({
-      ...p,
-      units: p.units.map(({ wallMs: _uw, ...u }) => ({ ...u, unit: { ...u.unit, property: u.unit.property.name } })),
-    })),
-  };
-}
 
 const clock = () => performance.now();
 

@@ -39,6 +39,11 @@ export interface PropertyRunOptions {
    * count the regions runs reach (src/harness/regions.ts). Sessions that failed to start are not reported.
    */
   readonly onSession?: (session: Session, passed: boolean) => void;
+  /**
+   * Build every session's chain fresh instead of forking its world's ready chain: the reference the harness's
+   * shortcuts must equal (harness-equivalence.test.ts). Slower; the same outcome.
+   */
+  readonly freshChains?: boolean;
 }
 
 export interface Counterexample {
@@ -97,8 +102,9 @@ export function runSession(
   commands: Iterable<fc.Command<HarnessModel, CommandTarget>>,
   properties: readonly Property[],
   observe?: (session: Session, model: HarnessModel, passed: boolean) => void,
+  sessionOptions: ConstructorParameters<typeof Session>[1] = {},
 ): { session: Session; model: HarnessModel } {
-  const session = new Session(world);
+  const session = new Session(world, sessionOptions);
   const model = emptyModel();
   let passed = false;
   try {
@@ -137,12 +143,18 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
   const prop = fc.property(runArbitrary(o.maxCommands ?? 30), ([sidecars, cmds]) => {
     const world = worldOf(o, sidecars);
     try {
-      runSession(world, cmds, properties, (session, model, passed) => {
-        for (const id of session.fired) fired.add(id);
-        commandsRun += model.log.length;
-        if (!passed) lastFailure = { world, session, model };
-        o.onSession?.(session, passed);
-      });
+      runSession(
+        world,
+        cmds,
+        properties,
+        (session, model, passed) => {
+          for (const id of session.fired) fired.add(id);
+          commandsRun += model.log.length;
+          if (!passed) lastFailure = { world, session, model };
+          o.onSession?.(session, passed);
+        },
+        o.freshChains === true ? { readyChain: false } : {},
+      );
     } finally {
       o.onRun?.();
     }

@@ -7,8 +7,9 @@ import { scenarioToYaml } from "../scenario/serialize.js";
 import { buildSimulation } from "../scenario/simulate.js";
 import { type CommandData, commandArbitraries, emptyModel, HarnessCommand, runCommand } from "./commands.js";
 import { runArbitrary, runSession, sidecarArb } from "./run-property.js";
-import { parsedWorld, Session } from "./session.js";
+import { Session } from "./session.js";
 import { type ValidatorName, WORLD_VARIANTS, type WorldOptions, worldDocument } from "./world.js";
+import { parsedWorld, readyChainIsShared } from "./world-cache.js";
 
 const clean = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -32,13 +33,19 @@ describe("the world cache", () => {
     );
   });
 
-  it("shares one app host between runs that differ only in their sidecar delays", () => {
+  it("shares one app host between the runs of a world, whatever their seed and sidecars", () => {
     const a = buildSimulation(parsedWorld({ seed: 3, sidecars: { val1: 10, val3: 5000 } }));
     const b = buildSimulation(parsedWorld({ seed: 3, sidecars: { val1: 70_000, val3: 0 } }));
-    const other = buildSimulation(parsedWorld({ seed: 3, sidecars: { val1: 10 } }));
-    if (!a.ok || !b.ok || !other.ok) throw new Error("world is invalid");
+    const other = buildSimulation(parsedWorld({ seed: 8, sidecars: { val1: 10 } }));
+    const none = buildSimulation(parsedWorld({ seed: 9 }));
+    const faulty = buildSimulation(parsedWorld({ seed: 3, sidecars: { val1: 10 }, faults: ["ignore-cancel"] }));
+    const stores = buildSimulation(parsedWorld({ seed: 3, variant: "store-upgrades" }));
+    if (!a.ok || !b.ok || !other.ok || !none.ok || !faulty.ok || !stores.ok) throw new Error("world is invalid");
     expect(a.value.host).toBe(b.value.host);
-    expect(other.value.host).not.toBe(a.value.host);
+    expect(other.value.host).toBe(a.value.host);
+    expect(none.value.host).toBe(a.value.host);
+    expect(faulty.value.host).not.toBe(a.value.host);
+    expect(stores.value.host).not.toBe(a.value.host);
   });
 });
 
@@ -82,20 +89,23 @@ function drive(world: WorldOptions, commands: readonly CommandData[], readyChain
 }
 
 describe("a session forked from its world's ready chain", () => {
-  // Every planted fault, and none: the same trace, oracle, records and nodes as a chain built fresh.
+  // Every planted fault, and none: the same trace, oracle, records and nodes as a chain built fresh. One ready
+  // chain per world serves every seed and sidecar set (readyChainIsShared), so the runs below fork the same
+  // snapshot with different seeds and sidecars.
   for (const fault of [undefined, ...FAULT_NAMES]) {
-    it(`equals the chain built fresh${fault === undefined ? "" : ` under ${fault}`}`, () => {
+    it(`equals the chain built fresh${fault === undefined ? "" : ` under ${fault}`}, for any seed and sidecars`, () => {
       const runs = fc.sample(
         fc.tuple(
           sidecarArb,
           fc.array(fc.oneof(...commandArbitraries()), { maxLength: 20 }),
           fc.constantFrom(...WORLD_VARIANTS),
+          fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         ),
         { seed: 42, numRuns: 8 },
       );
-      for (const [sidecars, commands, variant] of runs) {
+      for (const [sidecars, commands, variant, seed] of runs) {
         const world: WorldOptions = {
-          seed: 7,
+          seed,
           variant,
           sidecars: clean(sidecars),
           ...(fault === undefined ? {} : { faults: [fault] }),
@@ -104,4 +114,12 @@ describe("a session forked from its world's ready chain", () => {
       }
     });
   }
+
+  it("is one snapshot per world: the ready chain of the property worlds is shared across seeds and sidecars", () => {
+    for (const variant of WORLD_VARIANTS) {
+      const world: WorldOptions = { seed: 1, variant, sidecars: { val2: 5 } };
+      drive(world, [], true);
+      expect(readyChainIsShared(world)).toBe(true);
+    }
+  });
 });

@@ -10,21 +10,13 @@ import {
   type TracePosition,
 } from "../chain/trace-events.js";
 import { GOV_AUTHORITY } from "../core/address.js";
-import { durationMs } from "../core/brand.js";
 import { formatRfc3339 } from "../core/go/time.js";
-import { scenarioFromData } from "../scenario/load.js";
-import type { Action, Scenario } from "../scenario/model.js";
+import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
-import {
-  buildSimulation,
-  forkSimulation,
-  type Simulation,
-  type SimulationSnapshot,
-  scheduleStep,
-  snapshotSimulation,
-} from "../scenario/simulate.js";
+import { buildSimulation, forkSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
 import { type Intent, IntentLedger, type ModelNode } from "./intent.js";
-import { type ValidatorName, type WorldOptions, worldDocument, worldOracleInput } from "./world.js";
+import { type WorldOptions, worldDocument } from "./world.js";
+import { parsedDocument, parsedWorld, readyChain, worldOracle } from "./world-cache.js";
 
 /** An upgrade message as the harness builds it: both the scenario form and the oracle form come from it. */
 export type HarnessMsg =
@@ -69,79 +61,9 @@ function intentOf(a: Action): Intent | undefined {
   }
 }
 
-/** Parsed worlds and initial oracles, memoised: every property run starts from one of a few worlds. */
-const worldCache = new Map<string, Scenario>();
+/** Initial oracles of the scenario-document sessions (the coverage world), memoised by their input. */
 const oracleCache = new Map<string, Oracle>();
-const CACHE_MAX = 256;
-
-function parsedDocument(doc: ScenarioDocument): Scenario {
-  const key = JSON.stringify(doc);
-  let s = worldCache.get(key);
-  if (s === undefined) {
-    const r = scenarioFromData("property-world.yaml", doc);
-    if (!r.ok) throw new Error(`world is invalid: ${r.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
-    s = r.value;
-    if (worldCache.size >= CACHE_MAX) worldCache.clear();
-    worldCache.set(key, s);
-  }
-  return s;
-}
-
-/**
- * The property world of `o`, parsed. The seed (block times) and the sidecar delays vary from run to run, and they
- * determine nothing at genesis: the world is parsed once per shape (variant, faults, which validators run a
- * sidecar), with seed and delays 0, and each run gets that scenario with its own seed and delays. Equal to parsing the run's own document
- * (session.test.ts); the scenario keeps the shape's chain, binaries and options objects, so it shares the shape's
- * app host (scenario/simulate.ts), which builds the genesis once. A fault that makes genesis differ between builds
- * (`nondeterministic-genesis`) still shows: the determinism property replays on a world it parses itself.
- */
-export function parsedWorld(o: WorldOptions): Scenario {
-  const delays = o.sidecars ?? {};
-  const shape = parsedDocument(
-    worldDocument({ ...o, seed: 0, sidecars: Object.fromEntries(Object.keys(delays).map((v) => [v, 0])) }),
-  );
-  const nodes = new Map(
-    [...shape.nodes].map(([name, n]) => {
-      const delayMs = delays[name as ValidatorName];
-      return [name, delayMs === undefined ? n : { ...n, sidecar: { ...n.sidecar, delayMs: durationMs(delayMs) } }];
-    }),
-  );
-  return { ...shape, seed: o.seed, nodes };
-}
-
-/**
- * Ready chains: a world built and run to block 1 (what every session starts from), kept as a snapshot per world
- * shape and seed, so that a session forks it (src/chain/snapshot.ts) instead of building genesis, starting four
- * nodes and executing block 1. The sidecar delays, which differ from run to run, are set in the fork's node
- * configurations: no sidecar has acted by block 1 (nothing halted), so a delay is read only later, exactly as in a
- * chain built with it. A fork is observably the chain built fresh (session.test.ts: trace hashes, oracle and
- * records, under every planted fault); the genesis is the shape's host's, built once either way.
- */
-const readyChains = new Map<string, SimulationSnapshot>();
-
-function readyChain(o: WorldOptions): SimulationSnapshot {
-  const shape: WorldOptions = { ...o, sidecars: Object.fromEntries(Object.keys(o.sidecars ?? {}).map((v) => [v, 0])) };
-  const key = JSON.stringify(worldDocument(shape));
-  let snap = readyChains.get(key);
-  if (snap === undefined) {
-    const built = buildSimulation(parsedWorld(shape), { engine: { keepTrace: true } });
-    if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
-    const sim = built.value;
-    sim.run({ untilHeight: 1 });
-    sim.run({ untilTimeMs: sim.nowMs });
-    snap = snapshotSimulation(sim);
-    if (readyChains.size >= CACHE_MAX) readyChains.clear();
-    readyChains.set(key, snap);
-  }
-  const delays = o.sidecars ?? {};
-  const nodes = snap.engine.nodes.map((n) => {
-    const delayMs = delays[n.cfg.name as ValidatorName];
-    return delayMs === undefined
-      ? n
-      : { ...n, cfg: { ...n.cfg, sidecar: { ...n.cfg.sidecar, delayMs: durationMs(delayMs) } } };
-  });
-  return { ...snap, engine: { ...snap.engine, nodes } };
-}
+const ORACLE_CACHE_MAX = 64;
 
 /** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
 function initialOracle(input: OracleInput): Oracle {
@@ -149,7 +71,7 @@ function initialOracle(input: OracleInput): Oracle {
   let o = oracleCache.get(key);
   if (o === undefined) {
     o = createOracle(input);
-    if (oracleCache.size >= CACHE_MAX) oracleCache.clear();
+    if (oracleCache.size >= ORACLE_CACHE_MAX) oracleCache.clear();
     oracleCache.set(key, o);
   }
   return o;
@@ -228,11 +150,11 @@ export class Session {
     const scenario = "doc" in o ? parsedDocument(o.doc) : parsedWorld(o);
     const fork = !("doc" in o) && options.readyChain !== false;
     const built = fork
-      ? forkSimulation(scenario, readyChain(o as WorldOptions), { engine: { keepTrace: true } })
+      ? forkSimulation(scenario, readyChain(o as WorldOptions, scenario), { engine: { keepTrace: true } })
       : buildSimulation(scenario, { engine: { keepTrace: true } });
     if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
     this.sim = built.value;
-    this.oracle = initialOracle("doc" in o ? o.oracleInput : worldOracleInput(this.doc));
+    this.oracle = "doc" in o ? initialOracle(o.oracleInput) : worldOracle(o);
     for (const n of this.sim.nodeNames()) this.binaries.set(n, this.sim.nodeStatus(n)!.binary);
     // The world is a chain that started on its genesis binary: block 1 commits before any command (a ready chain
     // has committed it; the oracle follows its trace).

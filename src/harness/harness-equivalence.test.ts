@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { PROPERTIES } from "../../properties/index.js";
+import { timeless } from "../../test/kit/campaign.js";
+import { type CampaignOptions, runCampaign } from "./campaign.js";
+import { runProperty } from "./run-property.js";
+
+/**
+ * The harness's shortcuts change no campaign: with every session's chain forked from its world's ready chain (one
+ * snapshot per world, given each run's seed and sidecars) and the oracle's direct steps, a campaign gives exactly
+ * what the reference gives, every chain built fresh: the same runs, verdicts, counterexamples (shrunk alike, the
+ * same scenario documents), coverage, transition counts and regions. Under planted faults (failing campaigns, their
+ * shrinking included) and without.
+ */
+describe("the harness's shortcuts, on and off", () => {
+  const base: CampaignOptions = {
+    seed: 3,
+    properties: PROPERTIES,
+    runsPerProperty: 3,
+    runsPerUnit: 3,
+    generationSamples: 0,
+  };
+  const clock = () => 0;
+  const reference = (o: CampaignOptions) =>
+    timeless(runCampaign(o, { clock, runProperty: (r) => runProperty({ ...r, freshChains: true }) }));
+
+  it("every property, no fault: the same campaign", () => {
+    const fast = timeless(runCampaign(base, { clock }));
+    expect(fast.verdict).toBe("passed");
+    expect(fast).toEqual(reference(base));
+  }, 300_000);
+
+  // Faults these small campaigns catch (a counterexample, shrunk), and one they miss. Not nondeterministic-genesis:
+  // its genesis carries a process-global counter, so no two campaigns in one process print the same violation
+  // (session.test.ts holds forks to fresh chains under it).
+  for (const [fault, verdict] of [
+    ["off-by-one-due-height", "failed"],
+    ["ignore-cancel", "failed"],
+    ["unanimous-consensus", "failed"],
+    ["missed-halt", "failed"],
+    ["no-early-halt", "passed"],
+  ] as const) {
+    it(`under ${fault}: the same campaign, counterexamples included`, () => {
+      const o: CampaignOptions = { ...base, runsPerProperty: 4, runsPerUnit: 4, faults: [fault] };
+      const fast = timeless(runCampaign(o, { clock }));
+      expect(fast.verdict).toBe(verdict);
+      expect(fast).toEqual(reference(o));
+    }, 300_000);
+  }
+});
