@@ -30,7 +30,7 @@ const submit = (expedited = false) =>
       kind: "submitProposal",
       expedited,
       proposer: addressOfName("val1"),
-      initialDeposit: [{ denom: "stake", amount: 10_000_000n }],
+      initialDeposit: [{ denom: "stake", amount: expedited ? 50_000_000n : 10_000_000n }],
     } as unknown as SimTx,
     result: ok,
   }) as const;
@@ -63,8 +63,11 @@ const opened = [
 ];
 const check = (events: TraceEvent[]) => govFollowsTally.check(sessionOf(events));
 
-/** The same session with a committed bank: the gov module account's balance and the supply as the chain has them. */
-function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint }): Session {
+/**
+ * The same session with a committed bank: the gov module account's balance, val1's (the proposer's; the other
+ * validators keep their genesis balance) and the supply as the chain has them.
+ */
+function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint; val1?: bigint }): Session {
   const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
   Object.assign(s.sim, {
     committed: () => ({ appHash: "H" }),
@@ -75,14 +78,24 @@ function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint }
     host: {
       lastAppHash: () => "H",
       readBank: () => ({
-        balances: new Map([[addressOfName("gov"), [{ denom: "stake", amount: bank.module }]]]),
+        balances: new Map([
+          [addressOfName("gov"), [{ denom: "stake", amount: bank.module }]],
+          ...["val1", "val2", "val3", "val4"].map(
+            (v) =>
+              [
+                addressOfName(v),
+                [{ denom: "stake", amount: v === "val1" ? (bank.val1 ?? GENESIS_BALANCE) : GENESIS_BALANCE }],
+              ] as const,
+          ),
+        ]),
         supply: [{ denom: "stake", amount: bank.supply }],
       }),
     },
   });
   return s as unknown as Session;
 }
-const GENESIS_SUPPLY = 4n * 1_000_000_000_000n;
+const GENESIS_BALANCE = 1_000_000_000_000n;
+const GENESIS_SUPPLY = 4n * GENESIS_BALANCE;
 
 describe("gov-follows-tally", () => {
   it(`${govFollowsTally.statement} — holds for ${CI_RUNS} runs`, () => {
@@ -137,22 +150,23 @@ describe("gov-follows-tally", () => {
   });
 
   it("holds the deposits in the gov module account while open, and burns a vetoed proposal's from the supply", () => {
-    expect(govFollowsTally.check(withBank(opened, { module: 10_000_000n, supply: GENESIS_SUPPLY })).holds).toBe(true);
+    const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
+    expect(govFollowsTally.check(withBank(opened, held)).holds).toBe(true);
     const vetoed = [
       opened[0]!,
       block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
       block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
     ];
-    const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n };
+    const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n, val1: GENESIS_BALANCE - 10_000_000n };
     expect(govFollowsTally.check(withBank(vetoed, burned)).holds).toBe(true);
     // A chain that refunds a vetoed proposal's deposit keeps the supply whole: burn_vote_veto is on by default.
-    expect(govFollowsTally.check(withBank(vetoed, { module: 0n, supply: GENESIS_SUPPLY }))).toMatchObject({
+    expect(govFollowsTally.check(withBank(vetoed, { ...burned, supply: GENESIS_SUPPLY }))).toMatchObject({
       holds: false,
       detail: `the stake supply is ${GENESIS_SUPPLY}, but genesis ${GENESIS_SUPPLY} less the 10000000 burned by decisions is ${GENESIS_SUPPLY - 10_000_000n}`,
     });
     // A chain that loses a passed proposal's refund leaves it in the module account.
     const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
-    expect(govFollowsTally.check(withBank(passed, { module: 10_000_000n, supply: GENESIS_SUPPLY }))).toMatchObject({
+    expect(govFollowsTally.check(withBank(passed, held))).toMatchObject({
       holds: false,
       detail: expect.stringContaining(
         "the gov module account holds 10000000stake, but the open proposals' deposits are 0stake",
@@ -179,5 +193,47 @@ describe("gov-follows-tally", () => {
     expect(check(expedited).holds).toBe(true);
     const passedAnyway = [...expedited.slice(0, 3), block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
     expect(check(passedAnyway)).toMatchObject({ holds: false, detail: expect.stringContaining("no-quorum") });
+  });
+
+  it("is violated when a chain accepts a vote before voting started, or refuses a cancel by the proposer", () => {
+    const partial = {
+      ...submit(),
+      tx: { ...(submit().tx as object), initialDeposit: [{ denom: "stake", amount: 1_000_000n }] } as unknown as SimTx,
+    };
+    const inDeposit = block(2, T0, [partial], [{ kind: "submitted", id: 1n }]);
+    expect(check([inDeposit, block(3, T0 + 6000, [vote("val1", "yes")], [])])).toMatchObject({
+      holds: false,
+      detail: "block 3: a vote transaction succeeded, but the gov rules say it fails",
+    });
+    const cancel = { kind: "cancelProposal", proposalId: 1n, proposer: addressOfName("val1") } as SimTx;
+    const refused = { tx: cancel, result: { ok: false, error: "proposal 1 not found" } };
+    expect(check([inDeposit, block(3, T0 + 6000, [refused], [])])).toMatchObject({
+      holds: false,
+      detail: "block 3: a cancelProposal transaction failed (proposal 1 not found), but the gov rules say it succeeds",
+    });
+  });
+
+  it("is violated when a chain keeps a proposal whose deposit period ended short of the minimum", () => {
+    const partial = {
+      ...submit(),
+      tx: { ...(submit().tx as object), initialDeposit: [{ denom: "stake", amount: 1_000_000n }] } as unknown as SimTx,
+    };
+    // The default max_deposit_period (48h): the first block at or past it must drop the proposal.
+    const dueMs = T0 + 48 * 3_600_000;
+    const events = [block(2, T0, [partial], [{ kind: "submitted", id: 1n }])];
+    expect(check([...events, block(30_000, dueMs, [], [{ kind: "dropped", id: 1n }])]).holds).toBe(true);
+    expect(check([...events, block(30_000, dueMs, [], [])])).toMatchObject({
+      holds: false,
+      detail: "block 30000: the gov rules say proposal 1 is dropped, but the chain did not report it",
+    });
+  });
+
+  it("is violated when a refund reaches the module account's books but not the depositor", () => {
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    const lost = { module: 0n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
+    expect(govFollowsTally.check(withBank(passed, lost))).toMatchObject({
+      holds: false,
+      detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
+    });
   });
 });

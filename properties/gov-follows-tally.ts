@@ -1,4 +1,15 @@
-import { depositFate, type GovVoteOption, type TallyParams, tally } from "../models/gov-tally.js";
+import {
+  deliverGovTx,
+  endGovBlock,
+  type GovModelParams,
+  type GovModelState,
+  type GovPrediction,
+  type GovTx,
+  heldDeposits,
+  initialGovModel,
+} from "../models/gov-model.js";
+import type { GovVoteOption } from "../models/gov-tally.js";
+import type { SimTx } from "../src/app/types.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
 import { parseDuration } from "../src/core/go/duration.js";
@@ -9,22 +20,28 @@ import { GOV_DEFAULTS, SCENARIO_DEFAULTS } from "../src/scenario/defaults.js";
 import { committedBank } from "../src/scenario/simulate.js";
 
 /**
- * Governance decides every proposal by the tally of the votes that executed, and on time.
+ * Governance does what its rules say with the transactions the harness sent: each succeeds or fails as the model
+ * says, and every proposal is activated, dropped, cancelled and decided by the tally of the votes that executed, on
+ * time, with its deposits refunded or burned as decided.
  *
- * The model is `models/gov-tally.ts`, written from the specification independently of `src/gov`; it is stepped from
- * what the harness did (the vote transactions it sent that executed, the validators' powers and the gov params of
- * the world), never from the chain's own verdict. What the model cannot predict and takes from the trace: which block
- * a transaction landed in and that block's time (block times are drawn by the chain, and a stalled chain includes
- * nothing), and the proposal's activation (the block whose deposit reached the minimum).
+ * The model is `models/gov-model.ts` (with the tally of `models/gov-tally.ts`), written from the specification
+ * independently of `src/gov`. It is stepped with the gov transactions the harness sent, the validators' powers and
+ * the world's gov params, never with the chain's verdicts: which transactions succeed, the proposal ids, the
+ * activations, drops, cancels and decisions are all the model's. What it takes from the trace, because the commands
+ * cannot predict it: which block a transaction landed in and that block's time (block times are drawn by the chain,
+ * and a stalled chain includes nothing); and whether a passing proposal's messages then executed (PASSED or FAILED:
+ * the upgrade oracle predicts that, model-agreement compares it).
  *
- * It holds when:
- * - a regular proposal ends PASSED or FAILED exactly when the model's tally passes, REJECTED otherwise; an expedited
- *   one passes under the expedited threshold or falls back to a regular proposal (its votes deleted);
- * - the decision comes in the first committed block whose time reaches the voting end time (voting start +
- *   voting period, or + expedited voting period; after a fallback the regular period from the same start);
- * - the deposits go where the decision sends them: the gov module account holds exactly the deposits of the
- *   proposals still open, and the supply has shrunk by exactly the deposits burned (a vetoed proposal's, a cancelled
- *   proposal's withheld share, and a missed quorum's when burn_vote_quorum is on); everything else was refunded.
+ * It holds when, block by block:
+ * - every gov transaction succeeds exactly when the model says (a deposit or a cancel on a proposal that is no longer
+ *   open, a vote outside the voting period, a cancel after the voting end fail);
+ * - the chain reports exactly the submissions (with the model's ids), activations, drops and cancels the model
+ *   predicts for that block;
+ * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
+ *   when the model's tally passes, REJECTED otherwise, an expedited one falling back to a regular proposal;
+ * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
+ *   deposits, each validator's account holds its genesis balance less its deposits still held and its deposits
+ *   burned, and the supply has shrunk by exactly the deposits burned.
  */
 export const govFollowsTally: Property = {
   name: "gov-follows-tally",
@@ -42,82 +59,65 @@ export const govFollowsTally: Property = {
   },
 };
 
-interface OpenProposal {
-  expedited: boolean;
-  /** Deposits held for it, by depositor (DENOM only). */
-  readonly deposits: Map<string, bigint>;
-  votes: [string, GovVoteOption][];
-  /** Voting end (Unix ms) once voting started; null while in the deposit period. */
-  votingEndMs: number | null;
-  votingStartMs: number | null;
-}
-
-interface GovFold {
-  position: number;
-  /** Validator account address → voting power (a validator votes from its own account). */
-  readonly powers: Map<string, number>;
-  /** Address → validator name, for readable violations. */
-  readonly names: Map<string, string>;
-  readonly params: TallyParams;
-  readonly votingPeriodMs: number;
-  readonly expeditedVotingPeriodMs: number;
-  /** Proposals submitted and not yet decided, dropped or cancelled, by id. */
-  readonly open: Map<bigint, OpenProposal>;
-  /** Submitted proposals whose id the chain has not yet announced, in submission order. */
-  readonly submitted: { readonly expedited: boolean; readonly proposer: string; readonly deposit: bigint }[];
-  readonly cancelRatio: string;
-  readonly cancelBurns: boolean;
-  readonly burnPrevote: boolean;
-  /** DENOM supply at genesis, and burned since (as the model decides). */
-  readonly genesisSupply: bigint;
-  burned: bigint;
-}
-
 /** The deposit denom of the property worlds. */
 const DENOM = "stake";
 const GOV_MODULE_ACCOUNT = addressOfName("gov");
 
+interface GovFold {
+  position: number;
+  readonly params: GovModelParams;
+  readonly model: GovModelState;
+  /** Address → validator name, for readable violations. */
+  readonly names: Map<string, string>;
+  /** Each validator account's genesis balance (DENOM). */
+  readonly genesisBalances: Map<string, bigint>;
+  /** DENOM supply at genesis. */
+  readonly genesisSupply: bigint;
+}
+
 const amountOf = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): bigint =>
   coins.reduce((n, c) => (c.denom === DENOM ? n + c.amount : n), 0n);
 
-function genesisSupply(s: Session): bigint {
+/** Every account's genesis balance (DENOM): the world's accounts, and each unlisted validator at the format's default. */
+function genesisBalances(s: Session): Map<string, bigint> {
   const accounts = s.doc.chain?.accounts ?? {};
-  let supply = 0n;
-  for (const text of Object.values(accounts)) {
+  const out = new Map<string, bigint>();
+  for (const [name, text] of Object.entries(accounts)) {
     const c = parseCoins(text);
     if (!c.ok) throw new RangeError(`world account balance "${text}": ${c.error}`);
-    supply += amountOf(c.value);
+    out.set(addressOfName(name), amountOf(c.value));
   }
-  // A validator not listed in `chain.accounts` starts with the scenario format's default balance.
   const unlisted = parseCoins(SCENARIO_DEFAULTS.validatorBalance);
   if (!unlisted.ok) throw new RangeError(`default validator balance: ${unlisted.error}`);
   for (const v of s.doc.chain?.validators ?? [])
-    if (!Object.hasOwn(accounts, v.name)) supply += amountOf(unlisted.value);
-  return supply;
-}
-
-/** floor(amount × ratio) for a decimal ratio string. */
-function mulFloor(amount: bigint, ratio: string): bigint {
-  const [whole = "0", frac = ""] = ratio.split(".");
-  return (amount * BigInt(`${whole}${frac}`)) / 10n ** BigInt(frac.length);
+    if (!Object.hasOwn(accounts, v.name)) out.set(addressOfName(v.name), amountOf(unlisted.value));
+  return out;
 }
 
 function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
-  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT]);
+  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT, ...f.names.keys()]);
   if (bank === undefined) return HOLDS;
-  const amount = (coins: readonly { denom: string; amount: bigint }[] | undefined) =>
-    coins?.find((c) => c.denom === DENOM)?.amount ?? 0n;
-  let held = 0n;
-  for (const p of f.open.values()) for (const d of p.deposits.values()) held += d;
-  const inModule = amount(bank.balances.get(GOV_MODULE_ACCOUNT));
+  const held = heldDeposits(f.model);
+  const inModule = amountOf(bank.balances.get(GOV_MODULE_ACCOUNT) ?? []);
   if (inModule !== held)
     return violated(
       `the gov module account holds ${inModule}${DENOM}, but the open proposals' deposits are ${held}${DENOM} (a deposit was not refunded, burned or kept as decided)`,
     );
-  const supply = f.genesisSupply - f.burned;
-  if (amount(bank.supply) !== supply)
+  for (const [address, name] of f.names) {
+    const genesis = f.genesisBalances.get(address) ?? 0n;
+    const heldFrom = heldDeposits(f.model, address);
+    const burnedFrom = f.model.burnedFrom.get(address) ?? 0n;
+    const want = genesis - heldFrom - burnedFrom;
+    const has = amountOf(bank.balances.get(address) ?? []);
+    if (has !== want)
+      return violated(
+        `${name} holds ${has}${DENOM}, but its genesis ${genesis} less its ${heldFrom} in open deposits and its ${burnedFrom} burned is ${want} (a refund went to the wrong account or was lost)`,
+      );
+  }
+  const supply = f.genesisSupply - f.model.burned;
+  if (amountOf(bank.supply) !== supply)
     return violated(
-      `the ${DENOM} supply is ${amount(bank.supply)}, but genesis ${f.genesisSupply} less the ${f.burned} burned by decisions is ${supply}`,
+      `the ${DENOM} supply is ${amountOf(bank.supply)}, but genesis ${f.genesisSupply} less the ${f.model.burned} burned by decisions is ${supply}`,
     );
   return HOLDS;
 }
@@ -130,6 +130,12 @@ function durationMs(text: string): number {
   return d.value;
 }
 
+function coinAmount(text: string): bigint {
+  const c = parseCoins(text);
+  if (!c.ok) throw new RangeError(`world gov deposit "${text}": ${c.error}`);
+  return amountOf(c.value);
+}
+
 function foldOf(s: Session): GovFold {
   let f = folds.get(s);
   if (f === undefined) {
@@ -137,27 +143,34 @@ function foldOf(s: Session): GovFold {
     const world = s.doc.chain?.gov;
     const gov = <K extends keyof typeof GOV_DEFAULTS>(k: K) => world?.[k] ?? GOV_DEFAULTS[k];
     const validators = s.doc.chain?.validators ?? [];
+    const balances = genesisBalances(s);
+    let supply = 0n;
+    for (const b of balances.values()) supply += b;
     f = {
       position: 0,
-      powers: new Map(validators.map((v) => [addressOfName(v.name), v.power ?? 0])),
-      names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
       params: {
-        quorum: gov("quorum"),
-        threshold: gov("threshold"),
-        expeditedThreshold: gov("expeditedThreshold"),
-        vetoThreshold: gov("vetoThreshold"),
-        burnVoteQuorum: gov("burnVoteQuorum"),
-        burnVoteVeto: gov("burnVoteVeto"),
+        tally: {
+          quorum: gov("quorum"),
+          threshold: gov("threshold"),
+          expeditedThreshold: gov("expeditedThreshold"),
+          vetoThreshold: gov("vetoThreshold"),
+          burnVoteQuorum: gov("burnVoteQuorum"),
+          burnVoteVeto: gov("burnVoteVeto"),
+        },
+        powers: new Map(validators.map((v) => [addressOfName(v.name), v.power ?? 0])),
+        minDeposit: coinAmount(gov("minDeposit")),
+        expeditedMinDeposit: coinAmount(gov("expeditedMinDeposit")),
+        maxDepositPeriodMs: durationMs(gov("maxDepositPeriod")),
+        votingPeriodMs: durationMs(gov("votingPeriod")),
+        expeditedVotingPeriodMs: durationMs(gov("expeditedVotingPeriod")),
+        cancelRatio: gov("proposalCancelRatio"),
+        cancelBurns: gov("proposalCancelDest") === "",
+        burnPrevote: gov("burnProposalDepositPrevote"),
       },
-      cancelRatio: gov("proposalCancelRatio"),
-      cancelBurns: gov("proposalCancelDest") === "",
-      burnPrevote: gov("burnProposalDepositPrevote"),
-      genesisSupply: genesisSupply(s),
-      burned: 0n,
-      votingPeriodMs: durationMs(gov("votingPeriod")),
-      expeditedVotingPeriodMs: durationMs(gov("expeditedVotingPeriod")),
-      open: new Map(),
-      submitted: [],
+      model: initialGovModel(),
+      names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
+      genesisBalances: balances,
+      genesisSupply: supply,
     };
     folds.set(s, f);
   }
@@ -166,89 +179,97 @@ function foldOf(s: Session): GovFold {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A transaction in the model's terms, or undefined for one gov does not handle. */
+function govTx(tx: SimTx): GovTx | undefined {
+  switch (tx.kind) {
+    case "submitProposal":
+      return { kind: "submit", proposer: tx.proposer, deposit: amountOf(tx.initialDeposit), expedited: tx.expedited };
+    case "deposit":
+      return { kind: "deposit", id: tx.proposalId, depositor: tx.depositor, amount: amountOf(tx.amount) };
+    case "vote":
+      return { kind: "vote", id: tx.proposalId, voter: tx.voter, option: tx.option as GovVoteOption };
+    case "cancelProposal":
+      return { kind: "cancel", id: tx.proposalId, proposer: tx.proposer };
+    default:
+      return undefined;
+  }
+}
+
+/** The first deadline an open proposal has reached by `timeMs` (deposit end while inactive, else voting end). */
+function overdue(
+  f: GovFold,
+  timeMs: number,
+): { readonly id: bigint; readonly what: string; readonly atMs: number } | undefined {
+  for (const p of f.model.open.values()) {
+    if (p.votingEndMs === null && p.depositEndMs <= timeMs)
+      return { id: p.id, what: "deposit period", atMs: p.depositEndMs };
+    if (p.votingEndMs !== null && p.votingEndMs <= timeMs)
+      return { id: p.id, what: "voting period", atMs: p.votingEndMs };
+  }
+  return undefined;
+}
+
+/** A chain gov event in the model's vocabulary: PASSED and FAILED both mean the tally passed. */
+const chainKind = (kind: string): string => (kind === "passed" || kind === "failed" ? "passes" : kind);
+const DECISIONS = new Set(["passes", "rejected", "expedited-fallback"]);
+
+function decisionDetail(f: GovFold, p: GovPrediction, chain: string, height: number): string {
+  if (p.kind !== "passes" && p.kind !== "rejected" && p.kind !== "expedited-fallback") return "";
+  const votes = p.votes.map(([v, o]) => `${f.names.get(v) ?? v}:${o}`).join(",") || "none";
+  const want =
+    p.kind === "passes" ? "pass" : p.kind === "expedited-fallback" ? "fall back to a regular proposal" : "be rejected";
+  return `proposal ${p.id}${p.expedited ? " (expedited)" : ""} ended ${chain} in block ${height}, but the tally of its votes (${votes}) says it should ${want} (${p.outcome.reason})`;
+}
+
 /** Applies one trace event to the fold; a violation's text, or undefined. */
 function step(f: GovFold, ev: TraceEvent): string | undefined {
   if (ev.kind === "blocks") {
-    for (const [id, p] of f.open)
-      if (p.votingEndMs !== null && ev.timeToMs >= p.votingEndMs)
-        return `proposal ${id}'s voting period ended at ${iso(p.votingEndMs)}, but blocks ${ev.from}-${ev.to} (until ${iso(ev.timeToMs)}) committed without deciding it`;
+    const due = overdue(f, ev.timeToMs);
+    if (due !== undefined)
+      return `proposal ${due.id}'s ${due.what} ended at ${iso(due.atMs)}, but blocks ${ev.from}-${ev.to} (until ${iso(ev.timeToMs)}) committed without deciding it`;
     return undefined;
   }
   if (ev.kind !== "block") return undefined;
+  const predicted: GovPrediction[] = [];
   // Transactions run before the EndBlocker: their submissions and votes count in this block's tally.
   for (const { tx, result } of ev.txs) {
-    if (!result.ok) continue;
-    if (tx.kind === "submitProposal")
-      f.submitted.push({ expedited: tx.expedited, proposer: tx.proposer, deposit: amountOf(tx.initialDeposit) });
-    if (tx.kind === "vote") f.open.get(tx.proposalId)?.votes.push([tx.voter, tx.option as GovVoteOption]);
-    if (tx.kind === "deposit") {
-      const deposits = f.open.get(tx.proposalId)?.deposits;
-      if (deposits !== undefined) deposits.set(tx.depositor, (deposits.get(tx.depositor) ?? 0n) + amountOf(tx.amount));
-    }
+    const g = govTx(tx);
+    if (g === undefined) continue;
+    const r = deliverGovTx(f.model, f.params, ev.timeMs, g);
+    if (r.ok !== result.ok)
+      return `block ${ev.height}: a ${tx.kind} transaction ${result.ok ? "succeeded" : `failed (${result.error ?? ""})`}, but the gov rules say it ${r.ok ? "succeeds" : "fails"}`;
+    predicted.push(...r.events);
   }
-  const decided = new Set<bigint>();
-  for (const g of ev.gov) {
-    switch (g.kind) {
-      case "submitted": {
-        const sub = f.submitted.shift();
-        if (sub === undefined) return `proposal ${g.id} was submitted in block ${ev.height} without a submission there`;
-        const deposits = new Map(sub.deposit > 0n ? [[sub.proposer, sub.deposit]] : []);
-        f.open.set(g.id, { expedited: sub.expedited, deposits, votes: [], votingEndMs: null, votingStartMs: null });
-        break;
-      }
-      case "voting-started": {
-        const p = f.open.get(g.id);
-        if (p === undefined) break;
-        p.votingStartMs = ev.timeMs;
-        p.votingEndMs = ev.timeMs + (p.expedited ? f.expeditedVotingPeriodMs : f.votingPeriodMs);
-        break;
-      }
-      case "passed":
-      case "failed":
-      case "rejected":
-      case "expedited-fallback": {
-        const p = f.open.get(g.id);
-        if (p === undefined) break;
-        decided.add(g.id);
-        if (p.votingEndMs === null || ev.timeMs < p.votingEndMs)
-          return `proposal ${g.id} was decided (${g.kind}) in block ${ev.height} at ${iso(ev.timeMs)}, before its voting end ${p.votingEndMs === null ? "(voting never started)" : iso(p.votingEndMs)}`;
-        const model = tally(p.votes, f.powers, f.params, p.expedited);
-        const chainPassed = g.kind === "passed" || g.kind === "failed";
-        const votes = p.votes.map(([v, o]) => `${f.names.get(v) ?? v}:${o}`).join(",") || "none";
-        if (chainPassed !== model.passes) {
-          const want = model.passes ? "pass" : p.expedited ? "fall back to a regular proposal" : "be rejected";
-          return `proposal ${g.id}${p.expedited ? " (expedited)" : ""} ended ${g.kind} in block ${ev.height}, but the tally of its votes (${votes}) says it should ${want} (${model.reason})`;
-        }
-        const fate = depositFate(model, p.expedited);
-        if (fate === "burn") for (const d of p.deposits.values()) f.burned += d;
-        if (g.kind === "expedited-fallback") {
-          // The regular tally decides it later, from the same voting start; the counted votes are deleted.
-          p.expedited = false;
-          p.votes = [];
-          p.votingEndMs = (p.votingStartMs ?? ev.timeMs) + f.votingPeriodMs;
-        } else f.open.delete(g.id);
-        break;
-      }
-      case "dropped": {
-        const p = f.open.get(g.id);
-        if (p !== undefined && f.burnPrevote) for (const d of p.deposits.values()) f.burned += d;
-        f.open.delete(g.id);
-        decided.add(g.id);
-        break;
-      }
-      case "cancelled": {
-        // Each deposit's cancel share is withheld (burned when no destination is set), the rest refunded.
-        const p = f.open.get(g.id);
-        if (p !== undefined && f.cancelBurns)
-          for (const d of p.deposits.values()) f.burned += mulFloor(d, f.cancelRatio);
-        f.open.delete(g.id);
-        decided.add(g.id);
-        break;
-      }
+  const chainEvents = ev.gov.map((g) => ({ kind: chainKind(g.kind), id: g.id, raw: g.kind }));
+  // Decisions the chain made that the model does not expect in this block come first: they say the most.
+  const endBlock = endGovBlock(f.model, f.params, ev.timeMs);
+  for (const c of chainEvents) {
+    if (!DECISIONS.has(c.kind)) continue;
+    const p = endBlock.find((x) => x.id === c.id);
+    if (p === undefined) {
+      const open = predicted.find((x) => x.id === c.id) ?? f.model.open.get(c.id);
+      const end = f.model.open.get(c.id)?.votingEndMs;
+      return open === undefined
+        ? `proposal ${c.id} was decided (${c.raw}) in block ${ev.height}, but it is not open`
+        : `proposal ${c.id} was decided (${c.raw}) in block ${ev.height} at ${iso(ev.timeMs)}, before its voting end ${end === null || end === undefined ? "(voting never started)" : iso(end)}`;
     }
+    if (p.kind !== c.kind) return decisionDetail(f, p, c.raw, ev.height);
   }
-  for (const [id, p] of f.open)
-    if (!decided.has(id) && p.votingEndMs !== null && ev.timeMs >= p.votingEndMs)
-      return `proposal ${id}'s voting period ended at ${iso(p.votingEndMs)}, but block ${ev.height} at ${iso(ev.timeMs)} did not decide it`;
+  predicted.push(...endBlock);
+  const key = (e: { readonly kind: string; readonly id: bigint }) => `${e.kind} ${e.id}`;
+  const want = predicted.map(key);
+  const got = chainEvents.map(key);
+  for (const w of want)
+    if (!got.includes(w)) {
+      const [kind, id] = w.split(" ");
+      return DECISIONS.has(kind ?? "")
+        ? `proposal ${id}'s voting period ended, but block ${ev.height} at ${iso(ev.timeMs)} did not decide it`
+        : `block ${ev.height}: the gov rules say proposal ${id} is ${kind}, but the chain did not report it`;
+    }
+  for (const g of got)
+    if (!want.includes(g)) {
+      const [kind, id] = g.split(" ");
+      return `block ${ev.height}: the chain reports proposal ${id} ${kind}, which the gov rules do not`;
+    }
   return undefined;
 }

@@ -124,7 +124,12 @@ const summary: MutationSummary & { wallS: number; files_mutated: string } = {
 writeFileSync(join(out, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
 for (const l of mutationTable(summary)) process.stdout.write(`${l}\n`);
 const ttk = summary.campaignTimeToKillS;
-if (ttk !== null) process.stdout.write(`campaign time to kill: median ${ttk.medianS} s, p90 ${ttk.p90S} s\n`);
+if (ttk !== null)
+  process.stdout.write(
+    `campaign time to kill: median ${ttk.medianS} s, p90 ${ttk.p90S} s${
+      ttk.cpu === null ? "" : ` (CPU: median ${ttk.cpu.medianS} s, p90 ${ttk.cpu.p90S} s)`
+    }\n`,
+  );
 process.stdout.write(
   detectors.includes("campaign") && detectors.includes("scenarios")
     ? `${summary.survivors.length} survivor(s) of campaign+scenarios; ${join(out, "summary.json")}\n`

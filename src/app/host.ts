@@ -59,6 +59,8 @@ export interface AppHost<S, I = unknown> {
   hasBinary(name: string): boolean;
   readUpgradeInfo(state: S): UpgradeInfoRead;
   readCommitted(state: S): CommittedView;
+  /** `readCommitted(state).plan` alone (read after every block that changed something: the cheap part only). */
+  readCommittedPlan(state: S): CommittedView["plan"];
   readProposal(state: S, id: bigint): ProposalView | undefined;
   /** Committed balances (every denom) of the given addresses, and the total supply. */
   readBank(state: S, addresses: readonly string[]): BankView;

@@ -50,6 +50,8 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
   #genesisHash: string | undefined;
   /** readCommitted views by app hash (see there). */
   readonly #committedViews = new Map<string, CommittedView>();
+  /** readCommittedPlan results by app hash, for hashes without a view (bounded like the views). */
+  readonly #committedPlans = new Map<string, CommittedView["plan"]>();
 
   constructor(
     genesis: ChainGenesis,
@@ -169,7 +171,13 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
   }
 
   lastAppHash(state: NodeState): string {
-    return toHex(state.store.lastCommitId().appHash);
+    const hash = state.store.lastCommitId().appHash;
+    let hex = hexOfHash.get(hash);
+    if (hex === undefined) {
+      hex = toHex(hash);
+      hexOfHash.set(hash, hex);
+    }
+    return hex;
   }
 
   hasBinary(name: string): boolean {
@@ -207,6 +215,25 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
     };
   }
 
+  readCommittedPlan(state: NodeState): CommittedView["plan"] {
+    if (state.store.latestVersion() === 0) return null;
+    const appHash = this.lastAppHash(state);
+    const view = this.#committedViews.get(appHash);
+    let plan = view === undefined ? this.#committedPlans.get(appHash) : view.plan;
+    if (plan === undefined) {
+      // As in #readCommittedUncached, from the same committed content (pinned by the app hash).
+      const c = this.#committedCtx(state);
+      const read = c === undefined ? undefined : committedReader(state).getUpgradePlan(c.ctx);
+      plan =
+        read === undefined || !read.ok
+          ? null
+          : { name: read.value.name, height: Number(read.value.height), info: read.value.info };
+      if (this.#committedPlans.size >= COMMITTED_VIEWS_MAX) this.#committedPlans.clear();
+      this.#committedPlans.set(appHash, plan);
+    }
+    return plan === null ? null : { ...plan };
+  }
+
   readCommitted(state: NodeState): CommittedView {
     const appHash = this.lastAppHash(state);
     if (state.store.latestVersion() === 0)
@@ -233,12 +260,7 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
     const appHash = this.lastAppHash(state);
     if (c === undefined)
       return { plan: null, applied: new Map(), moduleVersions: new Map(), protocolVersion: 0, stores: [], appHash };
-    const keeper = new UpgradeKeeper({
-      skipUpgradeHeights: new Set(),
-      homePath: state.home,
-      fs: state.fs,
-      authority: "",
-    });
+    const keeper = committedReader(state);
     const plan = keeper.getUpgradePlan(c.ctx);
     const applied = new Map<string, number>();
     for (const [k] of prefixIterator(c.ctx.kv("upgrade"), donePrefix())) {
@@ -288,6 +310,13 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
     };
   }
 }
+
+/** An upgrade keeper that only reads committed state (no skip heights, no authority). */
+const committedReader = (state: NodeState): UpgradeKeeper =>
+  new UpgradeKeeper({ skipUpgradeHeights: new Set(), homePath: state.home, fs: state.fs, authority: "" });
+
+/** toHex of committed app hashes (each commit's hash array is never written to; clones share it). */
+const hexOfHash = new WeakMap<Uint8Array, string>();
 
 const STATUS: Partial<Record<ProposalStatus, ProposalView["status"]>> = {
   [ProposalStatus.DEPOSIT_PERIOD]: "deposit_period",

@@ -138,7 +138,7 @@ export function tracePlanChange<S>(ctx: EngineCtx<S>, height: number): void {
   const { book } = ctx.s;
   const ref = referenceNode(ctx);
   if (ref === undefined) return;
-  const plan = ctx.host.readCommitted(ref.state).plan;
+  const plan = ctx.host.readCommittedPlan(ref.state);
   const key = canonicalJson(plan);
   if (key === book.lastPlanKey) return;
   book.lastPlanKey = key;

@@ -158,7 +158,9 @@ export class ChainEngine<S, I = unknown> {
       recordStep(this.#ctx.s, step, true, null);
       return;
     }
-    this.#start(op.node, op.binary, op.skip);
+    const launch = this.#ctx.opts.launch;
+    const binary = launch === undefined ? op.binary : launch(op.node.cfg.name, op.binary, op.node.binary);
+    this.#start(op.node, binary, op.skip);
     recordStep(this.#ctx.s, step, true, null, { status: op.node.status });
   }
 

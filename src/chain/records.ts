@@ -2,6 +2,13 @@ import type { Halt, ProposalStatusName } from "../app/types.js";
 import type { CheckRunner } from "./actions.js";
 import type { ConsensusHook } from "./consensus.js";
 
+/**
+ * The binary a node's launcher actually starts when an operator's step asks for `requested` (a swap's binary, or a
+ * restart's current one) on a node that last ran `running`. Production launches what was asked; a planted fault may
+ * not.
+ */
+export type LaunchHook = (node: string, requested: string, running: string) => string;
+
 /** A halt as the chain records it. */
 export interface HaltRecord {
   readonly node: string;
@@ -44,6 +51,8 @@ export interface EngineOptions {
   readonly noSharedExecution?: boolean;
   /** An interception point over each commit decision (see ConsensusHook; none in production). */
   readonly consensus?: ConsensusHook;
+  /** An interception point over the binary an operator's swap or restart launches (see LaunchHook; none in production). */
+  readonly launch?: LaunchHook;
   /** Resolves `{kind: "check", id}` steps (e.g. a scenario's inline expectations); without it a check fails. */
   readonly check?: CheckRunner;
 }

@@ -20,7 +20,7 @@ function settleBlocked<S>(ctx: EngineCtx<S>): boolean {
   for (const p of s.book.proposals.values())
     if (p.status === "deposit_period" || p.status === "voting_period") return true;
   const ref = referenceNode(ctx);
-  return ref !== undefined && ctx.host.readCommitted(ref.state).plan !== null;
+  return ref !== undefined && ctx.host.readCommittedPlan(ref.state) !== null;
 }
 
 /** The height at which a settle run ends, or undefined while it cannot end. */

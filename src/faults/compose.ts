@@ -1,5 +1,6 @@
 import { type AppHooks, NO_HOOKS } from "../app/hooks.js";
 import type { ConsensusHook } from "../chain/consensus.js";
+import type { LaunchHook } from "../chain/records.js";
 import type { FaultHooks } from "./hooks.js";
 import { FAULTS, type Fault } from "./index.js";
 
@@ -8,6 +9,8 @@ export interface ComposedFaults {
   readonly app: AppHooks;
   /** Absent when no fault touches consensus. */
   readonly consensus?: ConsensusHook;
+  /** Absent when no fault touches the launcher. */
+  readonly launch?: LaunchHook;
 }
 
 /**
@@ -19,6 +22,7 @@ export function composeFaults(enabled: readonly Fault[]): ComposedFaults {
   if (on.length === 0) return { app: NO_HOOKS };
   let app: AppHooks = NO_HOOKS;
   let consensus: ConsensusHook | undefined;
+  let launch: LaunchHook | undefined;
   for (const h of on) {
     const prev = app;
     app = {
@@ -34,6 +38,15 @@ export function composeFaults(enabled: readonly Fault[]): ComposedFaults {
       const hook = h.consensus;
       consensus = before === undefined ? hook : (d, e, t) => hook(before(d, e, t), e, t);
     }
+    if (h.launch !== undefined) {
+      const before = launch;
+      const hook = h.launch;
+      launch = before === undefined ? hook : (n, requested, running) => hook(n, before(n, requested, running), running);
+    }
   }
-  return consensus === undefined ? { app } : { app, consensus };
+  return {
+    app,
+    ...(consensus === undefined ? {} : { consensus }),
+    ...(launch === undefined ? {} : { launch }),
+  };
 }

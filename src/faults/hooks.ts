@@ -1,5 +1,6 @@
 import type { KeeperClass, StoreLoader } from "../app/hooks.js";
 import type { ConsensusHook } from "../chain/consensus.js";
+import type { LaunchHook } from "../chain/records.js";
 import type { UpgradeKeeper } from "../upgrade/keeper.js";
 import type { UpgradeMsgServer } from "../upgrade/msg-server.js";
 import type { PreBlockResult } from "../upgrade/preblocker.js";
@@ -21,6 +22,8 @@ export interface FaultHooks {
   readonly genesisAppHash?: (hash: string) => string;
   /** The engine's commit decision. */
   readonly consensus?: ConsensusHook;
+  /** The binary an operator's swap or restart launches. */
+  readonly launch?: LaunchHook;
 }
 
 /** A planted fault: what it breaks, how (its hooks), and what must catch it. */

@@ -8,6 +8,7 @@ import { noEarlyHalt } from "./no-early-halt.js";
 import { nondeterministicGenesis } from "./nondeterministic-genesis.js";
 import { offByOneDueHeight } from "./off-by-one-due-height.js";
 import { skipDoneMarker } from "./skip-done-marker.js";
+import { staleBinarySwap } from "./stale-binary-swap.js";
 import { storeUpgradesWrongHeight } from "./store-upgrades-wrong-height.js";
 import { unanimousConsensus } from "./unanimous-consensus.js";
 
@@ -30,6 +31,7 @@ export const FAULTS = [
   storeUpgradesWrongHeight,
   unanimousConsensus,
   nondeterministicGenesis,
+  staleBinarySwap,
 ] as const satisfies readonly FaultDefinition[];
 
 export type Fault = (typeof FAULTS)[number]["name"];

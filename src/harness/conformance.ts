@@ -5,14 +5,15 @@ const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? 
 
 /**
  * Compares the oracle's prediction with the real chain: height, stall, plan, applied heights, protocol version,
- * handler runs, halts, and each node's status, binary, height and upgrade-info.json. Returns readable
+ * handler runs, halts, and each node's status, binary, height and upgrade-info.json; and where the chain's account of
+ * the harness's own actions deviated from what the harness asked for (the intent gaps, intent.ts). Returns readable
  * differences (`plan: model {...} chain {...}`); empty when they agree.
  */
 export function conformance(s: Session): string[] {
   const m = predict(s.oracle.snapshot);
   const sim = s.sim;
   const c = sim.committed();
-  const out: string[] = [];
+  const out: string[] = s.intents.gaps.map((g) => `intent: ${g}`);
   const cmp = (what: string, model: unknown, chain: unknown) => {
     if (j(model) !== j(chain)) out.push(`${what}: model ${j(model)} chain ${j(chain)}`);
   };

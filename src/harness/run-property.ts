@@ -230,6 +230,7 @@ function counterexampleDocument(
         u === null ? null : { name: u.name, height: u.height, info: u.info },
       ]),
     ),
+    nodes: Object.fromEntries(Object.entries(m.nodes).map(([n, v]) => [n, { binary: v.binary, status: v.status }])),
   };
   const doc = session.document({ expect });
   return {

@@ -14,6 +14,7 @@ import { formatRfc3339 } from "../core/go/time.js";
 import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
 import { buildSimulation, forkSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
+import { type Intent, IntentLedger, type ModelNode } from "./intent.js";
 import { type WorldOptions, worldDocument } from "./world.js";
 import { parsedDocument, parsedWorld, readyChain, worldOracle } from "./world-cache.js";
 
@@ -25,6 +26,11 @@ export type HarnessMsg =
 const toOracleMsg = (m: HarnessMsg): UpgradeMsg =>
   m.kind === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.name, height: m.height, info: m.info } }
+    : { type: "cancelUpgrade" };
+/** An engine message in the oracle's form (heights as the harness writes them: safe integers). */
+const oracleMsgOf = (m: UpgradeMessage): UpgradeMsg =>
+  m.kind === "softwareUpgrade"
+    ? { type: "softwareUpgrade", plan: { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info } }
     : { type: "cancelUpgrade" };
 const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
   m.kind === "softwareUpgrade"
@@ -38,6 +44,22 @@ const toDocMsg = (m: HarnessMsg) =>
   m.kind === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
     : { cancelUpgrade: {} };
+
+/** The intent an action carries for the model (none for proposals, deposits and votes: gov-follows-tally models those). */
+function intentOf(a: Action): Intent | undefined {
+  switch (a.kind) {
+    case "swapBinary":
+      return { kind: "node", action: a.kind, node: a.node, binary: a.binary, skip: a.skipUpgradeHeights };
+    case "restart":
+      return { kind: "node", action: a.kind, node: a.node, binary: undefined, skip: a.skipUpgradeHeights };
+    case "stop":
+      return { kind: "node", action: a.kind, node: a.node, binary: undefined, skip: undefined };
+    case "authorityExec":
+      return { kind: "authority", msgs: a.messages.map(oracleMsgOf) };
+    default:
+      return undefined;
+  }
+}
 
 /** Initial oracles of the scenario-document sessions (the coverage world), memoised by their input. */
 const oracleCache = new Map<string, Oracle>();
@@ -101,6 +123,8 @@ export class Session {
   readonly binaries = new Map<string, string>();
   /** Oracle events sent so far (for reports). */
   eventsSent = 0;
+  /** What the harness asked for, which steps the oracle; its gaps are where the chain's account deviated. */
+  readonly intents = new IntentLedger();
   /** Trace events fully applied so far. */
   #cursor = 0;
   #position: TracePosition = TRACE_START;
@@ -145,6 +169,8 @@ export class Session {
   /** Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. */
   act(action: Action, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
     const index = this.#stepIndex++;
+    const intent = intentOf(action);
+    if (intent !== undefined) this.intents.expect(index, intent);
     const live = !this.sim.stalled;
     const at = live ? this.sim.height + 1 : this.sim.nowMs + 1;
     this.steps.push({
@@ -160,6 +186,7 @@ export class Session {
     });
     if (live) this.#advance({ untilHeight: at });
     else this.#advance({ untilTimeMs: at });
+    this.intents.settle(index);
     return this.sim.stepResults().find((r) => r.index === index);
   }
 
@@ -295,14 +322,20 @@ export class Session {
       case "start": {
         this.binaries.set(ev.node, ev.binary);
         if (isGenesisStart(before, ev)) return true; // the oracle starts the genesis nodes running
+        if (this.intents.onNodeEvent(ev)) return true; // an operator's action: the oracle stepped from its intent
         this.#send({ type: "NODE_STARTED", node: ev.node, binary: ev.binary, skipHeights: [...ev.skip] });
         this.#send({ type: "NODE_CAUGHT_UP", node: ev.node });
         return true;
       }
       case "stop":
+        if (this.intents.onNodeEvent(ev)) return true;
         if (before.live) this.#send({ type: "NODE_STOPPED", node: ev.node });
         return true;
+      case "step":
+        for (const e of this.intents.onStep(ev, (n) => this.#modelNode(n))) this.#send(e);
+        return true;
       case "blocks": {
+        this.intents.onCommit(ev.from);
         const from = Math.max(ev.from, this.#lastBlockSent + 1);
         if (from <= ev.to) this.#sendBlocks(from, ev.to);
         for (let h = from; h <= ev.to; h++) {
@@ -319,6 +352,7 @@ export class Session {
         return !last;
       }
       case "stall":
+        this.intents.onOtherEvent();
         this.#block(ev.height);
         return true;
       case "block": {
@@ -341,9 +375,12 @@ export class Session {
                 ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { kind: "cancelUpgrade" },
           );
-          this.#send({ type: "AUTHORITY_EXEC", height, msgs: msgs.map(toOracleMsg) });
+          const signed = this.intents.onAuthorityTx(height, msgs.map(toOracleMsg));
+          if (signed === undefined) continue;
+          this.#send({ type: "AUTHORITY_EXEC", height, msgs: signed });
           this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
         }
+        this.intents.onCommit(height);
         for (const g of ev.gov) {
           if (g.kind !== "passed" && g.kind !== "failed") continue;
           const label = this.sim.proposals.find((p) => p.id === g.id)?.label ?? undefined;
@@ -361,12 +398,22 @@ export class Session {
         return true;
       }
       case "plan":
+        this.intents.onOtherEvent();
         this.#committedPlan = ev.plan;
         this.#planChanges.push([ev.height, ev.plan]);
         return true;
       default:
+        this.intents.onOtherEvent();
         return true;
     }
+  }
+
+  /** The oracle's view of a node, for an operator's action on it. */
+  #modelNode(name: string): ModelNode | undefined {
+    const n = this.oracle.snapshot.context.nodes.find((x) => x.name === name);
+    return n === undefined
+      ? undefined
+      : { stopped: n.status.state === "stopped", binary: n.binary, skipHeights: n.skipHeights };
   }
 
   /** Where the trace stands: its height, time and genesis time as of the last sync. */

@@ -43,7 +43,11 @@ export function mutationSection(m: MutationInput | null, chartSvg: string | unde
   );
   const t = s.campaignTimeToKillS;
   if (t !== null)
-    out.push(`<p>Campaign time to kill: median ${t.medianS} s, p90 ${t.p90S} s over ${t.killed} killed mutants.</p>`);
+    out.push(
+      `<p>Campaign time to kill: median ${t.medianS} s, p90 ${t.p90S} s over ${t.killed} killed mutants${
+        t.cpu === null ? "" : ` (CPU time: median ${t.cpu.medianS} s, p90 ${t.cpu.p90S} s)`
+      }.</p>`,
+    );
   out.push(
     `<p>Stryker's reports: ${s.detectors
       .filter((d) => d !== "campaign+scenarios")

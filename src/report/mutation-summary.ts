@@ -32,7 +32,21 @@ export interface StrykerReport {
 export interface DetectorTiming {
   readonly mutant: string | null;
   readonly ms: number;
+  /**
+   * CPU time (user + system) the detector used over the same span. Absent in timings written before it was recorded.
+   * Unlike `ms`, it does not grow with the machine's load, so time-to-kill figures taken on a busy machine compare.
+   */
+  readonly cpuMs?: number;
   readonly exitCode: number;
+}
+
+/** The campaign's time to kill over the mutants it killed: wall seconds, and CPU seconds where recorded. */
+export interface TimeToKill {
+  readonly killed: number;
+  readonly medianS: number;
+  readonly p90S: number;
+  /** Over the kills whose timing recorded CPU time; null when none did. */
+  readonly cpu: { readonly medianS: number; readonly p90S: number } | null;
 }
 
 export interface ScoreRow {
@@ -60,7 +74,7 @@ export interface MutationSummary {
   readonly files: Readonly<Record<string, Readonly<Record<string, ScoreRow>>>>;
   /** Mutants neither the campaign nor the scenarios kill, in file and position order. */
   readonly survivors: readonly Survivor[];
-  readonly campaignTimeToKillS: { readonly killed: number; readonly medianS: number; readonly p90S: number } | null;
+  readonly campaignTimeToKillS: TimeToKill | null;
 }
 
 const KILLED = new Set(["Killed"]);
@@ -172,10 +186,11 @@ export function summarizeMutation(
     for (const [col, os] of outcomes.get(f) ?? []) cols[col] = row(os);
     files[f] = cols;
   }
-  const kills = campaignTimings
-    .filter((t) => t.mutant !== null && t.exitCode !== 0)
-    .map((t) => t.ms / 1000)
-    .sort((a, b) => a - b);
+  const killTimings = campaignTimings.filter((t) => t.mutant !== null && t.exitCode !== 0);
+  const seconds = (ms: readonly number[]): number[] => ms.map((v) => v / 1000).sort((a, b) => a - b);
+  const kills = seconds(killTimings.map((t) => t.ms));
+  const cpuKills = seconds(killTimings.flatMap((t) => (t.cpuMs === undefined ? [] : [t.cpuMs])));
+  const round2 = (v: number): number => Math.round(v * 100) / 100;
   return {
     detectors: [...detectors, ...(combined ? ["campaign+scenarios"] : [])],
     files,
@@ -185,8 +200,12 @@ export function summarizeMutation(
         ? null
         : {
             killed: kills.length,
-            medianS: Math.round(quantile(kills, 0.5) * 100) / 100,
-            p90S: Math.round(quantile(kills, 0.9) * 100) / 100,
+            medianS: round2(quantile(kills, 0.5)),
+            p90S: round2(quantile(kills, 0.9)),
+            cpu:
+              cpuKills.length === 0
+                ? null
+                : { medianS: round2(quantile(cpuKills, 0.5)), p90S: round2(quantile(cpuKills, 0.9)) },
           },
   };
 }

@@ -104,6 +104,11 @@ export function checkReferences(data: unknown): PathIssue[] {
       });
     }
     if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) refNode(k, [...path, "upgradeInfo", k]);
+    if (isRecord(e.nodes))
+      for (const [k, v] of Object.entries(e.nodes)) {
+        refNode(k, [...path, "nodes", k]);
+        if (isRecord(v) && v.binary !== undefined) refBinary(v.binary, [...path, "nodes", k, "binary"]);
+      }
     if (isRecord(e.steps)) for (const k of Object.keys(e.steps)) refStep(k, [...path, "steps", k]);
     if (isRecord(e.balances))
       for (const k of Object.keys(e.balances))

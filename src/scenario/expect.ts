@@ -119,6 +119,15 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
       if (!same(planWanted(want), cmp)) fail(`upgradeInfo.${node}`, planWanted(want), actual);
     }
   }
+  if (e.nodes !== undefined) {
+    for (const [node, want] of e.nodes) {
+      const st = sim.nodeStatus(node);
+      if (want.binary !== undefined && st?.binary !== want.binary)
+        fail(`nodes.${node}.binary`, want.binary, st?.binary);
+      if (want.status !== undefined && st?.status !== want.status)
+        fail(`nodes.${node}.status`, want.status, st?.status);
+    }
+  }
   if (e.stores !== undefined) {
     const wanted = [...e.stores].sort();
     const actual = [...(committed?.stores ?? [])].sort();

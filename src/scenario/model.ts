@@ -26,6 +26,12 @@ export type { BlockTimeModel };
  * x/gov params at genesis as a scenario writes them (gov's own `GovParams` is the parsed form). Ratios are SDK
  * decimal strings as written (e.g. "0.334"); gov parses them.
  */
+/** What a node runs, as an expectation: each field checked only when present. */
+export interface NodeExpectation {
+  readonly binary?: string;
+  readonly status?: "running" | "halted" | "stopped";
+}
+
 export interface GenesisGovParams {
   readonly minDeposit: Coins;
   readonly expeditedMinDeposit: Coins;
@@ -137,6 +143,8 @@ export interface Expectations {
   readonly halts?: readonly HaltExpectation[];
   readonly handlerRuns?: ReadonlyMap<string, number>;
   readonly upgradeInfo?: ReadonlyMap<string, PlanExpectation | null>;
+  /** Node → the binary it runs and its status (each optional). */
+  readonly nodes?: ReadonlyMap<string, NodeExpectation>;
   readonly stores?: readonly string[];
   readonly steps?: ReadonlyMap<string, { readonly ok: boolean; readonly error?: string }>;
   /** Account, validator or module account name → its whole committed balance. */

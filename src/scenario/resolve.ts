@@ -347,6 +347,11 @@ export function resolveExpectations(e: ExpectationsDocument): Expectations {
   if (e.handlerRuns !== undefined) out.handlerRuns = mapOf(e.handlerRuns, (v) => v);
   if (e.upgradeInfo !== undefined)
     out.upgradeInfo = mapOf(e.upgradeInfo, (v) => (v === null ? null : planExpectation(v)));
+  if (e.nodes !== undefined)
+    out.nodes = mapOf(e.nodes, (v) => ({
+      ...(v.binary === undefined ? {} : { binary: v.binary }),
+      ...(v.status === undefined ? {} : { status: v.status }),
+    }));
   if (e.stores !== undefined) out.stores = e.stores;
   if (e.steps !== undefined) {
     out.steps = mapOf(e.steps, (v) => ({ ok: v.ok, ...(v.error === undefined ? {} : { error: v.error }) }));

@@ -26,3 +26,47 @@ describe("a run's block limit", () => {
     expect(report.final.height).toBe(20);
   });
 });
+
+describe("the nodes expectation: what each node runs", () => {
+  const doc = {
+    chain: { validators: ["val1", "val2", "val3", "val4"].map((name) => ({ name, power: 100 })) },
+    binaries: { v1: {}, v2: {} },
+    steps: [
+      { at: 3, swapBinary: { node: "val1", binary: "v2" } },
+      { at: 4, stop: { node: "val2" } },
+    ],
+    run: { untilHeight: 6 },
+  };
+  it("holds when every node runs the binary the operator installed, with the status it has", () => {
+    const { report } = runScenario(
+      load({
+        ...doc,
+        expect: {
+          nodes: { val1: { binary: "v2", status: "running" }, val2: { status: "stopped" }, val3: { binary: "v1" } },
+        },
+      }),
+    );
+    expect(report.failures.map(failureText)).toEqual([]);
+  });
+
+  it("names the node, the field, and both values when a node runs something else", () => {
+    const { report } = runScenario(
+      load({ ...doc, expect: { nodes: { val1: { binary: "v1" }, val2: { status: "running" } } } }),
+    );
+    expect(report.failures.map(failureText)).toEqual([
+      'expect.nodes.val1.binary: expected "v1", got "v2"',
+      'expect.nodes.val2.status: expected "running", got "stopped"',
+    ]);
+  });
+
+  it("refuses an unknown node or binary where the file names it", () => {
+    const r = parseScenario(
+      "n.json",
+      JSON.stringify({ name: "n", binaries: { v1: {} }, expect: { nodes: { ghost: {}, val1: { binary: "v9" } } } }),
+    );
+    expect(r.ok ? [] : r.error.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      'expect.nodes.ghost: unknown node "ghost"',
+      'expect.nodes.val1.binary: unknown binary "v9"',
+    ]);
+  });
+});

@@ -283,6 +283,17 @@ export const ExpectationsSchema = z
         z.union([z.null(), planExpectation], { error: unionError("null or {name, height, info?}") }),
       ),
     ),
+    nodes: z.optional(
+      z
+        .record(
+          z.string(),
+          z.strictObject({
+            binary: z.optional(z.string().meta({ description: "The binary the node's process runs (or last ran)" })),
+            status: z.optional(z.enum(["running", "halted", "stopped"])),
+          }),
+        )
+        .meta({ description: "Node → the binary it runs and its status" }),
+    ),
     stores: z.optional(z.array(z.string())),
     steps: z.optional(z.record(z.string(), z.strictObject({ ok: z.boolean(), error: z.optional(z.string()) }))),
     balances: z.optional(

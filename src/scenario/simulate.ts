@@ -8,7 +8,7 @@ import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type EngineSnapshot, type StopCondition } from "../chain/engine.js";
-import { RUN_BLOCKS_MAX } from "../chain/records.js";
+import { type LaunchHook, RUN_BLOCKS_MAX } from "../chain/records.js";
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -169,10 +169,11 @@ function cachedHost(s: Scenario): { readonly ok: true; readonly value: ComposedH
   return c !== undefined && sameHostInputs(c.of, s) ? c.host : undefined;
 }
 
-/** A scenario's app host, and the consensus hook of its planted faults (if any) for its engines. */
+/** A scenario's app host, and the engine hooks of its planted faults (if any) for its engines. */
 interface ComposedHost {
   readonly host: SimAppHost;
   readonly consensus: ConsensusHook | undefined;
+  readonly launch: LaunchHook | undefined;
 }
 
 /**
@@ -190,8 +191,12 @@ function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
-  const { app, consensus } = composeFaults(s.options.faults);
-  return ok({ host: new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, app), consensus });
+  const { app, consensus, launch } = composeFaults(s.options.faults);
+  return ok({
+    host: new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, app),
+    consensus,
+    launch,
+  });
 }
 
 export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
@@ -268,6 +273,7 @@ function simulationOf(
     ...o.engine,
     check,
     ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }),
+    ...(host.value.launch === undefined ? {} : { launch: host.value.launch }),
   });
   checkSteps.set(engine, checks);
   return ok(engine);

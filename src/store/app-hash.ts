@@ -24,35 +24,75 @@ const STAGE_VIEW = new DataView(STAGE.buffer);
 
 /** Hash of one store's entries, which must come in strictly ascending key byte order. */
 export function contentHash(entries: Iterable<readonly [Uint8Array, Uint8Array]>): Uint8Array {
+  const st = new ContentHashStream();
+  for (const [k, v] of entries) {
+    st.bytes(k, 0);
+    st.bytes(v, 0);
+  }
+  return st.digest();
+}
+
+/**
+ * contentHash fed one field at a time (a key, then its value), each either as bytes from an offset (a tagged value
+ * without its tag) or as a latin1 string from an offset (a key as the in-memory backend holds it, without its
+ * store prefix): no per-entry arrays. The same stream, so the same hash. One stream at a time: it stages in the
+ * shared buffer, and a caller runs it to its digest without starting another (the hashing callers only pull
+ * entries).
+ */
+export class ContentHashStream {
   // The length-prefixed stream is staged in 64 KiB chunks: one hasher update per chunk, not four per entry; a store
   // that fits in one chunk (almost every store) is hashed in one shot, without a hasher object.
-  let h: Sha256 | undefined;
-  const buf = STAGE;
-  const view = STAGE_VIEW;
-  let used = 0;
-  const put = (bytes: Uint8Array): void => {
-    if (used + 4 + bytes.length > CHUNK) {
-      h ??= sha256Hasher();
-      h.update(buf.subarray(0, used));
-      used = 0;
+  #h: Sha256 | undefined;
+  #used = 0;
+
+  /** Room for a field of `n` bytes with its length prefix; false when the field is too big to stage. */
+  #room(n: number): boolean {
+    if (this.#used + 4 + n > CHUNK) {
+      this.#h ??= sha256Hasher();
+      this.#h.update(STAGE.subarray(0, this.#used));
+      this.#used = 0;
     }
-    if (4 + bytes.length > CHUNK) {
-      h ??= sha256Hasher();
-      h.update(u32be(bytes.length));
-      h.update(bytes);
+    if (4 + n > CHUNK) {
+      this.#h ??= sha256Hasher();
+      this.#h.update(u32be(n));
+      return false;
+    }
+    STAGE_VIEW.setUint32(this.#used, n);
+    this.#used += 4;
+    return true;
+  }
+
+  /** The field `b[from..]`. */
+  bytes(b: Uint8Array, from: number): void {
+    const field = from === 0 ? b : b.subarray(from);
+    if (!this.#room(field.length)) {
+      this.#h!.update(field);
       return;
     }
-    view.setUint32(used, bytes.length);
-    buf.set(bytes, used + 4);
-    used += 4 + bytes.length;
-  };
-  for (const [k, v] of entries) {
-    put(k);
-    put(v);
+    STAGE.set(field, this.#used);
+    this.#used += field.length;
   }
-  if (h === undefined) return sha256Of(buf.subarray(0, used));
-  if (used > 0) h.update(buf.subarray(0, used));
-  return h.digest();
+
+  /** The field whose bytes are the char codes of `s[from..]` (each below 256). */
+  latin1(s: string, from: number): void {
+    const n = s.length - from;
+    if (!this.#room(n)) {
+      const b = new Uint8Array(n);
+      for (let i = 0; i < n; i++) b[i] = s.charCodeAt(from + i);
+      this.#h!.update(b);
+      return;
+    }
+    let o = this.#used;
+    for (let i = from; i < s.length; i++) STAGE[o++] = s.charCodeAt(i);
+    this.#used = o;
+  }
+
+  digest(): Uint8Array {
+    const h = this.#h;
+    if (h === undefined) return sha256Of(STAGE.subarray(0, this.#used));
+    if (this.#used > 0) h.update(STAGE.subarray(0, this.#used));
+    return h.digest();
+  }
 }
 
 /**

@@ -23,12 +23,24 @@ function lowerBound(keys: readonly string[], key: string): number {
 }
 
 /**
+ * A store that can be read with the key's latin1 form (bytesToLatin1) already computed, so that a read falling
+ * through a chain of caches converts the key once. `getLatin1(key, latin1)` equals `get(key)`.
+ */
+export interface Latin1Reader {
+  getLatin1(key: Uint8Array, latin1: string | undefined): Uint8Array | undefined;
+}
+
+const latin1ReaderOf = (s: KVStore): Latin1Reader | undefined =>
+  typeof (s as Partial<Latin1Reader>).getLatin1 === "function" ? (s as KVStore & Latin1Reader) : undefined;
+
+/**
  * A write-back cache over a parent KVStore: reads fall through, writes and deletes are buffered until `write()`.
  * Iteration merges the buffered writes with the parent's entries in byte order; an iterator works on the
  * entries as they were when it was created, so writing while iterating is safe (though not allowed by contract).
  */
-export class CacheKVStore implements KVStore {
+export class CacheKVStore implements KVStore, Latin1Reader {
   readonly #parent: KVStore;
+  readonly #parentLatin1: Latin1Reader | undefined;
   /** key string → [key, value | undefined (deleted)] */
   readonly #dirty = new Map<string, DirtyEntry>();
   /** The dirty key strings in order; undefined when a key was added since the last sort. */
@@ -38,11 +50,18 @@ export class CacheKVStore implements KVStore {
 
   constructor(parent: KVStore) {
     this.#parent = parent;
+    this.#parentLatin1 = latin1ReaderOf(parent);
   }
 
   get(key: Uint8Array): Uint8Array | undefined {
-    const d = this.#dirty.get(keyOf(key));
-    return d !== undefined ? d[1] : this.#parent.get(key);
+    return this.getLatin1(key, undefined);
+  }
+  getLatin1(key: Uint8Array, latin1: string | undefined): Uint8Array | undefined {
+    const h = latin1 ?? keyOf(key);
+    const d = this.#dirty.get(h);
+    if (d !== undefined) return d[1];
+    const p = this.#parentLatin1;
+    return p === undefined ? this.#parent.get(key) : p.getLatin1(key, h);
   }
   has(key: Uint8Array): boolean {
     return this.get(key) !== undefined;
@@ -74,6 +93,14 @@ export class CacheKVStore implements KVStore {
   /** The buffered writes in key byte order (deletes have value undefined). */
   dirtyEntries(): readonly DirtyEntry[] {
     return this.#keys().map((h) => this.#dirty.get(h)!);
+  }
+  /** The buffered keys in latin1 form (bytesToLatin1), in byte order; shared: never to be written to. */
+  dirtyKeysLatin1(): readonly string[] {
+    return this.#keys();
+  }
+  /** The buffered write of a key given in latin1 form (one of dirtyKeysLatin1). */
+  dirtyEntry(latin1: string): DirtyEntry | undefined {
+    return this.#dirty.get(latin1);
   }
   /** Drops every buffered write. */
   discard(): void {

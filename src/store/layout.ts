@@ -103,6 +103,34 @@ export const historyUserKey = (entryKey: Uint8Array, storePrefixLength: number):
 
 // latest ----------------------------------------------------------------------------------------------------
 
+interface StoreRange {
+  readonly prefix: Uint8Array;
+  /** The prefix as a latin1 string (one code unit per byte), for backends keyed that way. */
+  readonly prefixLatin1: string;
+  readonly end: Uint8Array | undefined;
+  readonly endLatin1: string | undefined;
+}
+const latestPrefixes = new Map<string, StoreRange>();
+/**
+ * 0x02 esc(store) and its exclusive end: the range of the store's latest index. Memoised like escStore (a pure
+ * function of the name, asked for by every store view a commit, clone or load creates); the arrays are shared, so
+ * callers never write to them.
+ */
+export function latestStoreRange(store: string): StoreRange {
+  let r = latestPrefixes.get(store);
+  if (r === undefined) {
+    const prefix = concat(Uint8Array.of(LATEST), escStore(store));
+    const end = prefixEnd(prefix);
+    r = {
+      prefix,
+      prefixLatin1: String.fromCharCode(...prefix),
+      end,
+      endLatin1: end === undefined ? undefined : String.fromCharCode(...end),
+    };
+    latestPrefixes.set(store, r);
+  }
+  return r;
+}
 export const latestStorePrefix = (store: string): Uint8Array => concat(Uint8Array.of(LATEST), escStore(store));
 export const latestKey = (store: string, key: Uint8Array): Uint8Array =>
   concat(Uint8Array.of(LATEST), escStore(store), key);

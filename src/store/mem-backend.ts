@@ -45,6 +45,11 @@ export class MemBackend implements StoreBackend {
     return this.#tree.get(bytesToLatin1(key));
   }
 
+  /** `get` of the key whose latin1 form (bytesToLatin1) is `key`: for readers that hold keys in that form. */
+  getLatin1(key: string): Uint8Array | undefined {
+    return this.#tree.get(key);
+  }
+
   iterator(
     start: Uint8Array | undefined,
     end: Uint8Array | undefined,
@@ -57,6 +62,11 @@ export class MemBackend implements StoreBackend {
     end: Uint8Array | undefined,
   ): IterableIterator<readonly [Uint8Array, Uint8Array]> {
     return toBytes(this.#tree.entriesReverse(bound(start), bound(end)));
+  }
+
+  /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */
+  forEachLatin1(start: string, end: string | undefined, fn: (key: string, value: Uint8Array) => void): void {
+    this.#tree.forEachEntry(start, end, fn);
   }
 
   write(batch: readonly BackendWrite[]): void {

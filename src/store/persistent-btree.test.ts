@@ -25,7 +25,7 @@ const sortedModel = (m: Map<string, number>) => [...m].sort(([a], [b]) => (a < b
 const inRange = (k: string, lo?: string, hi?: string) => (lo === undefined || k >= lo) && (hi === undefined || k < hi);
 
 describe("PersistentBTree", () => {
-  it("behaves as a sorted map for get, forward and reverse ranges", () => {
+  it("behaves as a sorted map for get, forward and reverse ranges (forEachEntry as entries)", () => {
     fc.assert(
       fc.property(batches, fc.option(key, { nil: undefined }), fc.option(key, { nil: undefined }), (bs, lo, hi) => {
         let t = PersistentBTree.empty<number>();
@@ -36,6 +36,9 @@ describe("PersistentBTree", () => {
         }
         const expected = sortedModel(m).filter(([k]) => inRange(k, lo, hi));
         expect([...t.entries(lo, hi)]).toEqual(expected);
+        const visited: [string, number][] = [];
+        t.forEachEntry(lo, hi, (k, v) => visited.push([k, v]));
+        expect(visited).toEqual(expected);
         expect([...t.entriesReverse(lo, hi)]).toEqual(expected.reverse());
         expect(t.size()).toBe(m.size);
         for (const [k, v] of m) expect(t.get(k)).toBe(v);

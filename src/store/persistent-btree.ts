@@ -232,6 +232,30 @@ export class PersistentBTree<V> {
     }
   }
 
+  /**
+   * Calls `fn` for each entry with start <= key < end (bounds optional), ascending, over this tree (a snapshot):
+   * `entries` without a generator or a pair per entry, for the hot scans (content hashes).
+   */
+  forEachEntry(start: string | undefined, end: string | undefined, fn: (key: string, val: V) => void): void {
+    const visit = (node: Node<V>): boolean => {
+      if (node.leaf) {
+        for (let i = start === undefined ? 0 : lowerBound(node.keys, start); i < node.keys.length; i++) {
+          const k = node.keys[i]!;
+          if (end !== undefined && k >= end) return false;
+          fn(k, node.vals[i]!);
+        }
+        return true;
+      }
+      for (let i = start === undefined ? 0 : childFor(node.keys, start); i < node.kids.length; i++) {
+        // keys[i] bounds kids[i] from below for i > 0 (keys[0] may lag an insert below it).
+        if (i > 0 && end !== undefined && node.keys[i]! >= end) return false;
+        if (!visit(node.kids[i]!)) return false;
+      }
+      return true;
+    };
+    visit(this.#root);
+  }
+
   /** Entries with start <= key < end (bounds optional), descending. A snapshot of this tree. */
   *entriesReverse(start: string | undefined, end: string | undefined): Generator<readonly [string, V]> {
     const stack: Frame<V>[] = [];

@@ -1,6 +1,7 @@
 import { concat } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
+import type { Latin1Reader } from "./cache-kv.js";
 import {
   after,
   encodeVersion,
@@ -9,9 +10,10 @@ import {
   historyStorePrefix,
   historyUserKey,
   isPresent,
-  latestStorePrefix,
+  latestStoreRange,
   untag,
 } from "./layout.js";
+import { bytesToLatin1, MemBackend } from "./mem-backend.js";
 
 type Entry = readonly [Uint8Array, Uint8Array];
 
@@ -22,24 +24,38 @@ const readOnly = (store: string): Error => new Error(`store ${store} is a read-o
  * One store's content as of the last commit, read from the latest index (one backend read per get).
  * Values handed out are copies.
  */
-export class LatestKVStore implements KVStore {
+export class LatestKVStore implements KVStore, Latin1Reader {
   readonly #backend: StoreBackend;
+  /** The backend when it reads latin1 keys (the in-memory one): a get then builds no key bytes. */
+  readonly #mem: MemBackend | undefined;
   readonly #store: string;
   readonly #prefix: Uint8Array;
+  readonly #prefixLatin1: string;
   readonly #end: Uint8Array | undefined;
 
   constructor(backend: StoreBackend, store: string) {
     this.#backend = backend;
+    this.#mem = backend instanceof MemBackend ? backend : undefined;
     this.#store = store;
-    this.#prefix = latestStorePrefix(store);
-    this.#end = after(this.#prefix);
+    const range = latestStoreRange(store);
+    this.#prefix = range.prefix;
+    this.#prefixLatin1 = range.prefixLatin1;
+    this.#end = range.end;
+  }
+  #tagged(key: Uint8Array, latin1: string | undefined): Uint8Array | undefined {
+    const mem = this.#mem;
+    if (mem === undefined) return this.#backend.get(concat(this.#prefix, key));
+    return mem.getLatin1(this.#prefixLatin1 + (latin1 ?? bytesToLatin1(key)));
   }
   get(key: Uint8Array): Uint8Array | undefined {
-    const t = this.#backend.get(concat(this.#prefix, key));
+    return this.getLatin1(key, undefined);
+  }
+  getLatin1(key: Uint8Array, latin1: string | undefined): Uint8Array | undefined {
+    const t = this.#tagged(key, latin1);
     return t !== undefined && isPresent(t) ? untag(t).slice() : undefined;
   }
   has(key: Uint8Array): boolean {
-    const t = this.#backend.get(concat(this.#prefix, key));
+    const t = this.#tagged(key, undefined);
     return t !== undefined && isPresent(t);
   }
   set(): void {

@@ -3,7 +3,7 @@ import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js"
 import { err, ok, plain, type Result } from "../core/errors.js";
 import type { KVStore } from "../core/kv.js";
 import { sha256Of } from "../core/sha256.js";
-import { appHash, contentHash, sortNames } from "./app-hash.js";
+import { appHash, ContentHashStream, contentHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
 import { CacheKVStore, type DirtyEntry } from "./cache-kv.js";
 import {
@@ -21,6 +21,7 @@ import {
   keyChangePrefix,
   latestKey,
   latestStorePrefix,
+  latestStoreRange,
   META_COMPACTED,
   META_EARLIEST,
   META_LATEST,
@@ -115,18 +116,23 @@ export class VersionedMultiStore implements CommitMultiStore {
   #appHashMemo: { readonly hashes: ReadonlyMap<string, Uint8Array>; readonly hash: Uint8Array } | undefined;
   /** Set by clone() and reopen() for the constructor they call: the committed facts of the backend, not re-read. */
   static #cloneSeed: CloneSeed | undefined;
+  /** Set by clone() for the constructor it calls: build no working state (clone() copies the source's). */
+  static #cloneBare = false;
 
   constructor(opts: VersionedMultiStoreOptions) {
     this.#backend = opts.backend ?? new MemBackend();
     this.#pruning = opts.pruning;
     this.#initialVersion = opts.initialVersion ?? 1;
     const seed = VersionedMultiStore.#cloneSeed;
+    const bare = VersionedMultiStore.#cloneBare;
     VersionedMultiStore.#cloneSeed = undefined;
+    VersionedMultiStore.#cloneBare = false;
     this.#latest = seed?.latest ?? this.#readMeta(META_LATEST);
     this.#earliest = seed?.earliest ?? this.#readMeta(META_EARLIEST);
     this.#compacted = seed?.compacted ?? this.#readMeta(META_COMPACTED);
     if (seed !== undefined) {
-      this.#committed = new Map(seed.committed);
+      // Never mutated in place (a commit replaces it), so a clone shares it; a snapshot's copy is its own.
+      this.#committed = seed.committed as Map<string, Uint8Array>;
       this.#lastCommit = seed.lastCommit;
       this.#history = seed.history;
     } else if (this.#latest > 0) {
@@ -138,6 +144,7 @@ export class VersionedMultiStore implements CommitMultiStore {
       this.#history = foldPruning("", 0, this.#pruning);
     }
     for (const n of opts.storeNames) this.#mounted.add(n);
+    if (bare) return;
     // Provisional load: mounted stores that the last commit has (all of them before any commit). Call
     // loadLatestVersion[AndUpgrade] to get the reference's checks.
     for (const n of this.#mounted) if (this.#latest === 0 || this.#committed.has(n)) this.#addLive(n);
@@ -290,7 +297,11 @@ export class VersionedMultiStore implements CommitMultiStore {
   #contentHashOf(name: string, cache: CacheKVStore): Uint8Array {
     const m = this.#hashMemo.get(cache);
     if (m !== undefined && m.epoch === this.#epoch && m.generation === cache.generation) return m.hash;
-    const hash = contentHash(this.#mergedContent(name, cache));
+    const backend = this.#backend;
+    const hash =
+      backend instanceof MemBackend
+        ? mergedContentHash(backend, name, cache)
+        : contentHash(this.#mergedContent(name, cache));
     this.#hashMemo.set(cache, { epoch: this.#epoch, generation: cache.generation, hash });
     return hash;
   }
@@ -577,13 +588,13 @@ export class VersionedMultiStore implements CommitMultiStore {
   clone(): VersionedMultiStore {
     // The fork holds exactly this store's commits, so the committed facts carry over instead of being re-read.
     VersionedMultiStore.#cloneSeed = this.#committedFacts(this.#history);
+    VersionedMultiStore.#cloneBare = true;
     const c = new VersionedMultiStore({
       storeNames: [...this.#mounted],
       pruning: this.#pruning,
       backend: this.#backend.fork(),
       initialVersion: this.#initialVersion,
     });
-    c.#working.clear();
     for (const [name, cache] of this.#working) {
       const copy = new CacheKVStore(new LatestKVStore(c.#backend, name));
       for (const [k, v] of cache.dirtyEntries()) {
@@ -592,7 +603,10 @@ export class VersionedMultiStore implements CommitMultiStore {
       }
       c.#working.set(name, copy);
     }
-    c.#sortLive();
+    // The same live names: the same frozen sorted array, and the same memoized key parts (equal by construction).
+    c.#liveSorted = this.#liveSorted;
+    c.#mountedKey = this.#mountedKey;
+    c.#key = this.#key;
     c.#pendingMoves = this.#pendingMoves;
     return c;
   }
@@ -700,6 +714,43 @@ export class VersionedMultiStore implements CommitMultiStore {
       lo = next;
     }
   }
+}
+
+/**
+ * contentHash of a store's entries after its buffered writes, over the in-memory backend: the merge of
+ * #mergedContent with keys kept in the backend's latin1 form (the caches key their writes the same way) and fed
+ * to the hash stream as they are, so no entry allocates. Same entries, same order, same hash (tested against
+ * #mergedContent: the store tests run both backends' paths, the model test compares with a from-scratch hash).
+ */
+function mergedContentHash(backend: MemBackend, name: string, cache: CacheKVStore): Uint8Array {
+  const { prefixLatin1, endLatin1 } = latestStoreRange(name);
+  const from = prefixLatin1.length;
+  const dirty = cache.dirtyKeysLatin1();
+  const st = new ContentHashStream();
+  const putDirty = (h: string): void => {
+    const value = cache.dirtyEntry(h)![1];
+    if (value === undefined) return;
+    st.latin1(h, 0);
+    st.bytes(value, 0);
+  };
+  let i = 0;
+  backend.forEachLatin1(prefixLatin1, endLatin1, (rk, tagged) => {
+    const k = rk.slice(from);
+    for (; i < dirty.length; i++) {
+      const h = dirty[i]!;
+      if (h > k) break;
+      if (h === k) {
+        i++;
+        putDirty(h);
+        return;
+      }
+      putDirty(h);
+    }
+    st.latin1(rk, from);
+    st.bytes(tagged, 1);
+  });
+  for (; i < dirty.length; i++) putDirty(dirty[i]!);
+  return st.digest();
 }
 
 /** The history digest after a commit of `version` that changed the app hash to `hash`. */

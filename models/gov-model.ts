@@ -1,0 +1,214 @@
+/**
+ * The governance lifecycle, written from the specification (docs/fidelity.md §3) independently of `src/gov`: which
+ * gov transactions succeed, when a proposal enters voting, is dropped, cancelled or decided, and where its deposits
+ * go. The harness steps it with the transactions it sent, in the blocks they landed in, and compares what it
+ * predicts with what the chain did.
+ *
+ * Scope (the property worlds): validators vote with their whole power, deposits are in one denom and above
+ * `min_deposit_ratio`, submissions are well formed (a title, messages or metadata, the gov authority as signer), and
+ * `options.expeditedFallbackVotes` is `delete` (the reference's behaviour). Under that scope:
+ * - a submission succeeds, gets the next id (from 1), and its deposit ends `max_deposit_period` after its block;
+ * - a deposit succeeds on a proposal in its deposit or voting period; reaching the minimum (expedited: the
+ *   expedited minimum) starts voting in that transaction;
+ * - a vote succeeds on a proposal in its voting period; a voter's later vote replaces the earlier one;
+ * - a cancel succeeds for the proposer, in the deposit or voting period, unless the voting end is strictly before the
+ *   block time; each deposit's `floor(amount × proposal_cancel_ratio)` is withheld (burned without a destination);
+ * - the EndBlocker first drops every proposal still in its deposit period whose deposit end ≤ the block time (its
+ *   deposits refunded, or burned with `burn_proposal_deposit_prevote`), then decides every proposal whose voting
+ *   end ≤ the block time, in (voting end, id) order, by models/gov-tally.ts.
+ *
+ * The state is advanced in place (one per session); every function documents what it changes. Pure otherwise.
+ */
+
+import { depositFate, type GovVoteOption, type TallyOutcome, type TallyParams, tally } from "./gov-tally.js";
+
+export interface GovModelParams {
+  readonly tally: TallyParams;
+  /** Validator account address → voting power. */
+  readonly powers: ReadonlyMap<string, number>;
+  readonly minDeposit: bigint;
+  readonly expeditedMinDeposit: bigint;
+  readonly maxDepositPeriodMs: number;
+  readonly votingPeriodMs: number;
+  readonly expeditedVotingPeriodMs: number;
+  /** `proposal_cancel_ratio`, a decimal string. */
+  readonly cancelRatio: string;
+  /** True when `proposal_cancel_dest` is empty: the withheld share is burned. */
+  readonly cancelBurns: boolean;
+  readonly burnPrevote: boolean;
+}
+
+export interface ModelProposal {
+  readonly id: bigint;
+  readonly proposer: string;
+  expedited: boolean;
+  readonly depositEndMs: number;
+  /** Deposits held, by depositor. */
+  readonly deposits: Map<string, bigint>;
+  votes: [voter: string, option: GovVoteOption][];
+  /** Null while in the deposit period. */
+  votingStartMs: number | null;
+  votingEndMs: number | null;
+}
+
+export interface GovModelState {
+  nextId: bigint;
+  /** Proposals in their deposit or voting period, by id. */
+  readonly open: Map<bigint, ModelProposal>;
+  /** Deposits burned so far, in all and by depositor. */
+  burned: bigint;
+  readonly burnedFrom: Map<string, bigint>;
+}
+
+export const initialGovModel = (): GovModelState => ({
+  nextId: 1n,
+  open: new Map(),
+  burned: 0n,
+  burnedFrom: new Map(),
+});
+
+/** A gov transaction as the harness sent it. */
+export type GovTx =
+  | { readonly kind: "submit"; readonly proposer: string; readonly deposit: bigint; readonly expedited: boolean }
+  | { readonly kind: "deposit"; readonly id: bigint; readonly depositor: string; readonly amount: bigint }
+  | { readonly kind: "vote"; readonly id: bigint; readonly voter: string; readonly option: GovVoteOption }
+  | { readonly kind: "cancel"; readonly id: bigint; readonly proposer: string };
+
+/** What the model says happened to a proposal in a block, in the chain's vocabulary of gov events. */
+export type GovPrediction =
+  | { readonly kind: "submitted" | "voting-started" | "dropped" | "cancelled"; readonly id: bigint }
+  /** Passes (then executes: the chain says passed, or failed when a message fails), rejected, or falls back. */
+  | {
+      readonly kind: "passes" | "rejected" | "expedited-fallback";
+      readonly id: bigint;
+      /** Whether it was tallied as an expedited proposal. */
+      readonly expedited: boolean;
+      readonly outcome: TallyOutcome;
+      readonly votes: readonly (readonly [string, GovVoteOption])[];
+    };
+
+/** floor(amount × ratio) for a decimal ratio string. */
+export function mulFloor(amount: bigint, ratio: string): bigint {
+  const [whole = "0", frac = ""] = ratio.split(".");
+  return (amount * BigInt(`${whole}${frac}`)) / 10n ** BigInt(frac.length);
+}
+
+function burn(s: GovModelState, from: string, amount: bigint): void {
+  if (amount === 0n) return;
+  s.burned += amount;
+  s.burnedFrom.set(from, (s.burnedFrom.get(from) ?? 0n) + amount);
+}
+
+function addDeposit(p: ModelProposal, p0: GovModelParams, from: string, amount: bigint, timeMs: number): boolean {
+  if (amount > 0n) p.deposits.set(from, (p.deposits.get(from) ?? 0n) + amount);
+  if (p.votingEndMs !== null) return false;
+  let total = 0n;
+  for (const d of p.deposits.values()) total += d;
+  if (total < (p.expedited ? p0.expeditedMinDeposit : p0.minDeposit)) return false;
+  p.votingStartMs = timeMs;
+  p.votingEndMs = timeMs + (p.expedited ? p0.expeditedVotingPeriodMs : p0.votingPeriodMs);
+  return true;
+}
+
+/**
+ * Delivers one transaction in a block at `timeMs`: whether it succeeds, and what it did to proposals. Changes
+ * `s` only when it succeeds.
+ */
+export function deliverGovTx(
+  s: GovModelState,
+  params: GovModelParams,
+  timeMs: number,
+  tx: GovTx,
+): { readonly ok: boolean; readonly events: readonly GovPrediction[] } {
+  switch (tx.kind) {
+    case "submit": {
+      const id = s.nextId++;
+      const p: ModelProposal = {
+        id,
+        proposer: tx.proposer,
+        expedited: tx.expedited,
+        depositEndMs: timeMs + params.maxDepositPeriodMs,
+        deposits: new Map(),
+        votes: [],
+        votingStartMs: null,
+        votingEndMs: null,
+      };
+      s.open.set(id, p);
+      const started = addDeposit(p, params, tx.proposer, tx.deposit, timeMs);
+      return {
+        ok: true,
+        events: started
+          ? [
+              { kind: "submitted", id },
+              { kind: "voting-started", id },
+            ]
+          : [{ kind: "submitted", id }],
+      };
+    }
+    case "deposit": {
+      const p = s.open.get(tx.id);
+      if (p === undefined) return { ok: false, events: [] };
+      const started = addDeposit(p, params, tx.depositor, tx.amount, timeMs);
+      return { ok: true, events: started ? [{ kind: "voting-started", id: tx.id }] : [] };
+    }
+    case "vote": {
+      const p = s.open.get(tx.id);
+      if (p === undefined || p.votingEndMs === null) return { ok: false, events: [] };
+      p.votes.push([tx.voter, tx.option]);
+      return { ok: true, events: [] };
+    }
+    case "cancel": {
+      const p = s.open.get(tx.id);
+      if (p === undefined || p.proposer !== tx.proposer || (p.votingEndMs !== null && p.votingEndMs < timeMs))
+        return { ok: false, events: [] };
+      for (const [from, amount] of p.deposits)
+        if (params.cancelBurns) burn(s, from, mulFloor(amount, params.cancelRatio));
+      s.open.delete(tx.id);
+      return { ok: true, events: [{ kind: "cancelled", id: tx.id }] };
+    }
+  }
+}
+
+/**
+ * The EndBlocker of a block at `timeMs`: drops, then decisions in (voting end, id) order. Changes `s`: dropped and
+ * decided proposals leave `open` (a fallen-back one stays, regular, its votes deleted), burns are counted.
+ */
+export function endGovBlock(s: GovModelState, params: GovModelParams, timeMs: number): GovPrediction[] {
+  const out: GovPrediction[] = [];
+  for (const p of [...s.open.values()]) {
+    if (p.votingEndMs !== null || p.depositEndMs > timeMs) continue;
+    if (params.burnPrevote) for (const [from, amount] of p.deposits) burn(s, from, amount);
+    s.open.delete(p.id);
+    out.push({ kind: "dropped", id: p.id });
+  }
+  const due = [...s.open.values()]
+    .filter((p) => p.votingEndMs !== null && p.votingEndMs <= timeMs)
+    .sort((a, b) => (a.votingEndMs ?? 0) - (b.votingEndMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const p of due) {
+    const outcome = tally(p.votes, params.powers, params.tally, p.expedited);
+    const { votes, expedited } = p;
+    if (depositFate(outcome, p.expedited) === "burn") for (const [from, amount] of p.deposits) burn(s, from, amount);
+    if (outcome.passes) {
+      s.open.delete(p.id);
+      out.push({ kind: "passes", id: p.id, expedited, outcome, votes });
+    } else if (p.expedited) {
+      // Falls back to a regular proposal from the same voting start; the counted votes are deleted.
+      p.expedited = false;
+      p.votes = [];
+      p.votingEndMs = (p.votingStartMs ?? timeMs) + params.votingPeriodMs;
+      out.push({ kind: "expedited-fallback", id: p.id, expedited, outcome, votes });
+    } else {
+      s.open.delete(p.id);
+      out.push({ kind: "rejected", id: p.id, expedited, outcome, votes });
+    }
+  }
+  return out;
+}
+
+/** Deposits the open proposals hold, in all or from one depositor. */
+export function heldDeposits(s: GovModelState, from?: string): bigint {
+  let held = 0n;
+  for (const p of s.open.values())
+    for (const [who, amount] of p.deposits) if (from === undefined || who === from) held += amount;
+  return held;
+}
