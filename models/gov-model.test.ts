@@ -59,7 +59,7 @@ describe("the gov lifecycle model", () => {
       ["passes", 2n],
       ["rejected", 1n],
     ]);
-    expect(s.burnedFrom).toEqual(new Map([["a", 100n]]));
+    expect(s.lostFrom).toEqual(new Map([["a", 100n]]));
     expect(s.open.size).toBe(0);
   });
 
@@ -89,5 +89,10 @@ describe("the gov lifecycle model", () => {
     });
     expect(s.burned).toBe(mulFloor(101n, "0.5"));
     expect(s.burned).toBe(50n);
+    const paid = initialGovModel();
+    const toPool = { ...P, cancelBurns: false, cancelRatio: "1" };
+    deliverGovTx(paid, toPool, 0, { kind: "submit", proposer: "a", deposit: 100n, expedited: false });
+    deliverGovTx(paid, toPool, 0, { kind: "cancel", id: 1n, proposer: "a" });
+    expect([paid.burned, paid.paid, paid.lostFrom.get("a")]).toEqual([0n, 100n, 100n]);
   });
 });

@@ -12,7 +12,8 @@
  *   expedited minimum) starts voting in that transaction;
  * - a vote succeeds on a proposal in its voting period; a voter's later vote replaces the earlier one;
  * - a cancel succeeds for the proposer, in the deposit or voting period, unless the voting end is strictly before the
- *   block time; each deposit's `floor(amount × proposal_cancel_ratio)` is withheld (burned without a destination);
+ *   block time; each deposit's `floor(amount × proposal_cancel_ratio)` is withheld (burned without a destination,
+ *   otherwise paid to it);
  * - the EndBlocker first drops every proposal still in its deposit period whose deposit end ≤ the block time (its
  *   deposits refunded, or burned with `burn_proposal_deposit_prevote`), then decides every proposal whose voting
  *   end ≤ the block time, in (voting end, id) order, by models/gov-tally.ts.
@@ -55,16 +56,20 @@ export interface GovModelState {
   nextId: bigint;
   /** Proposals in their deposit or voting period, by id. */
   readonly open: Map<bigint, ModelProposal>;
-  /** Deposits burned so far, in all and by depositor. */
+  /** Deposits burned so far. */
   burned: bigint;
-  readonly burnedFrom: Map<string, bigint>;
+  /** Withheld cancel charges sent to `proposal_cancel_dest` so far. */
+  paid: bigint;
+  /** By depositor: the deposits that never came back (burned, or withheld for the cancel destination). */
+  readonly lostFrom: Map<string, bigint>;
 }
 
 export const initialGovModel = (): GovModelState => ({
   nextId: 1n,
   open: new Map(),
   burned: 0n,
-  burnedFrom: new Map(),
+  paid: 0n,
+  lostFrom: new Map(),
 });
 
 /** A gov transaction as the harness sent it. */
@@ -93,11 +98,14 @@ export function mulFloor(amount: bigint, ratio: string): bigint {
   return (amount * BigInt(`${whole}${frac}`)) / 10n ** BigInt(frac.length);
 }
 
-function burn(s: GovModelState, from: string, amount: bigint): void {
+/** `amount` of `from`'s deposit leaves for good: burned, or paid to the cancel destination. */
+function lose(s: GovModelState, from: string, amount: bigint, to: "burn" | "pay"): void {
   if (amount === 0n) return;
-  s.burned += amount;
-  s.burnedFrom.set(from, (s.burnedFrom.get(from) ?? 0n) + amount);
+  if (to === "burn") s.burned += amount;
+  else s.paid += amount;
+  s.lostFrom.set(from, (s.lostFrom.get(from) ?? 0n) + amount);
 }
+const burn = (s: GovModelState, from: string, amount: bigint): void => lose(s, from, amount, "burn");
 
 function addDeposit(p: ModelProposal, p0: GovModelParams, from: string, amount: bigint, timeMs: number): boolean {
   if (amount > 0n) p.deposits.set(from, (p.deposits.get(from) ?? 0n) + amount);
@@ -162,7 +170,7 @@ export function deliverGovTx(
       if (p === undefined || p.proposer !== tx.proposer || (p.votingEndMs !== null && p.votingEndMs < timeMs))
         return { ok: false, events: [] };
       for (const [from, amount] of p.deposits)
-        if (params.cancelBurns) burn(s, from, mulFloor(amount, params.cancelRatio));
+        lose(s, from, mulFloor(amount, params.cancelRatio), params.cancelBurns ? "burn" : "pay");
       s.open.delete(tx.id);
       return { ok: true, events: [{ kind: "cancelled", id: tx.id }] };
     }

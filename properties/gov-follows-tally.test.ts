@@ -233,7 +233,7 @@ describe("gov-follows-tally", () => {
     const lost = { module: 0n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
     expect(govFollowsTally.check(withBank(passed, lost))).toMatchObject({
       holds: false,
-      detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
+      detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned or withheld is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
     });
   });
 });

@@ -41,7 +41,8 @@ import { committedBank } from "../src/scenario/simulate.js";
  *   when the model's tally passes, REJECTED otherwise, an expedited one falling back to a regular proposal;
  * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
  *   deposits, each validator's account holds its genesis balance less its deposits still held and its deposits
- *   burned, and the supply has shrunk by exactly the deposits burned.
+ *   burned or withheld, the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
+ *   the deposits burned.
  */
 export const govFollowsTally: Property = {
   name: "gov-follows-tally",
@@ -62,6 +63,7 @@ export const govFollowsTally: Property = {
 /** The deposit denom of the property worlds. */
 const DENOM = "stake";
 const GOV_MODULE_ACCOUNT = addressOfName("gov");
+const COMMUNITY_POOL = addressOfName("distribution");
 
 interface GovFold {
   position: number;
@@ -95,7 +97,7 @@ function genesisBalances(s: Session): Map<string, bigint> {
 }
 
 function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
-  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT, ...f.names.keys()]);
+  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT, COMMUNITY_POOL, ...f.names.keys()]);
   if (bank === undefined) return HOLDS;
   const held = heldDeposits(f.model);
   const inModule = amountOf(bank.balances.get(GOV_MODULE_ACCOUNT) ?? []);
@@ -106,14 +108,20 @@ function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
   for (const [address, name] of f.names) {
     const genesis = f.genesisBalances.get(address) ?? 0n;
     const heldFrom = heldDeposits(f.model, address);
-    const burnedFrom = f.model.burnedFrom.get(address) ?? 0n;
-    const want = genesis - heldFrom - burnedFrom;
+    const lostFrom = f.model.lostFrom.get(address) ?? 0n;
+    const want = genesis - heldFrom - lostFrom;
     const has = amountOf(bank.balances.get(address) ?? []);
     if (has !== want)
       return violated(
-        `${name} holds ${has}${DENOM}, but its genesis ${genesis} less its ${heldFrom} in open deposits and its ${burnedFrom} burned is ${want} (a refund went to the wrong account or was lost)`,
+        `${name} holds ${has}${DENOM}, but its genesis ${genesis} less its ${heldFrom} in open deposits and its ${lostFrom} burned or withheld is ${want} (a refund went to the wrong account or was lost)`,
       );
   }
+  const pool = amountOf(bank.balances.get(COMMUNITY_POOL) ?? []);
+  const poolWant = (f.genesisBalances.get(COMMUNITY_POOL) ?? 0n) + f.model.paid;
+  if (pool !== poolWant)
+    return violated(
+      `the community pool holds ${pool}${DENOM}, but the cancel charges sent to it are ${poolWant}${DENOM}`,
+    );
   const supply = f.genesisSupply - f.model.burned;
   if (amountOf(bank.supply) !== supply)
     return violated(

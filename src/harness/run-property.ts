@@ -14,7 +14,7 @@ import {
 } from "./commands.js";
 import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
-import { VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
+import { type GovVariant, VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
 
 /**
  * One property checked by fast-check over generated runs; a pure function of these options (the campaign's unit
@@ -78,7 +78,29 @@ export const sidecarArb = fc.record(
   ) as Record<ValidatorName, fc.Arbitrary<number | undefined>>,
 );
 
-export type RunInput = [Record<ValidatorName, number | undefined>, Iterable<fc.Command<HarnessModel, CommandTarget>>];
+/**
+ * The gov params of a run: the reference defaults in most runs, otherwise drawn (burns on quorum, veto and drop, the
+ * cancel charge and where it goes), so that every deposit rule decides some runs.
+ */
+export const govArb: fc.Arbitrary<GovVariant | undefined> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      burnVoteQuorum: fc.boolean(),
+      burnVoteVeto: fc.boolean(),
+      burnProposalDepositPrevote: fc.boolean(),
+      proposalCancelRatio: fc.constantFrom("0", "0.5", "1"),
+      proposalCancelDest: fc.constantFrom("burn" as const, "community-pool" as const),
+    }),
+  },
+);
+
+export type RunInput = [
+  Record<ValidatorName, number | undefined>,
+  Iterable<fc.Command<HarnessModel, CommandTarget>>,
+  GovVariant | undefined,
+];
 
 const runArbitraries = new Map<number, fc.Arbitrary<RunInput>>();
 
@@ -90,7 +112,7 @@ export function runArbitrary(maxCommands: number): fc.Arbitrary<RunInput> {
   let arb = runArbitraries.get(maxCommands);
   if (arb === undefined) {
     const commands = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d)));
-    arb = fc.tuple(sidecarArb, fc.commands(commands, { maxCommands, size: "+1" }));
+    arb = fc.tuple(sidecarArb, fc.commands(commands, { maxCommands, size: "+1" }), govArb);
     runArbitraries.set(maxCommands, arb);
   }
   return arb;
@@ -120,11 +142,16 @@ export function runSession(
 const cleanSidecars = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<Record<ValidatorName, number>>;
 
-/** The world of one run: the property's world variant, the run's sidecars and the planted faults. */
-const worldOf = (o: PropertyRunOptions, sidecars: Record<string, number | undefined>): WorldOptions => ({
+/** The world of one run: the property's world variant, the run's sidecars and gov params, and the planted faults. */
+const worldOf = (
+  o: PropertyRunOptions,
+  sidecars: Record<string, number | undefined>,
+  gov: GovVariant | undefined,
+): WorldOptions => ({
   seed: o.seed,
   ...(o.property.world === undefined ? {} : { variant: o.property.world }),
   sidecars: cleanSidecars(sidecars),
+  ...(gov === undefined ? {} : { gov }),
   ...(o.faults === undefined ? {} : { faults: o.faults }),
 });
 
@@ -140,8 +167,8 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
   let lastFailure:
     | { readonly world: WorldOptions; readonly session: Session; readonly model: HarnessModel }
     | undefined;
-  const prop = fc.property(runArbitrary(o.maxCommands ?? 30), ([sidecars, cmds]) => {
-    const world = worldOf(o, sidecars);
+  const prop = fc.property(runArbitrary(o.maxCommands ?? 30), ([sidecars, cmds, gov]) => {
+    const world = worldOf(o, sidecars, gov);
     try {
       runSession(
         world,

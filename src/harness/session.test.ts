@@ -6,7 +6,7 @@ import { parseScenario, scenarioFromData } from "../scenario/load.js";
 import { scenarioToYaml } from "../scenario/serialize.js";
 import { buildSimulation } from "../scenario/simulate.js";
 import { type CommandData, commandArbitraries, emptyModel, HarnessCommand, runCommand } from "./commands.js";
-import { runArbitrary, runSession, sidecarArb } from "./run-property.js";
+import { govArb, runArbitrary, runSession, sidecarArb } from "./run-property.js";
 import { Session } from "./session.js";
 import { type ValidatorName, WORLD_VARIANTS, type WorldOptions, worldDocument } from "./world.js";
 import { parsedWorld, readyChainIsShared } from "./world-cache.js";
@@ -22,8 +22,15 @@ describe("the world cache", () => {
         fc.constantFrom(...WORLD_VARIANTS),
         fc.subarray([...FAULT_NAMES], { maxLength: 2 }),
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        (sidecars, variant, faults, seed) => {
-          const o: WorldOptions = { seed, variant, faults, sidecars: clean(sidecars) };
+        govArb,
+        (sidecars, variant, faults, seed, gov) => {
+          const o: WorldOptions = {
+            seed,
+            variant,
+            faults,
+            sidecars: clean(sidecars),
+            ...(gov === undefined ? {} : { gov }),
+          };
           const parsed = scenarioFromData("property-world.yaml", worldDocument(o));
           expect(parsed.ok).toBe(true);
           if (parsed.ok) expect(parsedWorld(o)).toEqual(parsed.value);
@@ -100,14 +107,16 @@ describe("a session forked from its world's ready chain", () => {
           fc.array(fc.oneof(...commandArbitraries()), { maxLength: 20 }),
           fc.constantFrom(...WORLD_VARIANTS),
           fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+          govArb,
         ),
         { seed: 42, numRuns: 8 },
       );
-      for (const [sidecars, commands, variant, seed] of runs) {
+      for (const [sidecars, commands, variant, seed, gov] of runs) {
         const world: WorldOptions = {
           seed,
           variant,
           sidecars: clean(sidecars),
+          ...(gov === undefined ? {} : { gov }),
           ...(fault === undefined ? {} : { faults: [fault] }),
         };
         expect(drive(world, commands, true)).toEqual(drive(world, commands, false));

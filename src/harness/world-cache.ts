@@ -60,7 +60,9 @@ export function parsedDocument(doc: ScenarioDocument): Scenario {
   return remember(parsedDocuments, key, r.value);
 }
 
-const worldKey = (o: WorldOptions): string => JSON.stringify([o.variant ?? "standard", o.faults ?? []]);
+const worldKey = (o: WorldOptions): string => JSON.stringify([o.variant ?? "standard", o.faults ?? [], o.gov ?? null]);
+
+const gov = (o: WorldOptions) => (o.gov === undefined ? {} : { gov: o.gov });
 
 function worldEntry(o: WorldOptions): WorldEntry {
   const key = worldKey(o);
@@ -69,6 +71,7 @@ function worldEntry(o: WorldOptions): WorldEntry {
   const world = {
     ...(o.variant === undefined ? {} : { variant: o.variant }),
     ...(o.faults ? { faults: o.faults } : {}),
+    ...gov(o),
   };
   const base = parsedDocument(worldDocument({ ...world, seed: 0 }));
   const all = parsedDocument(

@@ -1,4 +1,5 @@
 import type { OracleInput } from "../../models/types.js";
+import { addressOfName } from "../core/address.js";
 import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 
@@ -37,6 +38,43 @@ export const EXPEDITED_VOTING_PERIOD_MS = 30_000;
 export const MIN_DEPOSIT = 10_000_000n;
 export const EXPEDITED_MIN_DEPOSIT = 50_000_000n;
 
+/**
+ * The gov params a run draws, where the reference lets a chain choose what happens to deposits: burned when a
+ * proposal misses quorum, is vetoed or is dropped, and the share a cancel withholds, burned or sent to the community
+ * pool (the distribution module account).
+ */
+export interface GovVariant {
+  readonly burnVoteQuorum: boolean;
+  readonly burnVoteVeto: boolean;
+  readonly burnProposalDepositPrevote: boolean;
+  /** A decimal string, as the reference stores it. */
+  readonly proposalCancelRatio: string;
+  readonly proposalCancelDest: "burn" | "community-pool";
+}
+
+/** The reference defaults (x/gov/types/v1/params.go), which a run without a drawn variant has. */
+export const DEFAULT_GOV_VARIANT: GovVariant = {
+  burnVoteQuorum: false,
+  burnVoteVeto: true,
+  burnProposalDepositPrevote: false,
+  proposalCancelRatio: "0.5",
+  proposalCancelDest: "burn",
+};
+
+/** The variant's params that differ from the reference defaults, as the scenario format writes them. */
+function govParamsOf(v: GovVariant | undefined): Record<string, string | boolean> {
+  if (v === undefined) return {};
+  const out: Record<string, string | boolean> = {};
+  if (v.burnVoteQuorum !== DEFAULT_GOV_VARIANT.burnVoteQuorum) out.burnVoteQuorum = v.burnVoteQuorum;
+  if (v.burnVoteVeto !== DEFAULT_GOV_VARIANT.burnVoteVeto) out.burnVoteVeto = v.burnVoteVeto;
+  if (v.burnProposalDepositPrevote !== DEFAULT_GOV_VARIANT.burnProposalDepositPrevote)
+    out.burnProposalDepositPrevote = v.burnProposalDepositPrevote;
+  if (v.proposalCancelRatio !== DEFAULT_GOV_VARIANT.proposalCancelRatio)
+    out.proposalCancelRatio = v.proposalCancelRatio;
+  if (v.proposalCancelDest === "community-pool") out.proposalCancelDest = addressOfName("distribution");
+  return out;
+}
+
 export interface WorldOptions {
   readonly seed: number;
   /** Default `standard`. */
@@ -44,6 +82,8 @@ export interface WorldOptions {
   readonly faults?: readonly Fault[];
   /** Sidecar delay per validator in ms; absent = no sidecar for that validator. */
   readonly sidecars?: Readonly<Partial<Record<ValidatorName, number>>>;
+  /** The run's gov params; absent = the reference defaults. */
+  readonly gov?: GovVariant;
 }
 
 const ms = (n: number) => `${n}ms`;
@@ -70,6 +110,7 @@ export function worldDocument(o: WorldOptions): ScenarioDocument {
         maxDepositPeriod: ms(DEPOSIT_PERIOD_MS),
         votingPeriod: ms(VOTING_PERIOD_MS),
         expeditedVotingPeriod: ms(EXPEDITED_VOTING_PERIOD_MS),
+        ...govParamsOf(o.gov),
       },
     },
     binaries: {
