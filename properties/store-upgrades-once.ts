@@ -56,12 +56,7 @@ function neverTwice(s: Session): Verdict | undefined {
 }
 
 function onlyForAppliedPlans(s: Session): Verdict | undefined {
-  // Store → the plans whose store upgrades create it (added, or the target of a rename), over the world's binaries.
-  const createdBy = new Map<string, Set<string>>();
-  for (const b of Object.values(s.doc.binaries))
-    for (const [plan, u] of Object.entries(b.upgrades ?? {}))
-      for (const store of [...(u.storeUpgrades?.added ?? []), ...(u.storeUpgrades?.renamed ?? []).map((r) => r.to)])
-        createdBy.set(store, (createdBy.get(store) ?? new Set()).add(plan));
+  const createdBy = checkMemo(s, "store-upgrades-once/created-by", () => storeCreators(s));
   const sim = s.sim;
   // Incremental: a node's verdict depends on its committed state alone, which its app hash pins (as the host's
   // committed views are memoised); node → the app hash at which it last held, not read again.
@@ -81,4 +76,14 @@ function onlyForAppliedPlans(s: Session): Verdict | undefined {
     held.set(node, appHash);
   }
   return undefined;
+}
+
+/** Store → the plans whose store upgrades create it (added, or the target of a rename), over the world's binaries. */
+function storeCreators(s: Session): ReadonlyMap<string, ReadonlySet<string>> {
+  const createdBy = new Map<string, Set<string>>();
+  for (const b of Object.values(s.doc.binaries))
+    for (const [plan, u] of Object.entries(b.upgrades ?? {}))
+      for (const store of [...(u.storeUpgrades?.added ?? []), ...(u.storeUpgrades?.renamed ?? []).map((r) => r.to)])
+        createdBy.set(store, (createdBy.get(store) ?? new Set()).add(plan));
+  return createdBy;
 }
