@@ -94,6 +94,7 @@ export function activateVotingPeriod(ctx: Ctx, proposal: Proposal, params: GovPa
   proposal.votingEndTime = timestampFromMs(end);
   proposal.status = ProposalStatus.VOTING_PERIOD;
   setProposal(ctx, proposal);
+  // Stryker disable next-line StringLiteral: the store keys every queue name but "active" to the inactive queue
   queueRemove(ctx, "inactive", msOf(proposal.depositEndTime), proposal.id);
   queueInsert(ctx, "active", end, proposal.id);
 }

@@ -7,6 +7,7 @@ import {
   runCampaign,
   shardUnits,
   unitSeed,
+  unitSizes,
 } from "./campaign.js";
 import { conformance } from "./conformance.js";
 import { HOLDS, type Property, Violation, violated } from "./property.js";
@@ -69,16 +70,33 @@ const base: CampaignOptions = {
 };
 
 describe("campaign units and shards", () => {
-  it("cuts each property's runs into units of runsPerUnit (the last shorter), property by property", () => {
+  it("cuts each property's runs into a ramp (a tenth, a fifth, a half) then units of runsPerUnit, property by property", () => {
     const units = campaignUnits({ ...base, properties: [stub("run-once"), stub("liveness")] });
     expect(units.map((u) => [u.index, u.property.name, u.block, u.numRuns])).toEqual([
-      [0, "run-once", 0, 50],
-      [1, "run-once", 1, 50],
-      [2, "run-once", 2, 20],
-      [3, "liveness", 0, 50],
-      [4, "liveness", 1, 50],
-      [5, "liveness", 2, 20],
+      [0, "run-once", 0, 5],
+      [1, "run-once", 1, 10],
+      [2, "run-once", 2, 25],
+      [3, "run-once", 3, 50],
+      [4, "run-once", 4, 30],
+      [5, "liveness", 0, 5],
+      [6, "liveness", 1, 10],
+      [7, "liveness", 2, 25],
+      [8, "liveness", 3, 50],
+      [9, "liveness", 4, 30],
     ]);
+  });
+
+  it("sizes units to add up to the runs asked for, ramping only units of at least 10 runs", () => {
+    expect(unitSizes(3, 50)).toEqual([3]);
+    expect(unitSizes(12, 50)).toEqual([5, 7]);
+    expect(unitSizes(7, 3)).toEqual([3, 3, 1]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 200 }), (runs, per) => {
+        const sizes = unitSizes(runs, per);
+        expect(sizes.reduce((a, b) => a + b, 0)).toBe(runs);
+        for (const s of sizes) expect(s >= 1 && s <= per).toBe(true);
+      }),
+    );
   });
 
   it("derives distinct, stable unit seeds from (seed, property, block)", () => {
@@ -133,10 +151,10 @@ describe("runCampaign", () => {
       { clock: () => 0, runProperty: r.run },
     );
     expect(res.verdict).toBe("passed");
-    expect(res.unitsTotal).toBe(6);
+    expect(res.unitsTotal).toBe(10);
     expect(res.properties.map((p) => [p.property, p.runs, p.commands, p.failures, p.passed])).toEqual([
-      ["run-once", 120, 9, 0, true],
-      ["liveness", 120, 9, 0, true],
+      ["run-once", 120, 15, 0, true],
+      ["liveness", 120, 15, 0, true],
     ]);
     expect(res.fired).toEqual(["t.liveness", "t.run-once"]);
     expect(res.coverage.total).toBeGreaterThan(0);
@@ -151,7 +169,7 @@ describe("runCampaign", () => {
     );
     expect(res.verdict).toBe("failed");
     const p = res.properties[0]!;
-    expect(p.units.map((u) => u.status)).toEqual(["failed", "skipped-after-failure", "skipped-after-failure"]);
+    expect(p.units.map((u) => u.status)).toEqual(["failed", ...Array(4).fill("skipped-after-failure")]);
     expect(p.failures).toBe(1);
     expect(p.counterexample?.violation).toBe("planted");
     expect(r.calls.filter((c) => c.property.name === "run-once")).toHaveLength(1);
@@ -181,19 +199,17 @@ describe("runCampaign", () => {
     );
     // Up to twice the fair share (time left / units left), never more than the time left.
     expect(r.calls.map((c) => c.timeLimitMs)).toEqual([
-      Math.floor((2 * 1000) / 6),
-      Math.floor((2 * 600) / 5),
-      Math.floor((2 * 200) / 4),
+      Math.floor((2 * 1000) / 10),
+      Math.floor((2 * 600) / 9),
+      Math.floor((2 * 200) / 8),
     ]);
     // Units run block by block, so the limit cuts both properties alike.
     expect(r.calls.map((c) => c.property.name)).toEqual(["run-once", "liveness", "run-once"]);
-    expect(res.properties.map((p) => p.units.map((u) => u.status))).toEqual([
-      ["passed", "passed", "skipped-time-limit"],
-      ["passed", "skipped-time-limit", "skipped-time-limit"],
-    ]);
+    const cut = (ran: number) => [...Array(ran).fill("passed"), ...Array(5 - ran).fill("skipped-time-limit")];
+    expect(res.properties.map((p) => p.units.map((u) => u.status))).toEqual([cut(2), cut(1)]);
     expect(res.properties.map((p) => [p.runs, p.interrupted])).toEqual([
-      [100, true],
-      [50, true],
+      [15, true],
+      [5, true],
     ]);
   });
 
@@ -209,7 +225,8 @@ describe("runCampaign", () => {
       },
       { clock: () => 0, runProperty: r.run },
     );
-    expect(r.calls[0]).toMatchObject({ faults: ["ignore-cancel"], maxCommands: 7, numRuns: 10 });
+    expect(r.calls.map((c) => c.numRuns)).toEqual([5, 5]);
+    for (const c of r.calls) expect(c).toMatchObject({ faults: ["ignore-cancel"], maxCommands: 7 });
   });
 });
 

@@ -11,7 +11,9 @@ import { type GenerationStatistics, generationStatistics } from "./statistics.js
 /**
  * A check campaign: every selected property checked for `runsPerProperty` runs.
  *
- * Work units and sharding. A property's runs are cut into units of `runsPerUnit` runs (the last one shorter); unit
+ * Work units and sharding. A property's runs are cut into units of `runsPerUnit` runs (the last one shorter), after a
+ * ramp of smaller units when `runsPerUnit` is at least 10 (a tenth, a fifth, a half of it: `unitSizes`), so that every
+ * property gets its first runs early and a campaign that is going to fail usually fails within its first second; unit
  * `b` of property `p` is one `fc.check` with the seed `unitSeed(seed, p, b)` (sha256 of "chainsim-check/<seed>/<p>/<b>",
  * first 4 bytes, 31 bits). The units, listed property by property (in the order given) and block by block, do not
  * depend on the shard count. Shard `i/N` (1-based) runs the units whose index `k` has `k mod N = i - 1`. So the
@@ -141,20 +143,29 @@ export function unitSeed(seed: number, property: string, block: number): number 
   return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 1;
 }
 
+/**
+ * The run counts of one property's units, in block order: `runs` in all, in units of `per` (the last one shorter),
+ * after a ramp of a tenth, a fifth and a half of `per` when `per` is at least 10.
+ */
+export function unitSizes(runs: number, per: number): number[] {
+  const ramp = per >= 10 ? [Math.floor(per / 10), Math.floor(per / 5), Math.floor(per / 2)] : [];
+  const out: number[] = [];
+  for (let left = runs, block = 0; left > 0; block++) {
+    const size = Math.min(ramp[block] ?? per, left);
+    out.push(size);
+    left -= size;
+  }
+  return out;
+}
+
 /** Every unit of the campaign, in canonical order (independent of the shard). */
 export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
-  const per = Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT);
+  const sizes = unitSizes(o.runsPerProperty, Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT));
   const out: CampaignUnit[] = [];
   for (const property of o.properties) {
-    for (let block = 0, left = o.runsPerProperty; left > 0; block++, left -= per) {
-      out.push({
-        index: out.length,
-        property,
-        block,
-        seed: unitSeed(o.seed, property.name, block),
-        numRuns: Math.min(per, left),
-      });
-    }
+    sizes.forEach((numRuns, block) => {
+      out.push({ index: out.length, property, block, seed: unitSeed(o.seed, property.name, block), numRuns });
+    });
   }
   return out;
 }
