@@ -408,19 +408,23 @@ export class VersionedMultiStore implements CommitMultiStore {
   #stageWrites(name: string, cache: CacheKVStore, version: number, track: boolean, batch: BackendWrite[]): boolean {
     let any = false;
     // The keys of layout.ts (latestKey, historyKey, keyChange), built from the store's prefixes computed once.
-    const latest = latestStorePrefix(name);
+    const { prefix: latest, prefixLatin1 } = latestStoreRange(name);
     const history = historyStorePrefix(name);
     const changes = keyChangePrefix(version, name);
     const v8 = encodeVersion(version);
-    for (const [k, v] of cache.dirtyEntries()) {
-      const lk = concat(latest, k);
-      const cur = this.#backend.get(lk);
+    // The committed value is read by the latin1 key the cache already holds when the backend is the in-memory one.
+    const mem = this.#backend instanceof MemBackend ? this.#backend : undefined;
+    for (const h of cache.dirtyKeysLatin1()) {
+      const [k, v] = cache.dirtyEntry(h)!;
+      const cur = mem === undefined ? this.#backend.get(concat(latest, k)) : mem.getLatin1(prefixLatin1 + h);
       if (v === undefined) {
         if (cur === undefined) continue;
+        const lk = concat(latest, k);
         batch.push({ key: concat(history, escapeBytes(k), v8), value: TOMBSTONE }, { key: lk, value: undefined });
       } else {
         if (cur !== undefined && bytesEqual(untag(cur), v)) continue;
         const t = tagValue(v);
+        const lk = concat(latest, k);
         batch.push({ key: concat(history, escapeBytes(k), v8), value: t }, { key: lk, value: t });
       }
       if (track) batch.push({ key: concat(changes, k), value: EMPTY });
