@@ -29,10 +29,14 @@ describe("the gov lifecycle model", () => {
       ok: true,
       events: [{ kind: "submitted", id: 1n }],
     });
-    expect(deliverGovTx(s, P, 6000, { kind: "vote", id: 1n, voter: "a", option: "yes" }).ok).toBe(false);
-    expect(deliverGovTx(s, P, 6000, { kind: "deposit", id: 1n, depositor: "b", amount: 90n }).events).toEqual([
-      { kind: "voting-started", id: 1n },
-    ]);
+    expect(deliverGovTx(s, P, 6000, { kind: "vote", id: 1n, voter: "a", option: "yes" })).toEqual({
+      ok: false,
+      error: "1: inactive proposal",
+    });
+    expect(deliverGovTx(s, P, 6000, { kind: "deposit", id: 1n, depositor: "b", amount: 90n })).toEqual({
+      ok: true,
+      events: [{ kind: "voting-started", id: 1n }],
+    });
     expect(s.open.get(1n)?.votingEndMs).toBe(66_000);
     expect(heldDeposits(s)).toBe(100n);
     expect(heldDeposits(s, "b")).toBe(90n);
@@ -79,10 +83,16 @@ describe("the gov lifecycle model", () => {
   it("accepts a cancel by the proposer up to the voting end itself, withholding floor(deposit × ratio)", () => {
     const s = initialGovModel();
     deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 101n, expedited: false });
-    expect(deliverGovTx(s, P, 1000, { kind: "cancel", id: 1n, proposer: "b" }).ok).toBe(false);
+    expect(deliverGovTx(s, P, 1000, { kind: "cancel", id: 1n, proposer: "b" })).toEqual({
+      ok: false,
+      error: "invalid proposer b: invalid proposer",
+    });
     const late = initialGovModel();
     deliverGovTx(late, P, 0, { kind: "submit", proposer: "a", deposit: 100n, expedited: false });
-    expect(deliverGovTx(late, P, 60_001, { kind: "cancel", id: 1n, proposer: "a" }).ok).toBe(false);
+    expect(deliverGovTx(late, P, 60_001, { kind: "cancel", id: 1n, proposer: "a" })).toEqual({
+      ok: false,
+      error: "voting period is already ended for this proposal 1: voting period already ended",
+    });
     expect(deliverGovTx(s, P, 60_000, { kind: "cancel", id: 1n, proposer: "a" })).toEqual({
       ok: true,
       events: [{ kind: "cancelled", id: 1n }],
@@ -94,5 +104,29 @@ describe("the gov lifecycle model", () => {
     deliverGovTx(paid, toPool, 0, { kind: "submit", proposer: "a", deposit: 100n, expedited: false });
     deliverGovTx(paid, toPool, 0, { kind: "cancel", id: 1n, proposer: "a" });
     expect([paid.burned, paid.paid, paid.lostFrom.get("a")]).toEqual([0n, 100n, 100n]);
+  });
+
+  it("refuses transactions on proposals no longer open with the reference's texts: stored when decided, gone when dropped", () => {
+    const s = initialGovModel();
+    deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 100n, expedited: false });
+    deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 1n, expedited: false });
+    endGovBlock(s, P, 60_000); // 1 is rejected (no votes), 2 is dropped
+    expect(deliverGovTx(s, P, 66_000, { kind: "deposit", id: 1n, depositor: "b", amount: 5n })).toEqual({
+      ok: false,
+      error: "1: inactive proposal",
+    });
+    expect(deliverGovTx(s, P, 66_000, { kind: "deposit", id: 2n, depositor: "b", amount: 5n })).toEqual({
+      ok: false,
+      error: "collections: not found: key '2' of type github.com/cosmos/gogoproto/chain.gov.v1.Proposal",
+    });
+    expect(deliverGovTx(s, P, 66_000, { kind: "cancel", id: 1n, proposer: "b" })).toMatchObject({
+      error: "invalid proposer b: invalid proposer",
+    });
+    expect(deliverGovTx(s, P, 66_000, { kind: "cancel", id: 1n, proposer: "a" })).toMatchObject({
+      error: "proposal should be in the deposit or voting period: invalid proposal",
+    });
+    expect(deliverGovTx(s, P, 66_000, { kind: "vote", id: 2n, voter: "a", option: "yes" })).toMatchObject({
+      error: "2: inactive proposal",
+    });
   });
 });

@@ -14,6 +14,8 @@
  * - a cancel succeeds for the proposer, in the deposit or voting period, unless the voting end is strictly before the
  *   block time; each deposit's `floor(amount × proposal_cancel_ratio)` is withheld (burned without a destination,
  *   otherwise paid to it);
+ * - a refused transaction fails with the reference's error text (x/gov v0.50 keeper: AddVote, AddDeposit,
+ *   CancelProposal, whose checks run in that order): see `refusal`;
  * - the EndBlocker first drops every proposal still in its deposit period whose deposit end ≤ the block time (its
  *   deposits refunded, or burned with `burn_proposal_deposit_prevote`), then decides every proposal whose voting
  *   end ≤ the block time, in (voting end, id) order, by models/gov-tally.ts.
@@ -56,6 +58,8 @@ export interface GovModelState {
   nextId: bigint;
   /** Proposals in their deposit or voting period, by id. */
   readonly open: Map<bigint, ModelProposal>;
+  /** Decided proposals (still stored: PASSED, REJECTED or FAILED), id → proposer. Dropped and cancelled ones are deleted. */
+  readonly closed: Map<bigint, string>;
   /** Deposits burned so far. */
   burned: bigint;
   /** Withheld cancel charges sent to `proposal_cancel_dest` so far. */
@@ -67,10 +71,32 @@ export interface GovModelState {
 export const initialGovModel = (): GovModelState => ({
   nextId: 1n,
   open: new Map(),
+  closed: new Map(),
   burned: 0n,
   paid: 0n,
   lostFrom: new Map(),
 });
+
+/** A transaction's outcome: success, with what it did to proposals, or the reference's error text. */
+export type GovTxResult =
+  | { readonly ok: true; readonly events: readonly GovPrediction[] }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * The texts of the reference's refusals. A proposal no longer in the store (dropped, cancelled, never submitted)
+ * is the collections map's own not-found error for AddDeposit and CancelProposal; AddVote checks only the voting
+ * queue, so any proposal not in its voting period is inactive to it.
+ */
+export const refusal = {
+  notFound: (id: bigint) =>
+    `collections: not found: key '${id}' of type github.com/cosmos/gogoproto/chain.gov.v1.Proposal`,
+  inactive: (id: bigint) => `${id}: inactive proposal`,
+  invalidProposer: (sender: string) => `invalid proposer ${sender}: invalid proposer`,
+  notOpen: () => "proposal should be in the deposit or voting period: invalid proposal",
+  votingEnded: (id: bigint) => `voting period is already ended for this proposal ${id}: voting period already ended`,
+} as const;
+
+const refused = (error: string): GovTxResult => ({ ok: false, error });
 
 /** A gov transaction as the harness sent it. */
 export type GovTx =
@@ -122,12 +148,7 @@ function addDeposit(p: ModelProposal, p0: GovModelParams, from: string, amount: 
  * Delivers one transaction in a block at `timeMs`: whether it succeeds, and what it did to proposals. Changes
  * `s` only when it succeeds.
  */
-export function deliverGovTx(
-  s: GovModelState,
-  params: GovModelParams,
-  timeMs: number,
-  tx: GovTx,
-): { readonly ok: boolean; readonly events: readonly GovPrediction[] } {
+export function deliverGovTx(s: GovModelState, params: GovModelParams, timeMs: number, tx: GovTx): GovTxResult {
   switch (tx.kind) {
     case "submit": {
       const id = s.nextId++;
@@ -155,20 +176,23 @@ export function deliverGovTx(
     }
     case "deposit": {
       const p = s.open.get(tx.id);
-      if (p === undefined) return { ok: false, events: [] };
+      if (p === undefined) return refused(s.closed.has(tx.id) ? refusal.inactive(tx.id) : refusal.notFound(tx.id));
       const started = addDeposit(p, params, tx.depositor, tx.amount, timeMs);
       return { ok: true, events: started ? [{ kind: "voting-started", id: tx.id }] : [] };
     }
     case "vote": {
       const p = s.open.get(tx.id);
-      if (p === undefined || p.votingEndMs === null) return { ok: false, events: [] };
+      if (p === undefined || p.votingEndMs === null) return refused(refusal.inactive(tx.id));
       p.votes.push([tx.voter, tx.option]);
       return { ok: true, events: [] };
     }
     case "cancel": {
       const p = s.open.get(tx.id);
-      if (p === undefined || p.proposer !== tx.proposer || (p.votingEndMs !== null && p.votingEndMs < timeMs))
-        return { ok: false, events: [] };
+      const proposer = p?.proposer ?? s.closed.get(tx.id);
+      if (proposer === undefined) return refused(refusal.notFound(tx.id));
+      if (proposer !== tx.proposer) return refused(refusal.invalidProposer(tx.proposer));
+      if (p === undefined) return refused(refusal.notOpen());
+      if (p.votingEndMs !== null && p.votingEndMs < timeMs) return refused(refusal.votingEnded(tx.id));
       for (const [from, amount] of p.deposits)
         lose(s, from, mulFloor(amount, params.cancelRatio), params.cancelBurns ? "burn" : "pay");
       s.open.delete(tx.id);
@@ -198,6 +222,7 @@ export function endGovBlock(s: GovModelState, params: GovModelParams, timeMs: nu
     if (depositFate(outcome, p.expedited) === "burn") for (const [from, amount] of p.deposits) burn(s, from, amount);
     if (outcome.passes) {
       s.open.delete(p.id);
+      s.closed.set(p.id, p.proposer);
       out.push({ kind: "passes", id: p.id, expedited, outcome, votes });
     } else if (p.expedited) {
       // Falls back to a regular proposal from the same voting start; the counted votes are deleted.
@@ -207,6 +232,7 @@ export function endGovBlock(s: GovModelState, params: GovModelParams, timeMs: nu
       out.push({ kind: "expedited-fallback", id: p.id, expedited, outcome, votes });
     } else {
       s.open.delete(p.id);
+      s.closed.set(p.id, p.proposer);
       out.push({ kind: "rejected", id: p.id, expedited, outcome, votes });
     }
   }

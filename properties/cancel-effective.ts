@@ -1,5 +1,5 @@
 import { HOLDS, type Property, violated } from "../src/harness/property.js";
-import { blocksWithPlan } from "../src/harness/view.js";
+import { blocksWithPlan, judgeNew } from "../src/harness/view.js";
 
 /**
  * MsgCancelUpgrade clears the plan slot: no block applies a plan after a cancel emptied the slot, and the block
@@ -9,17 +9,21 @@ export const cancelEffective: Property = {
   name: "cancel-effective",
   statement: "always: a plan cleared by a cancel that executed before the height never runs",
   kind: "always",
+  // Incremental: a block's and an execution's verdicts are final once the block committed (view.ts judgeNew).
   check(s) {
-    for (const { block: b, plan } of blocksWithPlan(s))
-      if (b.applied !== null && plan === null)
-        return violated(`block ${b.height} applied "${b.applied}" with no plan scheduled`);
-    for (const e of s.execs) {
+    const blocks = judgeNew(s, "cancel-effective/blocks", blocksWithPlan(s), ({ block: b, plan }) =>
+      b.applied !== null && plan === null
+        ? violated(`block ${b.height} applied "${b.applied}" with no plan scheduled`)
+        : HOLDS,
+    );
+    if (!blocks.holds) return blocks;
+    return judgeNew(s, "cancel-effective/execs", s.execs, (e) => {
       const last = e.msgs[e.msgs.length - 1];
-      if (!s.lastExecOfBlock(e) || last?.kind !== "cancelUpgrade") continue;
+      if (!s.lastExecOfBlock(e) || last?.kind !== "cancelUpgrade") return HOLDS;
       const planAfter = s.planAfter(e.height);
-      if (planAfter !== null)
-        return violated(`a cancel executed at ${e.height} but plan ${JSON.stringify(planAfter)} remains`);
-    }
-    return HOLDS;
+      return planAfter === null
+        ? HOLDS
+        : violated(`a cancel executed at ${e.height} but plan ${JSON.stringify(planAfter)} remains`);
+    });
   },
 };

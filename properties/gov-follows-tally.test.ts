@@ -203,7 +203,7 @@ describe("gov-follows-tally", () => {
     const inDeposit = block(2, T0, [partial], [{ kind: "submitted", id: 1n }]);
     expect(check([inDeposit, block(3, T0 + 6000, [vote("val1", "yes")], [])])).toMatchObject({
       holds: false,
-      detail: "block 3: a vote transaction succeeded, but the gov rules say it fails",
+      detail: "block 3: a vote transaction succeeded, but the gov rules say it fails (1: inactive proposal)",
     });
     const cancel = { kind: "cancelProposal", proposalId: 1n, proposer: addressOfName("val1") } as SimTx;
     const refused = { tx: cancel, result: { ok: false, error: "proposal 1 not found" } };

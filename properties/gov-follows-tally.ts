@@ -33,8 +33,9 @@ import { committedBank } from "../src/scenario/simulate.js";
  * the upgrade oracle predicts that, model-agreement compares it).
  *
  * It holds when, block by block:
- * - every gov transaction succeeds exactly when the model says (a deposit or a cancel on a proposal that is no longer
- *   open, a vote outside the voting period, a cancel after the voting end fail);
+ * - every gov transaction succeeds exactly when the model says, and a refused one fails with the reference's exact
+ *   error (a deposit or a cancel on a proposal that is no longer open, a cancel by someone other than the proposer or
+ *   after the voting end, a vote outside the voting period);
  * - the chain reports exactly the submissions (with the model's ids), activations, drops and cancels the model
  *   predicts for that block;
  * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
@@ -245,7 +246,12 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
     if (g === undefined) continue;
     const r = deliverGovTx(f.model, f.params, ev.timeMs, g);
     if (r.ok !== result.ok)
-      return `block ${ev.height}: a ${tx.kind} transaction ${result.ok ? "succeeded" : `failed (${result.error ?? ""})`}, but the gov rules say it ${r.ok ? "succeeds" : "fails"}`;
+      return `block ${ev.height}: a ${tx.kind} transaction ${result.ok ? "succeeded" : `failed (${result.error ?? ""})`}, but the gov rules say it ${r.ok ? "succeeds" : `fails (${r.error})`}`;
+    if (!r.ok) {
+      if (result.error !== r.error)
+        return `block ${ev.height}: a ${tx.kind} transaction failed with "${result.error ?? ""}", but the gov rules say "${r.error}"`;
+      continue;
+    }
     predicted.push(...r.events);
   }
   const chainEvents = ev.gov.map((g) => ({ kind: chainKind(g.kind), id: g.id, raw: g.kind }));

@@ -1,4 +1,6 @@
-import { HOLDS, type Property, violated } from "../src/harness/property.js";
+import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
+import type { ExecRecord, Session } from "../src/harness/session.js";
+import { judgeNew } from "../src/harness/view.js";
 
 /**
  * ScheduleUpgrade overwrites the single plan slot: of the successful upgrade messages a block executes (proposals
@@ -8,17 +10,18 @@ export const latestScheduleWins: Property = {
   name: "latest-schedule-wins",
   statement: "always: of two passed schedules, the one that executes later wins, in (end time, id) order",
   kind: "always",
-  check(s) {
-    for (const e of s.execs) {
-      const last = e.msgs[e.msgs.length - 1];
-      if (!s.lastExecOfBlock(e) || last?.kind !== "softwareUpgrade") continue;
-      const want = { name: last.name, height: last.height };
-      const planAfter = s.planAfter(e.height);
-      if (planAfter === null || planAfter.name !== want.name || planAfter.height !== want.height)
-        return violated(
-          `the last schedule at ${e.height} was ${JSON.stringify(want)} but the plan is ${JSON.stringify(planAfter)}`,
-        );
-    }
-    return HOLDS;
-  },
+  // Incremental: an execution's verdict is final once its block committed (view.ts judgeNew).
+  check: (s) => judgeNew(s, "latest-schedule-wins", s.execs, (e) => judgeExec(s, e)),
 };
+
+function judgeExec(s: Session, e: ExecRecord): Verdict {
+  const last = e.msgs[e.msgs.length - 1];
+  if (!s.lastExecOfBlock(e) || last?.kind !== "softwareUpgrade") return HOLDS;
+  const want = { name: last.name, height: last.height };
+  const planAfter = s.planAfter(e.height);
+  if (planAfter === null || planAfter.name !== want.name || planAfter.height !== want.height)
+    return violated(
+      `the last schedule at ${e.height} was ${JSON.stringify(want)} but the plan is ${JSON.stringify(planAfter)}`,
+    );
+  return HOLDS;
+}

@@ -1,5 +1,6 @@
 import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
 import type { Session } from "../src/harness/session.js";
+import { checkMemo } from "../src/harness/view.js";
 
 /** The store loader's error for an added store that already exists (reference rootmulti loadVersion). */
 const ALREADY_EXISTS = "failed to load store: initial version set to";
@@ -55,15 +56,16 @@ function neverTwice(s: Session): Verdict | undefined {
 }
 
 function onlyForAppliedPlans(s: Session): Verdict | undefined {
-  // Store → the plans whose store upgrades create it (added, or the target of a rename), over the world's binaries.
-  const createdBy = new Map<string, Set<string>>();
-  for (const b of Object.values(s.doc.binaries))
-    for (const [plan, u] of Object.entries(b.upgrades ?? {}))
-      for (const store of [...(u.storeUpgrades?.added ?? []), ...(u.storeUpgrades?.renamed ?? []).map((r) => r.to)])
-        createdBy.set(store, (createdBy.get(store) ?? new Set()).add(plan));
+  const createdBy = checkMemo(s, "store-upgrades-once/created-by", () => storeCreators(s));
   const sim = s.sim;
+  // Incremental: a node's verdict depends on its committed state alone, which its app hash pins (as the host's
+  // committed views are memoised); node → the app hash at which it last held, not read again.
+  const held = checkMemo(s, "store-upgrades-once/held", () => new Map<string, string>());
   for (const node of sim.nodeNames()) {
-    const c = sim.host.readCommitted(sim.nodeState(node)!);
+    const state = sim.nodeState(node)!;
+    const appHash = sim.host.lastAppHash(state);
+    if (held.get(node) === appHash) continue;
+    const c = sim.host.readCommitted(state);
     for (const store of c.stores) {
       const plans = createdBy.get(store);
       if (plans === undefined || [...plans].some((p) => c.applied.has(p))) continue;
@@ -71,6 +73,17 @@ function onlyForAppliedPlans(s: Session): Verdict | undefined {
         `${node} committed store ${store}, which only the store upgrades of ${[...plans].map((p) => `"${p}"`).join(", ")} add, without applying that plan (applied: ${JSON.stringify(Object.fromEntries(c.applied))})`,
       );
     }
+    held.set(node, appHash);
   }
   return undefined;
+}
+
+/** Store → the plans whose store upgrades create it (added, or the target of a rename), over the world's binaries. */
+function storeCreators(s: Session): ReadonlyMap<string, ReadonlySet<string>> {
+  const createdBy = new Map<string, Set<string>>();
+  for (const b of Object.values(s.doc.binaries))
+    for (const [plan, u] of Object.entries(b.upgrades ?? {}))
+      for (const store of [...(u.storeUpgrades?.added ?? []), ...(u.storeUpgrades?.renamed ?? []).map((r) => r.to)])
+        createdBy.set(store, (createdBy.get(store) ?? new Set()).add(plan));
+  return createdBy;
 }

@@ -29,8 +29,23 @@ const VOTE_OPTIONS: Record<VoteOptionName, VoteOption> = {
 const coins = (cs: readonly CoinInput[]) =>
   cs.map((c) => create(CoinSchema, { denom: c.denom, amount: c.amount.toString() }));
 
+/**
+ * Packed messages by message object: a transaction is delivered by every node that executes its block, again on a
+ * stalled retry and on a catch-up, and its messages (readonly data) pack to the same bytes each time.
+ */
+const packed = new WeakMap<UpgradeMessage, { readonly typeUrl: string; readonly value: Uint8Array }>();
+
 /** An upgrade message as the `Any` a proposal carries; the type URL has the Cosmos-style `/` prefix. */
 export function packUpgradeMsg(m: UpgradeMessage): { typeUrl: string; value: Uint8Array } {
+  let p = packed.get(m);
+  if (p === undefined) {
+    p = packUncached(m);
+    packed.set(m, p);
+  }
+  return { typeUrl: p.typeUrl, value: p.value.slice() };
+}
+
+function packUncached(m: UpgradeMessage): { typeUrl: string; value: Uint8Array } {
   if (m.kind === "softwareUpgrade") {
     const msg = create(MsgSoftwareUpgradeSchema, {
       authority: m.authority,

@@ -263,8 +263,15 @@ export class SimNodeProcess implements NodeProcess {
   executionKey(): string | undefined {
     const store = this.#state.store.executionKey();
     if (store === undefined) return undefined;
-    return `${this.#fixedKey}|${this.keeper.downgradeVerified()}|${store}`;
+    // Read for every node at every block: the same parts give the same string, built once (hashed once as a map key).
+    const verified = this.keeper.downgradeVerified();
+    const m = this.#keyMemo;
+    if (m !== undefined && m.store === store && m.verified === verified) return m.key;
+    const key = `${this.#fixedKey}|${verified}|${store}`;
+    this.#keyMemo = { store, verified, key };
+    return key;
   }
+  #keyMemo: { readonly store: string; readonly verified: boolean; readonly key: string } | undefined;
 
   lastExecutionShareable(): boolean {
     return this.#executed !== undefined;

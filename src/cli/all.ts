@@ -1,8 +1,10 @@
 import { availableParallelism } from "node:os";
 import { resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { assert } from "../core/assert.js";
 import type { ScenarioRecord } from "../report/types.js";
 import { failureText } from "../scenario/failure.js";
+import type { Scenario } from "../scenario/model.js";
 import { runScenario } from "../scenario/runner.js";
 import { type CheckFlags, parseCheckFlags, prepareOutputDirs } from "./check-options.js";
 import { type CommandDefaults, campaignFlags, checkHeader, drawSeed, executeCheck, nodeCheckEnv } from "./check-run.js";
@@ -31,19 +33,19 @@ export interface ScenarioReplay {
 
 const within = (file: string, dir: string) => resolve(file).startsWith(resolve(dir) + sep);
 
+type ReplayIo = { out: (s: string) => void; err: (s: string) => void; clock: () => number };
+
 /**
- * Replays every scenario under `dir`; one line per failure and a total. Undefined when a file does not load.
- * `keep` receives each scenario's report and trace lines (for the HTML report).
+ * Replays the scenarios of `dir` one by one, yielding after each (so a caller can let other work run in between);
+ * returns the totals. One line per failure and a total line.
  */
-export function replayScenarios(
-  dir: string,
+function* replaySteps(
+  scenarios: readonly Scenario[],
   regressionsDir: string,
-  io: { out: (s: string) => void; err: (s: string) => void; clock: () => number },
+  io: ReplayIo,
   keep?: (r: ScenarioRecord) => void,
-): ScenarioReplay | undefined {
+): Generator<void, ScenarioReplay> {
   const t0 = io.clock();
-  const scenarios = loadScenarios([dir], io.err);
-  if (scenarios === undefined) return undefined;
   let passed = 0;
   let known = 0;
   const failures: ScenarioReplay["failures"][number][] = [];
@@ -54,15 +56,15 @@ export function replayScenarios(
       trace: sim.traceLines(),
       ...(report.passed || !within(s.file, regressionsDir) ? {} : { knownRegression: true }),
     });
-    if (report.passed) {
-      passed++;
-      continue;
+    if (report.passed) passed++;
+    else {
+      const regression = within(s.file, regressionsDir);
+      if (regression) known++;
+      failures.push({ name: s.name, file: s.file, failures: report.failures.map(failureText) });
+      io.out(`${regression ? "KNOWN REGRESSION" : "FAIL"} ${s.name} (${s.file})`);
+      for (const f of report.failures) io.out(`   ${failureText(f)}`);
     }
-    const regression = within(s.file, regressionsDir);
-    if (regression) known++;
-    failures.push({ name: s.name, file: s.file, failures: report.failures.map(failureText) });
-    io.out(`${regression ? "KNOWN REGRESSION" : "FAIL"} ${s.name} (${s.file})`);
-    for (const f of report.failures) io.out(`   ${failureText(f)}`);
+    yield;
   }
   const wallMs = io.clock() - t0;
   const failed = scenarios.length - passed;
@@ -72,6 +74,43 @@ export function replayScenarios(
       ` (${(wallMs / 1000).toFixed(1)} s)`,
   );
   return { files: scenarios.length, passed, failed, knownRegressionsFailing: known, wallMs, failures };
+}
+
+/**
+ * Replays every scenario under `dir`; one line per failure and a total. Undefined when a file does not load.
+ * `keep` receives each scenario's report and trace lines (for the HTML report).
+ */
+export function replayScenarios(
+  dir: string,
+  regressionsDir: string,
+  io: ReplayIo,
+  keep?: (r: ScenarioRecord) => void,
+): ScenarioReplay | undefined {
+  const scenarios = loadScenarios([dir], io.err);
+  if (scenarios === undefined) return undefined;
+  const steps = replaySteps(scenarios, regressionsDir, io, keep);
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/**
+ * `replayScenarios` over scenarios already loaded, giving the event loop a turn after each scenario: run beside a
+ * campaign on worker threads, it lets the pool hand out units and collect outcomes meanwhile (`chainsim all`).
+ */
+async function replayAlongside(
+  scenarios: readonly Scenario[],
+  regressionsDir: string,
+  io: ReplayIo,
+  keep: (r: ScenarioRecord) => void,
+): Promise<ScenarioReplay> {
+  const steps = replaySteps(scenarios, regressionsDir, io, keep);
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 export function registerAll(
@@ -97,25 +136,31 @@ export function registerAll(
     if (config.json) io.err(header);
     else io.out(header);
     const replayOut = config.json ? io.err : io.out;
-    const records: ScenarioRecord[] = [];
-    const replay = replayScenarios(
-      SCENARIO_DIR,
-      config.regressionsDir,
-      { out: replayOut, err: io.err, clock: env.clock },
-      (r) => records.push(r),
-    );
-    if (replay === undefined) {
+    const scenarios = loadScenarios([SCENARIO_DIR], io.err);
+    if (scenarios === undefined) {
       setExit(ExitCode.usage);
       return;
     }
+    // The library replays in this thread while the campaign's units run on the worker threads (with one worker the
+    // campaign runs in this thread, after the replay).
+    const records: ScenarioRecord[] = [];
+    let replay: ScenarioReplay | undefined;
     const run = await executeCheck(config, env, {
       command: "all",
       runIdPrefix: "all",
       headerPrinted: true,
-      extra: { scenarios: replay },
       defaults: ALL_DEFAULTS,
-      scenarios: records,
+      alongside: async () => {
+        replay = await replayAlongside(
+          scenarios,
+          config.regressionsDir,
+          { out: replayOut, err: io.err, clock: env.clock },
+          (r) => records.push(r),
+        );
+        return { extra: { scenarios: replay }, scenarios: records };
+      },
     });
+    assert(replay !== undefined, "the scenario replay ran alongside the campaign");
     const scenarioFailed = replay.failed - replay.knownRegressionsFailing > 0;
     const code = run.exitCode === ExitCode.internal ? run.exitCode : scenarioFailed ? ExitCode.failed : run.exitCode;
     (config.json ? io.err : io.out)(`Report: ${run.pagePath ?? run.summaryPath}`);

@@ -197,6 +197,14 @@ export async function executeCheck(
     readonly defaults?: CommandDefaults;
     /** The replayed scenarios (`chainsim all`), saved as scenarios.json and drawn on the page. */
     readonly scenarios?: readonly ScenarioRecord[];
+    /**
+     * Work run in this thread while the campaign runs (on worker threads; with one worker, before it): its
+     * `extra` and `scenarios` join the options' in the run's files.
+     */
+    readonly alongside?: () => Promise<{
+      readonly extra?: Record<string, unknown>;
+      readonly scenarios?: readonly ScenarioRecord[];
+    }>;
   } = {},
 ): Promise<CheckRun> {
   const command = o.command ?? "check";
@@ -216,8 +224,14 @@ export async function executeCheck(
       progress.update(p);
     },
   };
-  const result = await runCampaignOnThreads(options, hooks, c.workers);
+  let side: Awaited<ReturnType<NonNullable<typeof o.alongside>>> = {};
+  if (o.alongside !== undefined && c.workers <= 1) side = await o.alongside();
+  const campaign = runCampaignOnThreads(options, hooks, c.workers);
+  if (o.alongside !== undefined && c.workers > 1) side = await o.alongside();
+  const result = await campaign;
   progress?.stop();
+  const extra = { ...o.extra, ...side.extra };
+  const scenarios = side.scenarios ?? o.scenarios;
 
   const regressionFiles = new Map<string, string>();
   for (const p of result.properties) {
@@ -236,7 +250,7 @@ export async function executeCheck(
       regressionFiles,
     }),
     replay: replayFacts(o.defaults ?? { runs: CHECK_DEFAULT_RUNS }, c),
-    ...(o.extra ?? {}),
+    ...extra,
   };
   const dir = join(c.reportDir, runId);
   mkdirSync(dir, { recursive: true });
@@ -249,7 +263,7 @@ export async function executeCheck(
     regressionFiles,
   });
   writeFileSync(join(dir, "junit.xml"), renderJunit([junit]));
-  if (o.scenarios !== undefined) saveScenarios(dir, runId, o.scenarios);
+  if (scenarios !== undefined) saveScenarios(dir, runId, scenarios);
   const page = await writeRunReport({
     reportDir: c.reportDir,
     runId,

@@ -134,6 +134,31 @@ describe("chainsim check flags", () => {
 });
 
 describe("executeCheck", () => {
+  for (const workers of ["1", "2"]) {
+    it(`runs the work given alongside once, beside the campaign, and files its results (${workers} worker(s))`, async () => {
+      const dir = tmp();
+      const config = parseCheckFlags(
+        { property: ["run-once"], runs: "4", seed: "5", workers, reportDir: join(dir, "reports"), regressionsDir: dir },
+        { drawSeed: () => 0 },
+      );
+      let calls = 0;
+      const run = await executeCheck(config, env(), {
+        command: "all",
+        alongside: async () => {
+          calls++;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          return { extra: { scenarios: { files: 0, passed: 0 } }, scenarios: [] };
+        },
+      });
+      expect(calls).toBe(1);
+      expect(run.exitCode).toBe(0);
+      const summary = JSON.parse(readFileSync(run.summaryPath, "utf8")) as Record<string, unknown>;
+      expect(summary.scenarios).toEqual({ files: 0, passed: 0 });
+      expect(summary.runs).toBe(4);
+      expect(existsSync(join(run.summaryPath, "..", "scenarios.json"))).toBe(true);
+    }, 120_000);
+  }
+
   it("with a planted fault: exit 1, a regression scenario that fails its replay, summary.json, junit.xml, the page, latest", async () => {
     const dir = tmp();
     const regs = join(dir, "regressions");

@@ -2,7 +2,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { decodeAddress } from "../core/address.js";
 import { type UnixMs, unixMs } from "../core/brand.js";
-import { be64, concat, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
+import { be64, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import type { KVStore } from "../core/kv.js";
 import {
@@ -36,10 +36,50 @@ const PARAMS_KEY = Uint8Array.of(0x30);
 export type Queue = "active" | "inactive";
 
 const byte = (b: number): Uint8Array => Uint8Array.of(b);
-const proposalKey = (id: bigint) => concat(byte(PROPOSALS), be64(id));
-const queuePrefix = (q: Queue) => byte(q === "active" ? ACTIVE_QUEUE : INACTIVE_QUEUE);
-const queueKey = (q: Queue, time: UnixMs, id: bigint) => concat(queuePrefix(q), be64(time), be64(id));
-const perProposalPrefix = (kind: number, id: bigint) => concat(byte(kind), be64(id));
+
+/** Writes `n` (an id or a time: 0 <= n < 2^64) as 8 big-endian bytes at `at` (be64 without its own array). */
+function putBe64(out: Uint8Array, at: number, big: bigint | number): void {
+  // Ids are bigints, nearly always small: as numbers, they take the two-halves path, without a BigInt or a DataView.
+  const n = typeof big === "bigint" && big >= 0n && big <= MAX_SAFE ? Number(big) : big;
+  if (typeof n === "number" && n >= 0 && Number.isSafeInteger(n)) {
+    const hi = Math.floor(n / 0x1_0000_0000);
+    const lo = n >>> 0;
+    out[at] = hi >>> 24;
+    out[at + 1] = (hi >>> 16) & 0xff;
+    out[at + 2] = (hi >>> 8) & 0xff;
+    out[at + 3] = hi & 0xff;
+    out[at + 4] = lo >>> 24;
+    out[at + 5] = (lo >>> 16) & 0xff;
+    out[at + 6] = (lo >>> 8) & 0xff;
+    out[at + 7] = lo & 0xff;
+    return;
+  }
+  out.set(be64(n), at);
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** `kind|be64(a)` (|be64(b)) (|tail): the keys below in one array, the bytes concat(byte(kind), be64(a), …) gives. */
+function key(kind: number, a: bigint | number, b?: bigint | number, tail?: Uint8Array): Uint8Array {
+  const out = new Uint8Array(9 + (b === undefined ? 0 : 8) + (tail?.length ?? 0));
+  out[0] = kind;
+  putBe64(out, 1, a);
+  if (b !== undefined) putBe64(out, 9, b);
+  if (tail !== undefined) out.set(tail, out.length - tail.length);
+  return out;
+}
+
+const proposalKey = (id: bigint) => key(PROPOSALS, id);
+const queueKind = (q: Queue) => (q === "active" ? ACTIVE_QUEUE : INACTIVE_QUEUE);
+/** The queues' one-byte prefixes and their ends, built once (shared: never written to). */
+const QUEUE_RANGES: Readonly<Record<Queue, { readonly prefix: Uint8Array; readonly end: Uint8Array | undefined }>> = {
+  active: { prefix: byte(ACTIVE_QUEUE), end: prefixEnd(byte(ACTIVE_QUEUE)) },
+  inactive: { prefix: byte(INACTIVE_QUEUE), end: prefixEnd(byte(INACTIVE_QUEUE)) },
+};
+const queuePrefix = (q: Queue) => QUEUE_RANGES[q].prefix;
+const queueKey = (q: Queue, time: UnixMs, id: bigint) => key(queueKind(q), time, id);
+const perProposalPrefix = (kind: number, id: bigint) => key(kind, id);
+const perProposalKey = (kind: number, id: bigint, address: string) => key(kind, id, undefined, addrKey(address));
 /** Address part of deposit/vote keys; an undecodable address (never stored by handlers) falls back to its text. */
 const addrKey = (address: string): Uint8Array => decodeAddress(address) ?? utf8(address);
 
@@ -88,37 +128,45 @@ export function queueRemove(ctx: Ctx, q: Queue, time: UnixMs, id: bigint): void 
   store(ctx).delete(queueKey(q, time, id));
 }
 
+/**
+ * The 8 big-endian bytes at `at` as a number: Number(readBe64(b, at)) (the same correctly rounded value above
+ * 2^53), without a BigInt or a DataView. Queue times.
+ */
+const readBe64Number = (b: Uint8Array, at: number): number =>
+  (((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0) * 0x1_0000_0000 +
+  (((b[at + 4]! << 24) | (b[at + 5]! << 16) | (b[at + 6]! << 8) | b[at + 7]!) >>> 0);
+
 /** Queue entries with time ≤ `until` (inclusive), in (time, id) order, read before any of them is processed. */
 export function queueDue(ctx: Ctx, q: Queue, until: UnixMs): { readonly time: UnixMs; readonly id: bigint }[] {
   const prefix = queuePrefix(q);
-  const end = concat(prefix, be64(BigInt(until) + 1n));
+  const end = key(queueKind(q), Number.isSafeInteger(until + 1) ? until + 1 : BigInt(until) + 1n);
   const out: { time: UnixMs; id: bigint }[] = [];
   for (const [k] of store(ctx).iterator(prefix, end)) {
-    out.push({ time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) });
+    out.push({ time: unixMs(readBe64Number(k, 1)), id: readBe64(k, 9) });
   }
   return out;
 }
 
 /** The first queue entry in (time, id) order, whatever its time; undefined when the queue is empty. */
 export function queueFirst(ctx: Ctx, q: Queue): { readonly time: UnixMs; readonly id: bigint } | undefined {
-  const prefix = queuePrefix(q);
-  for (const [k] of store(ctx).iterator(prefix, prefixEnd(prefix))) {
-    return { time: unixMs(Number(readBe64(k, 1))), id: readBe64(k, 9) };
+  const { prefix, end } = QUEUE_RANGES[q];
+  for (const [k] of store(ctx).iterator(prefix, end)) {
+    return { time: unixMs(readBe64Number(k, 1)), id: readBe64(k, 9) };
   }
   return undefined;
 }
 
 export function getDeposit(ctx: Ctx, id: bigint, depositor: string): Deposit | undefined {
-  const v = store(ctx).get(concat(perProposalPrefix(DEPOSITS, id), addrKey(depositor)));
+  const v = store(ctx).get(perProposalKey(DEPOSITS, id, depositor));
   return v === undefined ? undefined : fromBinary(DepositSchema, v);
 }
 
 export function setDeposit(ctx: Ctx, d: Deposit): void {
-  store(ctx).set(concat(perProposalPrefix(DEPOSITS, d.proposalId), addrKey(d.depositor)), toBinary(DepositSchema, d));
+  store(ctx).set(perProposalKey(DEPOSITS, d.proposalId, d.depositor), toBinary(DepositSchema, d));
 }
 
 export function deleteDeposit(ctx: Ctx, d: Deposit): void {
-  store(ctx).delete(concat(perProposalPrefix(DEPOSITS, d.proposalId), addrKey(d.depositor)));
+  store(ctx).delete(perProposalKey(DEPOSITS, d.proposalId, d.depositor));
 }
 
 /** Deposits of a proposal in depositor-address byte order. */
@@ -131,12 +179,12 @@ export function depositsOf(ctx: Ctx, id: bigint): Deposit[] {
 }
 
 export function getVote(ctx: Ctx, id: bigint, voter: string): Vote | undefined {
-  const v = store(ctx).get(concat(perProposalPrefix(VOTES, id), addrKey(voter)));
+  const v = store(ctx).get(perProposalKey(VOTES, id, voter));
   return v === undefined ? undefined : fromBinary(VoteSchema, v);
 }
 
 export function setVote(ctx: Ctx, v: Vote): void {
-  store(ctx).set(concat(perProposalPrefix(VOTES, v.proposalId), addrKey(v.voter)), toBinary(VoteSchema, v));
+  store(ctx).set(perProposalKey(VOTES, v.proposalId, v.voter), toBinary(VoteSchema, v));
 }
 
 /** Votes of a proposal in voter-address byte order. */

@@ -1,3 +1,4 @@
+import { HOLDS, type Verdict } from "./property.js";
 import type { BlockRecord, Session } from "./session.js";
 
 /**
@@ -51,4 +52,43 @@ export function handlerBinaries(s: Session, plan: string): Set<string> {
       .filter(([, b]) => Object.hasOwn(b.upgrades ?? {}, plan))
       .map(([n]) => n),
   );
+}
+
+/** Per session: what incremental checks remember between commands, by key (checkMemo). */
+const memos = new WeakMap<Session, Map<string, unknown>>();
+
+/**
+ * What the check `key` remembers about session `s` between commands (made by `init` on first use). An incremental
+ * check keeps here what it found to hold, and must give the verdict a check from scratch gives: `forgetJudged`
+ * drops every memo of a session, so the equivalence tests compare the two.
+ */
+export function checkMemo<T>(s: Session, key: string, init: () => T): T {
+  let perSession = memos.get(s);
+  if (perSession === undefined) {
+    perSession = new Map();
+    memos.set(s, perSession);
+  }
+  if (!perSession.has(key)) perSession.set(key, init());
+  return perSession.get(key) as T;
+}
+
+/**
+ * Judges the items of `list` that the check `key` has not yet found to hold, in order, and returns the first
+ * violation (or HOLDS). For checks run after every command over a list that only grows, whose items each have a
+ * verdict that is final once the item is there (it reads only the item and facts of blocks already committed): the
+ * same verdict as judging the whole list each time, since every earlier item held. A violating item is judged
+ * again on the next call.
+ */
+export function judgeNew<T>(s: Session, key: string, list: readonly T[], judge: (item: T) => Verdict): Verdict {
+  const cursor = checkMemo(s, key, () => ({ held: 0 }));
+  for (; cursor.held < list.length; cursor.held++) {
+    const v = judge(list[cursor.held]!);
+    if (!v.holds) return v;
+  }
+  return HOLDS;
+}
+
+/** Forgets what the incremental checks remember of `s`: their next calls judge everything from scratch. */
+export function forgetJudged(s: Session): void {
+  memos.delete(s);
 }

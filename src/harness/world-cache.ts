@@ -74,12 +74,23 @@ function worldEntry(o: WorldOptions): WorldEntry {
     ...gov(o),
   };
   const base = parsedDocument(worldDocument({ ...world, seed: 0 }));
-  const all = parsedDocument(
-    worldDocument({ ...world, seed: 0, sidecars: Object.fromEntries(VALIDATORS.map((v) => [v, 0])) }),
-  );
   const oracle = createOracle(worldOracleInput(worldDocument({ ...world, seed: 0 })));
-  return remember(worlds, key, { base, sidecars: all.nodes, oracle });
+  return remember(worlds, key, { base, sidecars: sidecarNodes(world), oracle });
 }
+
+/**
+ * Every validator's node with a sidecar (delay 0), as the world document with a sidecar on each parses: a node model
+ * is made of the validators, the genesis binary and the `nodes` section alone, which the worlds of every variant,
+ * fault set and gov params share, so one parse serves them (memoised by those parts of the document).
+ */
+function sidecarNodes(world: Omit<WorldOptions, "seed">): ReadonlyMap<string, NodeModel> {
+  const doc = worldDocument({ ...world, seed: 0, sidecars: Object.fromEntries(VALIDATORS.map((v) => [v, 0])) });
+  const key = JSON.stringify([doc.chain?.validators, doc.genesisBinary, doc.nodes]);
+  const hit = sidecarTemplates.get(key);
+  return hit ?? remember(sidecarTemplates, key, parsedDocument(doc).nodes);
+}
+
+const sidecarTemplates = new Map<string, ReadonlyMap<string, NodeModel>>();
 
 /** The property world of `o`, parsed: the world's scenario with the run's seed and sidecar delays. */
 export function parsedWorld(o: WorldOptions): Scenario {

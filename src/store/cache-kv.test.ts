@@ -55,6 +55,23 @@ describe("CacheKVStore", () => {
     expect(parent.get(b(9))).toEqual(b(1));
   });
 
+  it("a forward iterator is the snapshot of its creation, also when consumed later or only in part", () => {
+    const parent = new MemKVStore();
+    for (const k of [1, 3, 5]) parent.set(b(k), b(k));
+    const c = new CacheKVStore(parent);
+    c.set(b(2), b(0x22));
+    c.delete(b(3));
+    const it = c.iterator(undefined, undefined);
+    const head = c.iterator(b(2), undefined);
+    c.set(b(0), b(0xaa));
+    c.set(b(3), b(0x33));
+    c.delete(b(5));
+    c.delete(b(2));
+    expect(hexes(it)).toEqual(["01=01", "02=22", "05=05"]);
+    expect(head.next().value?.map(toHex)).toEqual(["02", "22"]);
+    expect(hexes(c.iterator(undefined, undefined))).toEqual(["00=aa", "01=01", "03=33"]);
+  });
+
   it("iterators are unaffected by writes made while iterating", () => {
     const c = new CacheKVStore(new MemKVStore());
     for (let i = 0; i < 5; i++) c.set(b(i), b(i));

@@ -116,39 +116,51 @@ export class CacheKVStore implements KVStore, Latin1Reader {
     }
     this.discard();
   }
-  /** The merged entries of [start, end) in byte order: a sorted merge of the parent range and the buffer. */
-  #merged(start: Uint8Array | undefined, end: Uint8Array | undefined): Entry[] {
+  /** The buffered writes of [start, end), in byte order. */
+  #dirtyRange(start: Uint8Array | undefined, end: Uint8Array | undefined): DirtyEntry[] {
     const keys = this.#keys();
     const from = start === undefined ? 0 : lowerBound(keys, keyOf(start));
     const to = end === undefined ? keys.length : lowerBound(keys, keyOf(end));
-    const out: Entry[] = [];
-    let i = from;
-    for (const [k, v] of this.#parent.iterator(start, end)) {
-      let match: DirtyEntry | undefined;
-      for (; i < to; i++) {
-        const d = this.#dirty.get(keys[i]!)!;
-        const c = compareBytes(d[0], k);
-        if (c > 0) break;
-        if (c === 0) {
-          match = d;
-          i++;
-          break;
-        }
-        if (d[1] !== undefined) out.push([d[0], d[1]]);
-      }
-      if (match === undefined) out.push([k, v]);
-      else if (match[1] !== undefined) out.push([match[0], match[1]]);
-    }
-    for (; i < to; i++) {
-      const d = this.#dirty.get(keys[i]!)!;
-      if (d[1] !== undefined) out.push([d[0], d[1]]);
-    }
+    const out: DirtyEntry[] = [];
+    for (let i = from; i < to; i++) out.push(this.#dirty.get(keys[i]!)!);
     return out;
   }
+  /**
+   * Forward iteration is lazy (a scan that stops at its first entry, such as a queue's head, merges no more), and a
+   * snapshot all the same: the buffered writes of the range and the parent's iterator are both taken here.
+   */
   iterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
-    return this.#merged(start, end).values();
+    return mergeDirty(this.#parent.iterator(start, end), this.#dirtyRange(start, end));
   }
   reverseIterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
-    return this.#merged(start, end).reverse().values();
+    return [...this.iterator(start, end)].reverse().values();
+  }
+}
+
+/**
+ * Entries (ascending) merged with buffered writes (ascending, within the entries' range): a buffered value replaces
+ * or adds its key, a buffered delete drops it. One entry at a time.
+ */
+export function* mergeDirty(entries: Iterable<Entry>, dirty: readonly DirtyEntry[]): Generator<Entry> {
+  let i = 0;
+  for (const [k, v] of entries) {
+    let match: DirtyEntry | undefined;
+    for (; i < dirty.length; i++) {
+      const d = dirty[i]!;
+      const c = compareBytes(d[0], k);
+      if (c > 0) break;
+      if (c === 0) {
+        match = d;
+        i++;
+        break;
+      }
+      if (d[1] !== undefined) yield [d[0], d[1]];
+    }
+    if (match === undefined) yield [k, v];
+    else if (match[1] !== undefined) yield [match[0], match[1]];
+  }
+  for (; i < dirty.length; i++) {
+    const d = dirty[i]!;
+    if (d[1] !== undefined) yield [d[0], d[1]];
   }
 }

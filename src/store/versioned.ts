@@ -1,11 +1,11 @@
 import { assert } from "../core/assert.js";
-import { bytesEqual, compareBytes, concat, toHex, utf8 } from "../core/bytes.js";
+import { bytesEqual, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
 import type { KVStore } from "../core/kv.js";
 import { sha256Of } from "../core/sha256.js";
 import { appHash, ContentHashStream, contentHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
-import { CacheKVStore, type DirtyEntry } from "./cache-kv.js";
+import { CacheKVStore, type DirtyEntry, mergeDirty } from "./cache-kv.js";
 import {
   after,
   changeVersionPrefix,
@@ -433,31 +433,12 @@ export class VersionedMultiStore implements CommitMultiStore {
    * The store's entries after its buffered writes, in key order: a streaming merge of the latest index (raw
    * subarrays, no copies) with the sorted dirty entries. Used only to hash, before the commit batch is written.
    */
-  *#mergedContent(name: string, cache: CacheKVStore): Generator<readonly [Uint8Array, Uint8Array]> {
+  #mergedContent(name: string, cache: CacheKVStore): Iterable<readonly [Uint8Array, Uint8Array]> {
     const prefix = latestStorePrefix(name);
-    const dirty = cache.dirtyEntries();
-    let i = 0;
-    for (const [rk, t] of this.#backend.iterator(prefix, after(prefix))) {
-      const k = rk.subarray(prefix.length);
-      let match: DirtyEntry | undefined;
-      for (; i < dirty.length; i++) {
-        const d = dirty[i]!;
-        const c = compareBytes(d[0], k);
-        if (c > 0) break;
-        if (c === 0) {
-          match = d;
-          i++;
-          break;
-        }
-        if (d[1] !== undefined) yield [d[0], d[1]];
-      }
-      if (match === undefined) yield [k, untag(t)];
-      else if (match[1] !== undefined) yield [match[0], match[1]];
-    }
-    for (; i < dirty.length; i++) {
-      const d = dirty[i]!;
-      if (d[1] !== undefined) yield [d[0], d[1]];
-    }
+    const latest = function* (backend: StoreBackend): Generator<readonly [Uint8Array, Uint8Array]> {
+      for (const [rk, t] of backend.iterator(prefix, after(prefix))) yield [rk.subarray(prefix.length), untag(t)];
+    };
+    return mergeDirty(latest(this.#backend), cache.dirtyEntries());
   }
 
   /** Stages the removal of a committed store: every key deleted at `version`, its record tombstoned. */

@@ -255,6 +255,18 @@ describe("ScheduleUpgrade (docs/fidelity.md §2.2)", () => {
     expect(keeper.hasHandler("unknown")).toBe(false);
     expect(keeper.scheduleUpgrade(ctxAt(1), makePlan({ name: "unknown", height: 3n })).ok).toBe(true);
   });
+  it("refuses to schedule over corrupt state (the reference panics), storing nothing", () => {
+    const corruptDone = newUpgradeEnv();
+    corruptDone.ms.getKVStore("upgrade").set(fromHex("0100"), Uint8Array.of(1));
+    const r1 = corruptDone.keeper.scheduleUpgrade(corruptDone.ctxAt(1), makePlan({ name: "v2", height: 3n }));
+    expect(text(r1)).toBe("expected key of length at least 10, got 2");
+    expect(corruptDone.keeper.getUpgradePlan(corruptDone.ctxAt(1)).ok).toBe(false);
+    const corruptPlan = newUpgradeEnv();
+    corruptPlan.ms.getKVStore("upgrade").set(planKey(), fromHex("0a05"));
+    const r2 = corruptPlan.keeper.scheduleUpgrade(corruptPlan.ctxAt(1), makePlan({ name: "v2", height: 3n }));
+    expect(r2.ok).toBe(false);
+    expect(dump(corruptPlan)).toEqual([`${toHex(planKey())}=0a05`]);
+  });
 });
 
 describe("ApplyUpgrade (docs/fidelity.md §2.2)", () => {
@@ -310,6 +322,24 @@ describe("ApplyUpgrade (docs/fidelity.md §2.2)", () => {
     env.keeper.applyUpgrade(env.ctxAt(4), makePlan({ name: "b", height: 4n }));
     expect(env.keeper.getProtocolVersion(env.ctxAt(4))).toBe(2n);
     expect(env.versionsSet).toEqual([1n, 2n]);
+  });
+  it("a version setter installed after construction receives each new protocol version", () => {
+    const env = newUpgradeEnv({ withVersionSetter: false });
+    const seen: bigint[] = [];
+    const setter = { setProtocolVersion: (v: bigint) => seen.push(v) };
+    env.keeper.setVersionSetter(setter);
+    expect(env.keeper.getVersionSetter()).toBe(setter);
+    env.keeper.setUpgradeHandler("a", (_c, _p, vm) => ok(vm));
+    expect(env.keeper.applyUpgrade(env.ctxAt(3), makePlan({ name: "a", height: 3n })).ok).toBe(true);
+    expect(seen).toEqual([1n]);
+  });
+  it("fails when the stored plan cannot be cleared, without marking the upgrade done", () => {
+    const env = newUpgradeEnv();
+    env.ms.getKVStore("upgrade").set(planKey(), fromHex("0a05"));
+    env.keeper.setUpgradeHandler("v2", (_c, _p, vm) => ok(vm));
+    const ctx = env.ctxAt(5);
+    expect(env.keeper.applyUpgrade(ctx, makePlan({ name: "v2", height: 5n })).ok).toBe(false);
+    expect(env.keeper.getDoneHeight(ctx, "v2")).toEqual({ ok: true, value: 0n });
   });
   it("works without a version setter", () => {
     const env = newUpgradeEnv({ withVersionSetter: false });
@@ -456,6 +486,15 @@ describe("upgrade-info.json on disk (docs/fidelity.md §2.2, §2.5)", () => {
     expect(text(noHeight)).toBe("height must be greater than 0: invalid request");
     expect(!noHeight.ok && noHeight.plan.name).toBe("v2");
     expect(env.keeper.serverInfoUpgradeHeight).toBeUndefined();
+  });
+  it("ReadUpgradeInfoFromDisk fails with the zero plan when data cannot be created", () => {
+    const fs = new MemoryFs();
+    fs.mkdirAll("/ro", 0o777);
+    fs.setReadOnly("/ro", true);
+    const r = newUpgradeEnv({ fs, homePath: "/ro" }).keeper.readUpgradeInfoFromDisk();
+    expect(r.ok).toBe(false);
+    expect(text(r)).toBe('could not create directory "/ro/data": mkdir /ro/data: permission denied');
+    expect(!r.ok && [r.plan.name, r.plan.height]).toEqual(["", 0n]);
   });
   it("ReadUpgradeInfoFromDisk returns other read errors", () => {
     const env = newUpgradeEnv();
