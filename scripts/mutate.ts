@@ -128,7 +128,7 @@ if (ttk !== null)
   process.stdout.write(
     `campaign time to kill: median ${ttk.medianS} s, p90 ${ttk.p90S} s${
       ttk.cpu === null ? "" : ` (CPU: median ${ttk.cpu.medianS} s, p90 ${ttk.cpu.p90S} s)`
-    }\n`,
+    }${ttk.search === null ? "" : `; search until the first failing run: median ${ttk.search.medianS} s, p90 ${ttk.search.p90S} s`}\n`,
   );
 process.stdout.write(
   detectors.includes("campaign") && detectors.includes("scenarios")

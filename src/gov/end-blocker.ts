@@ -61,7 +61,6 @@ function processInactive(
   outcomes: ProposalOutcome[],
   fates: ProposalFate[],
 ): Result<void, ChainError> {
-  // Stryker disable next-line StringLiteral: the store keys every queue name but "active" to the inactive queue
   for (const due of queueDue(ctx, "inactive", ctx.time)) {
     const proposal = getProposal(ctx, due.id);
     if (proposal === undefined) {

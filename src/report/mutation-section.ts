@@ -46,6 +46,10 @@ export function mutationSection(m: MutationInput | null, chartSvg: string | unde
     out.push(
       `<p>Campaign time to kill: median ${t.medianS} s, p90 ${t.p90S} s over ${t.killed} killed mutants${
         t.cpu === null ? "" : ` (CPU time: median ${t.cpu.medianS} s, p90 ${t.cpu.p90S} s)`
+      }${
+        t.search === null
+          ? ""
+          : `; the campaign's search until the first failing run: median ${t.search.medianS} s, p90 ${t.search.p90S} s`
       }.</p>`,
     );
   out.push(

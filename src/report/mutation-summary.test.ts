@@ -66,17 +66,23 @@ describe("summarizeMutation", () => {
       { mutant: "2", ms: 800, exitCode: 3 },
       { mutant: "3", ms: 20_000, exitCode: 0 },
     ]);
-    expect(s.campaignTimeToKillS).toEqual({ killed: 3, medianS: 0.8, p90S: 1.2, cpu: null });
+    expect(s.campaignTimeToKillS).toEqual({ killed: 3, medianS: 0.8, p90S: 1.2, cpu: null, search: null });
   });
 
   it("gives the CPU time to kill beside the wall time, so that a busy machine's figures compare", () => {
     const s = summarizeMutation({ campaign: report("a.ts", [mutant("0", 1, "Killed")]) }, [
-      { mutant: "0", ms: 4000, cpuMs: 500, exitCode: 1 },
-      { mutant: "1", ms: 9000, cpuMs: 900, exitCode: 1 },
+      { mutant: "0", ms: 4000, cpuMs: 500, searchMs: 300, exitCode: 1 },
+      { mutant: "1", ms: 9000, cpuMs: 900, searchMs: 700, exitCode: 1 },
       { mutant: "2", ms: 2000, exitCode: 1 },
-      { mutant: "3", ms: 30_000, cpuMs: 20_000, exitCode: 0 },
+      { mutant: "3", ms: 30_000, cpuMs: 20_000, searchMs: 19_000, exitCode: 0 },
     ]);
-    expect(s.campaignTimeToKillS).toEqual({ killed: 3, medianS: 4, p90S: 9, cpu: { medianS: 0.5, p90S: 0.9 } });
+    expect(s.campaignTimeToKillS).toEqual({
+      killed: 3,
+      medianS: 4,
+      p90S: 9,
+      cpu: { medianS: 0.5, p90S: 0.9 },
+      search: { medianS: 0.3, p90S: 0.7 },
+    });
   });
 
   it("reports no score, not 0%, when every mutant is an ignored equivalent", () => {

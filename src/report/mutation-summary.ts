@@ -37,16 +37,23 @@ export interface DetectorTiming {
    * Unlike `ms`, it does not grow with the machine's load, so time-to-kill figures taken on a busy machine compare.
    */
   readonly cpuMs?: number;
+  /** The campaign's own time until it stopped (the units that ran; under `--bail`, up to the first failing run). */
+  readonly searchMs?: number;
   readonly exitCode: number;
 }
 
-/** The campaign's time to kill over the mutants it killed: wall seconds, and CPU seconds where recorded. */
+/**
+ * The campaign's time to kill over the mutants it killed: the detector's wall seconds (process work after the sources
+ * load, report included), its CPU seconds, and the search seconds until the first failing run, where recorded.
+ */
 export interface TimeToKill {
   readonly killed: number;
   readonly medianS: number;
   readonly p90S: number;
   /** Over the kills whose timing recorded CPU time; null when none did. */
   readonly cpu: { readonly medianS: number; readonly p90S: number } | null;
+  /** Over the kills whose timing recorded the campaign's search time; null when none did. */
+  readonly search: { readonly medianS: number; readonly p90S: number } | null;
 }
 
 export interface ScoreRow {
@@ -190,6 +197,7 @@ export function summarizeMutation(
   const seconds = (ms: readonly number[]): number[] => ms.map((v) => v / 1000).sort((a, b) => a - b);
   const kills = seconds(killTimings.map((t) => t.ms));
   const cpuKills = seconds(killTimings.flatMap((t) => (t.cpuMs === undefined ? [] : [t.cpuMs])));
+  const searchKills = seconds(killTimings.flatMap((t) => (t.searchMs === undefined ? [] : [t.searchMs])));
   const round2 = (v: number): number => Math.round(v * 100) / 100;
   return {
     detectors: [...detectors, ...(combined ? ["campaign+scenarios"] : [])],
@@ -206,6 +214,10 @@ export function summarizeMutation(
               cpuKills.length === 0
                 ? null
                 : { medianS: round2(quantile(cpuKills, 0.5)), p90S: round2(quantile(cpuKills, 0.9)) },
+            search:
+              searchKills.length === 0
+                ? null
+                : { medianS: round2(quantile(searchKills, 0.5)), p90S: round2(quantile(searchKills, 0.9)) },
           },
   };
 }

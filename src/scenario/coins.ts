@@ -50,5 +50,12 @@ export function parseCoins(text: string): Result<Coins, string> {
   return ok(coins);
 }
 
+/**
+ * Coins as the reference's `sdk.NewCoins` makes them (what `add-genesis-account` stores from `ParseCoinsNormalized`):
+ * zero amounts dropped, denoms sorted. A genesis balance is always in this form.
+ */
+export const normalizedCoins = (coins: Coins): Coins =>
+  coins.filter((c) => c.amount > 0n).sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
+
 /** The file form: `1stake,2atom` (`""` for no coins). */
 export const formatCoins = (coins: Coins): string => coins.map((c) => `${c.amount}${c.denom}`).join(",");

@@ -649,9 +649,10 @@ describe("defaults resolution", () => {
     expect([...s.chain.accounts]).toEqual([
       [
         "alice",
+        // Normalized as a genesis balance is: denoms sorted.
         [
-          { denom: "stake", amount: 5n },
           { denom: "atom", amount: 3n },
+          { denom: "stake", amount: 5n },
         ],
       ],
       ["v-b", [{ denom: "stake", amount: 1n }]],

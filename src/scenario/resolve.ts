@@ -11,7 +11,7 @@ import { parseDuration } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { PRUNE_DEFAULT, type PruningOptions, pruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
-import { type Coins, parseCoins } from "./coins.js";
+import { type Coins, normalizedCoins, parseCoins } from "./coins.js";
 import { BASE_MODULES, GOV_DEFAULTS, SCENARIO_DEFAULTS } from "./defaults.js";
 import type {
   Action,
@@ -94,7 +94,10 @@ const timeOf = (text: string, genesis: UnixMs): UnixMs => resolveTimeSpec(must(p
 function resolveChain(doc: ScenarioDocument): ChainModel {
   const c = doc.chain ?? {};
   const validators = (c.validators ?? SCENARIO_DEFAULTS.validators).map((v) => ({ name: v.name, power: v.power }));
-  const accounts = new Map<string, Coins>(entries(c.accounts).map(([name, text]) => [name, coins(text)]));
+  // Genesis balances are normalized as `add-genesis-account` stores them: `1000stake,1000atom` is `1000atom,1000stake`.
+  const accounts = new Map<string, Coins>(
+    entries(c.accounts).map(([name, text]) => [name, normalizedCoins(coins(text))]),
+  );
   for (const v of validators) {
     if (!accounts.has(v.name)) accounts.set(v.name, coins(SCENARIO_DEFAULTS.validatorBalance));
   }

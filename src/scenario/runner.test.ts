@@ -70,3 +70,16 @@ describe("the nodes expectation: what each node runs", () => {
     ]);
   });
 });
+
+describe("genesis balances", () => {
+  it("are normalized as add-genesis-account stores them: any denom order, zero amounts dropped", () => {
+    const { report } = runScenario(
+      load({
+        chain: { accounts: { alice: "1000stake,0foo,1000atom" } },
+        run: { untilHeight: 2 },
+        expect: { balances: { alice: "1000atom,1000stake" } },
+      }),
+    );
+    expect(report.failures.map(failureText)).toEqual([]);
+  });
+});
