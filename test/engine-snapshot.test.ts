@@ -131,6 +131,7 @@ describe("engine snapshots over the scenario library", () => {
         const stop = { ...own, maxBlocks: Math.min(own.maxBlocks ?? FAULT_BLOCKS_MAX, FAULT_BLOCKS_MAX) };
         for (const cut of cutsOf(s, stop)) checkCut(s, cut, stop);
       }
-    });
+      // The whole library under one fault: about 25 s on a quiet machine, so room for a busy one.
+    }, 240_000);
   }
 });
