@@ -67,7 +67,11 @@ const check = (events: TraceEvent[]) => govFollowsTally.check(sessionOf(events))
  * The same session with a committed bank: the gov module account's balance, val1's (the proposer's; the other
  * validators keep their genesis balance) and the supply as the chain has them.
  */
-function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint; val1?: bigint }): Session {
+function withBank(
+  events: TraceEvent[],
+  bank: { module: bigint; supply: bigint; val1?: bigint },
+  finalTally: { yes: string; abstain: string; no: string; noWithVeto: string } = YES_300,
+): Session {
   const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
   Object.assign(s.sim, {
     committed: () => ({ appHash: "H" }),
@@ -77,6 +81,7 @@ function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint; 
     nodeStatus: () => ({ height: 5 }),
     host: {
       lastAppHash: () => "H",
+      readProposal: () => ({ finalTally }),
       readBank: () => ({
         balances: new Map([
           [addressOfName("gov"), [{ denom: "stake", amount: bank.module }]],
@@ -95,6 +100,9 @@ function withBank(events: TraceEvent[], bank: { module: bigint; supply: bigint; 
   return s as unknown as Session;
 }
 const GENESIS_BALANCE = 1_000_000_000_000n;
+/** The final tally of three validators of power 100 voting yes. */
+const YES_300 = { yes: "300", abstain: "0", no: "0", noWithVeto: "0" };
+const VETOED = { yes: "100", abstain: "0", no: "0", noWithVeto: "200" };
 const GENESIS_SUPPLY = 4n * GENESIS_BALANCE;
 
 describe("gov-follows-tally", () => {
@@ -158,9 +166,9 @@ describe("gov-follows-tally", () => {
       block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
     ];
     const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(vetoed, burned)).holds).toBe(true);
+    expect(govFollowsTally.check(withBank(vetoed, burned, VETOED)).holds).toBe(true);
     // A chain that refunds a vetoed proposal's deposit keeps the supply whole: burn_vote_veto is on by default.
-    expect(govFollowsTally.check(withBank(vetoed, { ...burned, supply: GENESIS_SUPPLY }))).toMatchObject({
+    expect(govFollowsTally.check(withBank(vetoed, { ...burned, supply: GENESIS_SUPPLY }, VETOED))).toMatchObject({
       holds: false,
       detail: `the stake supply is ${GENESIS_SUPPLY}, but genesis ${GENESIS_SUPPLY} less the 10000000 burned by decisions is ${GENESIS_SUPPLY - 10_000_000n}`,
     });
@@ -234,6 +242,16 @@ describe("gov-follows-tally", () => {
     expect(govFollowsTally.check(withBank(passed, lost))).toMatchObject({
       holds: false,
       detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned or withheld is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
+    });
+  });
+
+  it("is violated when a decided proposal stores a final tally other than the votes that executed", () => {
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    const refunded = { module: 0n, supply: GENESIS_SUPPLY };
+    expect(govFollowsTally.check(withBank(passed, refunded)).holds).toBe(true);
+    expect(govFollowsTally.check(withBank(passed, refunded, { ...YES_300, yes: "200" }))).toMatchObject({
+      holds: false,
+      detail: `proposal 1's final_tally_result is {"yes":"200","abstain":"0","no":"0","noWithVeto":"0"}, but the votes that executed count {"yes":"300","abstain":"0","no":"0","noWithVeto":"0"}`,
     });
   });
 });

@@ -40,6 +40,7 @@ import { committedBank } from "../src/scenario/simulate.js";
  *   predicts for that block;
  * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
  *   when the model's tally passes, REJECTED otherwise, an expedited one falling back to a regular proposal;
+ * - a decided proposal stores the tally the model counted as its final_tally_result;
  * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
  *   deposits, each validator's account holds its genesis balance less its deposits still held and its deposits
  *   burned or withheld, the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
@@ -57,9 +58,42 @@ export const govFollowsTally: Property = {
       const detail = step(fold, ev);
       if (detail !== undefined) return violated(detail);
     }
-    return checkDeposits(s, fold);
+    return checkTallies(s, fold) ?? checkDeposits(s, fold);
   },
 };
+
+/** A node's state at the committed height with the committed app hash, if any node holds it. */
+function committedState(s: Session) {
+  const view = s.sim.committed();
+  if (view === undefined) return undefined;
+  for (const name of s.sim.nodeNames()) {
+    const state = s.sim.nodeState(name);
+    if (state === undefined || s.sim.nodeStatus(name)?.height !== s.sim.height) continue;
+    if (s.sim.host.lastAppHash(state) === view.appHash) return state;
+  }
+  return undefined;
+}
+
+/** Each proposal decided since the last check stores the tally the model counted as its final_tally_result. */
+function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | undefined {
+  if (f.decided.length === 0) return undefined;
+  const state = committedState(s);
+  if (state === undefined) return undefined;
+  for (const d of f.decided.splice(0)) {
+    const stored = s.sim.host.readProposal(state, d.id)?.finalTally;
+    const want = {
+      yes: `${d.result.yes}`,
+      abstain: `${d.result.abstain}`,
+      no: `${d.result.no}`,
+      noWithVeto: `${d.result.no_with_veto}`,
+    };
+    if (JSON.stringify(stored) !== JSON.stringify(want))
+      return violated(
+        `proposal ${d.id}'s final_tally_result is ${JSON.stringify(stored ?? null)}, but the votes that executed count ${JSON.stringify(want)}`,
+      );
+  }
+  return undefined;
+}
 
 /** The deposit denom of the property worlds. */
 const DENOM = "stake";
@@ -76,6 +110,8 @@ interface GovFold {
   readonly genesisBalances: Map<string, bigint>;
   /** DENOM supply at genesis. */
   readonly genesisSupply: bigint;
+  /** Proposals decided for good since the last check, with the tally the model counted. */
+  readonly decided: { readonly id: bigint; readonly result: Readonly<Record<GovVoteOption, bigint>> }[];
 }
 
 const amountOf = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): bigint =>
@@ -180,6 +216,7 @@ function foldOf(s: Session): GovFold {
       names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
       genesisBalances: balances,
       genesisSupply: supply,
+      decided: [],
     };
     folds.set(s, f);
   }
@@ -270,6 +307,8 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
     if (p.kind !== c.kind) return decisionDetail(f, p, c.raw, ev.height);
   }
   predicted.push(...endBlock);
+  for (const d of endBlock)
+    if (d.kind === "passes" || d.kind === "rejected") f.decided.push({ id: d.id, result: d.outcome.result });
   const key = (e: { readonly kind: string; readonly id: bigint }) => `${e.kind} ${e.id}`;
   const want = predicted.map(key);
   const got = chainEvents.map(key);

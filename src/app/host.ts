@@ -14,6 +14,13 @@ export interface ProposalView {
   readonly votingStartTimeMs?: number;
   readonly votingEndTimeMs?: number;
   readonly failedReason: string;
+  /** `final_tally_result` once a tally stored one: each option's counted power, as decimal integer strings. */
+  readonly finalTally?: {
+    readonly yes: string;
+    readonly abstain: string;
+    readonly no: string;
+    readonly noWithVeto: string;
+  };
 }
 
 /** The parts of a node's committed state that expectations and reports read. */

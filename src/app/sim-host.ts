@@ -307,6 +307,16 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
       ...(ms(p.votingStartTime) === undefined ? {} : { votingStartTimeMs: ms(p.votingStartTime)! }),
       ...(ms(p.votingEndTime) === undefined ? {} : { votingEndTimeMs: ms(p.votingEndTime)! }),
       failedReason: p.failedReason,
+      ...(p.finalTallyResult === undefined
+        ? {}
+        : {
+            finalTally: {
+              yes: p.finalTallyResult.yesCount,
+              abstain: p.finalTallyResult.abstainCount,
+              no: p.finalTallyResult.noCount,
+              noWithVeto: p.finalTallyResult.noWithVetoCount,
+            },
+          }),
     };
   }
 }
