@@ -38,6 +38,11 @@ export interface NodeRecord<S> {
   haltSeq: number;
   /** Highest upgrade-info height the node's sidecar has acted on (0: none). */
   sidecarHandledHeight: number;
+  /**
+   * The process and height of this node's last execution that did not halt, in an attempt that stalled (produce.ts:
+   * a retry of that height by the same process cannot halt either). Not part of a snapshot.
+   */
+  stalledOk?: { readonly process: NodeProcess; readonly height: number } | undefined;
 }
 
 /** A transaction waiting for the next block, and the step that sent it. */

@@ -28,6 +28,27 @@ const FAST_FORWARD_BLOCKS_MAX = 1_000_000;
 type Applied = ExecOutcome & { readonly ok: true };
 
 /**
+ * A retry of a stalled block that cannot commit and cannot change anything: the nodes able to execute it hold at most
+ * 2/3 of the power, so no app hash can carry the block, and each of them already executed this height without
+ * halting in the same process (its PreBlocker's halts depend on the height, the committed state and the binary, none
+ * of which a failed attempt changes; its uncommitted work is dropped, so the attempt leaves nothing behind). Executing
+ * it again would only cost time. Never with a consensus hook (a planted fault may commit on other terms), nor with
+ * `noStallShortcut` (the equivalence test's reference).
+ */
+function hopelessRetry<S>(ctx: EngineCtx<S>, h: number): boolean {
+  const { s } = ctx;
+  if (!s.stalled || ctx.opts.noStallShortcut === true || ctx.opts.consensus !== undefined) return false;
+  let power = 0;
+  for (const n of s.nodes) {
+    const p = n.process;
+    if (n.status !== "running" || p === undefined || p.lastHeight() !== h - 1) continue;
+    if (n.stalledOk?.process !== p || n.stalledOk.height !== h) return false;
+    power += n.cfg.power;
+  }
+  return power * 3 <= s.totalPower * 2;
+}
+
+/**
  * Executes block h on every running node at h-1 and commits it by the consensus rule. Execution sharing: a node
  * whose process has the same execution key as a node that already executed this block shareably (same state,
  * binary, skip heights, flags and faults; see NodeProcess.executionKey) does not execute; it takes the same
@@ -37,6 +58,11 @@ type Applied = ExecOutcome & { readonly ok: true };
  */
 export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): void {
   const { s } = ctx;
+  if (hopelessRetry(ctx, h)) {
+    s.trace.emit({ kind: "stall", height: h, timeMs });
+    s.stalled = true;
+    return;
+  }
   const txs = s.mempool.map((e) => e.tx);
   const execs: NodeExecution[] = [];
   const outcomes = new Map<string, Applied>();
@@ -63,7 +89,11 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
   }
   const decision = decide(ctx, execs);
   if (!decision.commit) {
-    for (const name of outcomes.keys()) if (!adopters.has(name)) processOf(recordedNode(s, name)).abort();
+    for (const name of outcomes.keys()) {
+      const n = recordedNode(s, name);
+      n.stalledOk = { process: processOf(n), height: h };
+      if (!adopters.has(name)) processOf(n).abort();
+    }
     s.trace.emit({ kind: "stall", height: h, timeMs });
     s.stalled = true;
     return;

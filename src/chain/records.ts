@@ -49,6 +49,8 @@ export interface EngineOptions {
   readonly noFastPath?: boolean;
   /** Disable execution sharing: every running node executes every block itself (for equivalence tests). */
   readonly noSharedExecution?: boolean;
+  /** Disable the stalled-retry shortcut: every retry executes on every eligible node (for equivalence tests). */
+  readonly noStallShortcut?: boolean;
   /** An interception point over each commit decision (see ConsensusHook; none in production). */
   readonly consensus?: ConsensusHook;
   /** An interception point over the binary an operator's swap or restart launches (see LaunchHook; none in production). */
