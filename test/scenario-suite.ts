@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { EngineOptions } from "../src/chain/records.js";
 import { FAULT_NAMES, type Fault } from "../src/faults/index.js";
 import { parseScenario, type Scenario } from "../src/scenario/index.js";
 import { reportOf, runScenario } from "../src/scenario/runner.js";
-import type { Simulation } from "../src/scenario/simulate.js";
+import { buildSimulation, type Simulation, stopConditionOf } from "../src/scenario/simulate.js";
 
 /**
  * Every scenario file under `scenarios/` (recursively), sorted, excluding the JSON Schema and
@@ -87,4 +88,17 @@ export function simulationEnd(s: Scenario, sim: Simulation) {
     };
   });
   return { traceHash: sim.traceHash(), report, nodes };
+}
+
+/**
+ * `simulationEnd` of `s` built with `engine` options and run to its own stop condition (capped at `maxBlocks` when
+ * given): what an engine shortcut's on/off equivalence test compares.
+ */
+export function runEnd(s: Scenario, engine: EngineOptions, maxBlocks?: number) {
+  const built = buildSimulation(s, { engine });
+  if (!built.ok) throw new Error(`${s.file}: ${built.error}`);
+  const sim = built.value;
+  const stop = stopConditionOf(s);
+  sim.run(maxBlocks === undefined ? stop : { ...stop, maxBlocks: Math.min(stop.maxBlocks ?? maxBlocks, maxBlocks) });
+  return simulationEnd(s, sim);
 }

@@ -1,21 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../src/scenario/index.js";
-import { buildSimulation, stopConditionOf } from "../src/scenario/simulate.js";
-import { FAULT_BLOCKS_MAX, libraryUnderFaults, loadScenario, scenarioFiles, simulationEnd } from "./scenario-suite.js";
+import { FAULT_BLOCKS_MAX, libraryUnderFaults, loadScenario, runEnd, scenarioFiles } from "./scenario-suite.js";
 
 /**
  * Execution sharing (nodes with identical state execute a block once) must be invisible: every library scenario,
  * alone and under each planted fault, gives the same trace hash, report and per-node final state with sharing on
  * and off. Per node the store's execution key pins its whole committed history (history digest, versions, stores).
  */
-function outcome(s: Scenario, noSharedExecution: boolean, maxBlocks?: number) {
-  const built = buildSimulation(s, { engine: { noSharedExecution } });
-  if (!built.ok) throw new Error(`${s.file}: ${built.error}`);
-  const sim = built.value;
-  const stop = stopConditionOf(s);
-  sim.run(maxBlocks === undefined ? stop : { ...stop, maxBlocks: Math.min(stop.maxBlocks ?? maxBlocks, maxBlocks) });
-  return simulationEnd(s, sim);
-}
+const outcome = (s: Scenario, noSharedExecution: boolean, maxBlocks?: number) =>
+  runEnd(s, { noSharedExecution }, maxBlocks);
 
 describe("shared execution over the scenario library", () => {
   const files = scenarioFiles();

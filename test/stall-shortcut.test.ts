@@ -1,21 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../src/scenario/index.js";
-import { buildSimulation, stopConditionOf } from "../src/scenario/simulate.js";
-import { FAULT_BLOCKS_MAX, libraryUnderFaults, loadScenario, scenarioFiles, simulationEnd } from "./scenario-suite.js";
+import { FAULT_BLOCKS_MAX, libraryUnderFaults, loadScenario, runEnd, scenarioFiles } from "./scenario-suite.js";
 
 /**
  * The stalled-retry shortcut (a retry that cannot commit, by nodes that already executed the height without halting,
  * is not executed again: chain/produce.ts) must be invisible: every library scenario, alone and under each planted
  * fault, gives the same trace hash, report and per-node final state with the shortcut on and off.
  */
-function outcome(s: Scenario, noStallShortcut: boolean, maxBlocks?: number) {
-  const built = buildSimulation(s, { engine: { noStallShortcut } });
-  if (!built.ok) throw new Error(`${s.file}: ${built.error}`);
-  const sim = built.value;
-  const stop = stopConditionOf(s);
-  sim.run(maxBlocks === undefined ? stop : { ...stop, maxBlocks: Math.min(stop.maxBlocks ?? maxBlocks, maxBlocks) });
-  return simulationEnd(s, sim);
-}
+const outcome = (s: Scenario, noStallShortcut: boolean, maxBlocks?: number) =>
+  runEnd(s, { noStallShortcut }, maxBlocks);
 
 describe("the stalled-retry shortcut over the scenario library", () => {
   const files = scenarioFiles();
