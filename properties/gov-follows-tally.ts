@@ -17,7 +17,7 @@ import { HOLDS, type Property, violated } from "../src/harness/property.js";
 import type { Session } from "../src/harness/session.js";
 import { parseCoins } from "../src/scenario/coins.js";
 import { GOV_DEFAULTS, SCENARIO_DEFAULTS } from "../src/scenario/defaults.js";
-import { committedBank } from "../src/scenario/simulate.js";
+import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
 
 /**
  * Governance does what its rules say with the transactions the harness sent: each succeeds or fails as the model
@@ -62,22 +62,10 @@ export const govFollowsTally: Property = {
   },
 };
 
-/** A node's state at the committed height with the committed app hash, if any node holds it. */
-function committedState(s: Session) {
-  const view = s.sim.committed();
-  if (view === undefined) return undefined;
-  for (const name of s.sim.nodeNames()) {
-    const state = s.sim.nodeState(name);
-    if (state === undefined || s.sim.nodeStatus(name)?.height !== s.sim.height) continue;
-    if (s.sim.host.lastAppHash(state) === view.appHash) return state;
-  }
-  return undefined;
-}
-
 /** Each proposal decided since the last check stores the tally the model counted as its final_tally_result. */
 function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | undefined {
   if (f.decided.length === 0) return undefined;
-  const state = committedState(s);
+  const state = committedNodeState(s.sim);
   if (state === undefined) return undefined;
   for (const d of f.decided.splice(0)) {
     const stored = s.sim.host.readProposal(state, d.id)?.finalTally;

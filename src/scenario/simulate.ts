@@ -31,12 +31,18 @@ export type Simulation = ChainEngine<NodeState, SimNodeImage>;
  * the chain's committed state (at the chain's height, with its app hash); undefined when no node holds it.
  */
 export function committedBank(sim: Simulation, addresses: readonly string[]): BankView | undefined {
+  const state = committedNodeState(sim);
+  return state === undefined ? undefined : sim.host.readBank(state, addresses);
+}
+
+/** The state of a node that holds the chain's committed state (at the committed height, with its app hash), if any. */
+export function committedNodeState(sim: Simulation): NodeState | undefined {
   const view = sim.committed();
   if (view === undefined) return undefined;
   for (const name of sim.nodeNames()) {
     const state = sim.nodeState(name);
     if (state === undefined || sim.nodeStatus(name)?.height !== sim.height) continue;
-    if (sim.host.lastAppHash(state) === view.appHash) return sim.host.readBank(state, addresses);
+    if (sim.host.lastAppHash(state) === view.appHash) return state;
   }
   return undefined;
 }
