@@ -23,9 +23,10 @@ import { type BenchResult, median, result } from "./bench.js";
  * counters, each command increments both and compares them. The ratio is the share of the harness's time that
  * fast-check's own generation and model-run loop would cost.
  *
- * All cores: the same campaign on one worker thread per core (`chainsim check --workers N`, the threads started and
- * warmed up before the clock starts), against the single thread above. CPU time is reported beside wall time on
- * stderr: on a shared machine runs per CPU-second are the steadier figure.
+ * All cores: the campaign with N times the runs on one worker thread per core (`chainsim check --workers N`, the
+ * threads started and warmed up before the clock starts), against the single thread above: the same work per
+ * thread. CPU time is reported beside wall time on stderr: on a shared machine runs per CPU-second are the steadier
+ * figure.
  *
  * Both figures are steady-state: each thread first runs WARM_UP_RUNS runs (other seeds) before the clock starts,
  * and the single-thread figure is the median of TIMED_SEEDS campaigns. A thread's throughput keeps climbing for its
@@ -175,8 +176,10 @@ async function allCores(campaign: CampaignOptions): Promise<{ threads: number; r
     // Units of 2 runs spread the warm-up evenly: about WARM_UP_RUNS runs per thread.
     const warmUp = Math.ceil((WARM_UP_RUNS * threads) / PROPERTIES.length);
     await runCampaignOn({ ...campaign, seed: SEED + 1, runsPerProperty: warmUp, runsPerUnit: 2 }, clock, runner);
+    // The same work per thread as the single-thread campaign: one thread's share of a campaign `threads` times as
+    // large (a 240-run campaign on 2 threads ends with one thread idle for much of its last unit).
     const t0 = performance.now();
-    const r = await runCampaignOn(campaign, clock, runner);
+    const r = await runCampaignOn({ ...campaign, runsPerProperty: RUNS_PER_PROPERTY * threads }, clock, runner);
     return { threads, runs: r.runs, ms: performance.now() - t0 };
   } finally {
     await pool.destroy();
