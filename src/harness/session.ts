@@ -1,5 +1,5 @@
 import { createOracle, type Oracle, step as oracleStep, stepBlocks as oracleStepBlocks } from "../../models/oracle.js";
-import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
+import type { ExecReport, OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
 import {
@@ -84,6 +84,12 @@ export interface ExecRecord {
   readonly msgs: readonly HarnessMsg[];
   readonly ok: boolean;
   readonly error: string | null;
+  /**
+   * What the model predicted for the same messages on its committed state (models/exec.ts): whether they succeed
+   * and the reference's exact error; null when the model could not take the event (it is then out of step, which
+   * conformance reports on its own).
+   */
+  readonly model: { readonly ok: boolean; readonly error: string | null } | null;
 }
 
 /** What a committed block did, as the properties need it. */
@@ -297,6 +303,12 @@ export class Session {
     this.#count(this.oracle.fired);
   }
 
+  /** The model's verdict on the exec event just sent: its new last exec; null when it did not take the event. */
+  #modelExec(before: ExecReport | null): ExecRecord["model"] {
+    const e = this.oracle.snapshot.context.lastExec;
+    return e !== null && e !== before ? { ok: e.ok, error: e.error } : null;
+  }
+
   /** An idle stretch: one range step (the same as a BLOCK event per height, models/oracle.ts stepBlocks). */
   #sendBlocks(from: number, to: number): void {
     this.oracle = oracleStepBlocks(this.oracle, from, to);
@@ -377,8 +389,16 @@ export class Session {
           );
           const signed = this.intents.onAuthorityTx(height, msgs.map(toOracleMsg));
           if (signed === undefined) continue;
+          const before = this.oracle.snapshot.context.lastExec;
           this.#send({ type: "AUTHORITY_EXEC", height, msgs: signed });
-          this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
+          this.execs.push({
+            height,
+            source: "authority",
+            msgs,
+            ok: result.ok,
+            error: result.error ?? null,
+            model: this.#modelExec(before),
+          });
         }
         this.intents.onCommit(height);
         for (const g of ev.gov) {
@@ -386,6 +406,7 @@ export class Session {
           const label = this.sim.proposals.find((p) => p.id === g.id)?.label ?? undefined;
           const msgs = label === undefined ? undefined : this.proposals.get(label);
           if (msgs === undefined) continue;
+          const before = this.oracle.snapshot.context.lastExec;
           this.#send({ type: "PROPOSAL_EXECUTED", height, msgs: msgs.map(toOracleMsg) });
           this.execs.push({
             height,
@@ -393,6 +414,7 @@ export class Session {
             msgs,
             ok: g.kind === "passed",
             error: g.kind === "failed" ? g.reason : null,
+            model: this.#modelExec(before),
           });
         }
         return true;
