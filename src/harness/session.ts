@@ -1,3 +1,4 @@
+import { signerRefusal } from "../../models/keeper-rules.js";
 import { createOracle, type Oracle, step as oracleStep, stepBlocks as oracleStepBlocks } from "../../models/oracle.js";
 import type { ExecReport, OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { UpgradeMessage } from "../app/types.js";
@@ -9,7 +10,7 @@ import {
   type TraceEvent,
   type TracePosition,
 } from "../chain/trace-events.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
@@ -32,14 +33,15 @@ const oracleMsgOf = (m: UpgradeMessage): UpgradeMsg =>
   m.kind === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info } }
     : { type: "cancelUpgrade" };
-const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
+/** An upgrade message of `authority` (the gov authority unless an account signs it itself). */
+const toEngineMsg = (m: HarnessMsg, authority: string = GOV_AUTHORITY): UpgradeMessage =>
   m.kind === "softwareUpgrade"
     ? {
         kind: "softwareUpgrade",
-        authority: GOV_AUTHORITY,
+        authority,
         plan: { name: m.name, height: BigInt(m.height), info: m.info },
       }
-    : { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
+    : { kind: "cancelUpgrade", authority };
 const toDocMsg = (m: HarnessMsg) =>
   m.kind === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
@@ -92,6 +94,19 @@ export interface ExecRecord {
   readonly model: { readonly ok: boolean; readonly error: string | null } | null;
 }
 
+/**
+ * An upgrade transaction signed by an account other than the gov authority (from the trace), with the model's
+ * verdict: the Msg server refuses every message whose authority is not the keeper's, whatever the state.
+ */
+export interface AccountTxRecord {
+  readonly height: number;
+  readonly signer: string;
+  readonly msgs: readonly HarnessMsg[];
+  readonly ok: boolean;
+  readonly error: string | null;
+  readonly model: { readonly ok: boolean; readonly error: string | null };
+}
+
 /** What a committed block did, as the properties need it. */
 export interface BlockRecord {
   readonly height: number;
@@ -124,6 +139,8 @@ export class Session {
   /** Transition id → how many times it fired in this session (the report's per-transition counts). */
   readonly firedCounts = new Map<string, number>();
   readonly execs: ExecRecord[] = [];
+  /** Upgrade transactions signed by another account than the gov authority, in the order they landed. */
+  readonly accountTxs: AccountTxRecord[] = [];
   readonly blocks: BlockRecord[] = [];
   /** Node → binary it runs, from the trace. */
   readonly binaries = new Map<string, string>();
@@ -213,7 +230,7 @@ export class Session {
         metadata: o.metadata ?? "",
         deposit: o.deposit === 0n ? [] : deposit,
         expedited: o.expedited,
-        messages: msgs.map(toEngineMsg),
+        messages: msgs.map((m) => toEngineMsg(m)),
       },
       {
         submitProposal: {
@@ -229,9 +246,18 @@ export class Session {
     return r;
   }
 
+  /** An upgrade transaction that account `from` signs itself, as the messages' authority: not the gov's. */
+  accountTx(from: string, msgs: readonly HarnessMsg[]) {
+    const authority = addressOfName(from);
+    return this.act(
+      { kind: "tx", from, messages: msgs.map((m) => toEngineMsg(m, authority)) },
+      { tx: { from, messages: msgs.map(toDocMsg) } },
+    );
+  }
+
   authorityExec(msgs: readonly HarnessMsg[]) {
     return this.act(
-      { kind: "authorityExec", messages: msgs.map(toEngineMsg) },
+      { kind: "authorityExec", messages: msgs.map((m) => toEngineMsg(m)) },
       { authorityExec: { messages: msgs.map(toDocMsg) } },
     );
   }
@@ -380,13 +406,25 @@ export class Session {
           committerBinaries: ev.committers.map((n) => [n, this.binaries.get(n) ?? ""] as const),
         });
         for (const { tx, result } of ev.txs) {
-          if (tx.kind !== "upgrade" || tx.signer !== GOV_AUTHORITY) continue;
+          if (tx.kind !== "upgrade") continue;
           const msgs = tx.messages.map(
             (m): HarnessMsg =>
               m.kind === "softwareUpgrade"
                 ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { kind: "cancelUpgrade" },
           );
+          if (tx.signer !== GOV_AUTHORITY) {
+            const refusal = signerRefusal(GOV_AUTHORITY, tx.signer);
+            this.accountTxs.push({
+              height,
+              signer: tx.signer,
+              msgs,
+              ok: result.ok,
+              error: result.error ?? null,
+              model: { ok: refusal === null, error: refusal },
+            });
+            continue;
+          }
           const signed = this.intents.onAuthorityTx(height, msgs.map(toOracleMsg));
           if (signed === undefined) continue;
           const before = this.oracle.snapshot.context.lastExec;
