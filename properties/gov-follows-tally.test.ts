@@ -102,6 +102,7 @@ function withBank(
 const GENESIS_BALANCE = 1_000_000_000_000n;
 /** The final tally of three validators of power 100 voting yes. */
 const YES_300 = { yes: "300", abstain: "0", no: "0", noWithVeto: "0" };
+const EMPTY = { yes: "0", abstain: "0", no: "0", noWithVeto: "0" };
 const VETOED = { yes: "100", abstain: "0", no: "0", noWithVeto: "200" };
 const GENESIS_SUPPLY = 4n * GENESIS_BALANCE;
 
@@ -159,7 +160,7 @@ describe("gov-follows-tally", () => {
 
   it("holds the deposits in the gov module account while open, and burns a vetoed proposal's from the supply", () => {
     const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(opened, held)).holds).toBe(true);
+    expect(govFollowsTally.check(withBank(opened, held, EMPTY)).holds).toBe(true);
     const vetoed = [
       opened[0]!,
       block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
@@ -242,6 +243,14 @@ describe("gov-follows-tally", () => {
     expect(govFollowsTally.check(withBank(passed, lost))).toMatchObject({
       holds: false,
       detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned or withheld is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
+    });
+  });
+
+  it("is violated when an open proposal stores a final tally other than the empty one", () => {
+    const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
+    expect(govFollowsTally.check(withBank(opened, held, { ...EMPTY, abstain: "" }))).toMatchObject({
+      holds: false,
+      detail: `proposal 1 is open, but its final_tally_result is {"yes":"0","abstain":"","no":"0","noWithVeto":"0"} instead of the empty tally {"yes":"0","abstain":"0","no":"0","noWithVeto":"0"}`,
     });
   });
 

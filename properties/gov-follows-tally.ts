@@ -40,7 +40,7 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  *   predicts for that block;
  * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
  *   when the model's tally passes, REJECTED otherwise, an expedited one falling back to a regular proposal;
- * - a decided proposal stores the tally the model counted as its final_tally_result;
+ * - an open proposal stores an empty final_tally_result (all zeros), and a decided one the tally the model counted;
  * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
  *   deposits, each validator's account holds its genesis balance less its deposits still held and its deposits
  *   burned or withheld, the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
@@ -62,11 +62,25 @@ export const govFollowsTally: Property = {
   },
 };
 
-/** Each proposal decided since the last check stores the tally the model counted as its final_tally_result. */
+const ZERO_TALLY = { yes: "0", abstain: "0", no: "0", noWithVeto: "0" };
+
+/**
+ * Each proposal submitted since the last check and still open stores an empty final_tally_result (every count
+ * "0": the reference's EmptyTallyResult, what the tally query answers in the deposit period), and each proposal
+ * decided since the last check stores the tally the model counted.
+ */
 function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | undefined {
-  if (f.decided.length === 0) return undefined;
+  if (f.decided.length === 0 && f.submitted.length === 0) return undefined;
   const state = committedNodeState(s.sim);
   if (state === undefined) return undefined;
+  for (const id of f.submitted.splice(0)) {
+    if (!f.model.open.has(id)) continue;
+    const stored = s.sim.host.readProposal(state, id)?.finalTally;
+    if (JSON.stringify(stored) !== JSON.stringify(ZERO_TALLY))
+      return violated(
+        `proposal ${id} is open, but its final_tally_result is ${JSON.stringify(stored ?? null)} instead of the empty tally ${JSON.stringify(ZERO_TALLY)}`,
+      );
+  }
   for (const d of f.decided.splice(0)) {
     const stored = s.sim.host.readProposal(state, d.id)?.finalTally;
     const want = {
@@ -98,6 +112,8 @@ interface GovFold {
   readonly genesisBalances: Map<string, bigint>;
   /** DENOM supply at genesis. */
   readonly genesisSupply: bigint;
+  /** Proposals submitted since the last check. */
+  readonly submitted: bigint[];
   /** Proposals decided for good since the last check, with the tally the model counted. */
   readonly decided: { readonly id: bigint; readonly result: Readonly<Record<GovVoteOption, bigint>> }[];
 }
@@ -204,6 +220,7 @@ function foldOf(s: Session): GovFold {
       names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
       genesisBalances: balances,
       genesisSupply: supply,
+      submitted: [],
       decided: [],
     };
     folds.set(s, f);
@@ -278,6 +295,7 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
       continue;
     }
     predicted.push(...r.events);
+    for (const e of r.events) if (e.kind === "submitted") f.submitted.push(e.id);
   }
   const chainEvents = ev.gov.map((g) => ({ kind: chainKind(g.kind), id: g.id, raw: g.kind }));
   // Decisions the chain made that the model does not expect in this block come first: they say the most.
