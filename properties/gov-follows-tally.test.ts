@@ -71,6 +71,7 @@ function withBank(
   events: TraceEvent[],
   bank: { module: bigint; supply: bigint; val1?: bigint },
   finalTally: { yes: string; abstain: string; no: string; noWithVeto: string } = YES_300,
+  records: { votes: number; deposits: number } = { votes: 0, deposits: 0 },
 ): Session {
   const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
   Object.assign(s.sim, {
@@ -82,6 +83,7 @@ function withBank(
     host: {
       lastAppHash: () => "H",
       readProposal: () => ({ finalTally }),
+      readProposalRecords: () => records,
       readBank: () => ({
         balances: new Map([
           [addressOfName("gov"), [{ denom: "stake", amount: bank.module }]],
@@ -252,6 +254,17 @@ describe("gov-follows-tally", () => {
       holds: false,
       detail: `proposal 1 is open, but its final_tally_result is {"yes":"0","abstain":"","no":"0","noWithVeto":"0"} instead of the empty tally {"yes":"0","abstain":"0","no":"0","noWithVeto":"0"}`,
     });
+  });
+
+  it("is violated when a decided proposal leaves its votes or deposits in the store", () => {
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    const refunded = { module: 0n, supply: GENESIS_SUPPLY };
+    expect(govFollowsTally.check(withBank(passed, refunded, YES_300, { votes: 3, deposits: 0 }))).toMatchObject({
+      holds: false,
+      detail:
+        "proposal 1 keeps 3 votes and 0 deposits in the store after it was closed (its votes and deposits must be deleted)",
+    });
+    expect(govFollowsTally.check(withBank(passed, refunded, YES_300, { votes: 0, deposits: 1 })).holds).toBe(false);
   });
 
   it("is violated when a decided proposal stores a final tally other than the votes that executed", () => {
