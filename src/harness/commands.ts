@@ -40,6 +40,13 @@ export type CommandData =
   | { readonly kind: "emergency-cancel" }
   | { readonly kind: "advance"; readonly blocks: number }
   | { readonly kind: "advance-to-plan"; readonly delta: number }
+  /**
+   * Waits for the voting end of the newest proposal in its voting period: the next command's transactions land in
+   * the block whose time first reaches it, shifted by `delta` blocks (0: the block that also tallies the proposal,
+   * after its transactions; -1: the last block before; +1: the first after). While the chain is halted or stalled,
+   * the clock moves on to that time instead, so the first block after the outage comes past the voting end.
+   */
+  | { readonly kind: "advance-to-voting-end"; readonly delta: number }
   | { readonly kind: "advance-time"; readonly ms: number }
   | { readonly kind: "swap"; readonly node: ValidatorName; readonly binary: BinaryName }
   /** The operators of every validator switch to `binary` (a coordinated upgrade, or a coordinated mistake). */
@@ -143,6 +150,8 @@ export function describe(c: CommandData): string {
       return `advance(${c.blocks} blocks)`;
     case "advance-to-plan":
       return `advance-to-plan(${c.delta >= 0 ? "+" : ""}${c.delta})`;
+    case "advance-to-voting-end":
+      return `advance-to-voting-end(${c.delta >= 0 ? "+" : ""}${c.delta})`;
     case "advance-time":
       return `advance-time(${c.ms} ms)`;
     case "swap":
@@ -185,10 +194,17 @@ const VOTES: Record<VoteOutcome, readonly (readonly [string, "yes" | "no" | "no_
   ],
 };
 
-/** The label of the proposal `which` names, from the chain's record of its proposals; undefined when none. */
-function target(s: Session, which: ProposalTarget): string | undefined {
-  const isOpen = (p: { readonly status: string }) => p.status === "voting_period" || p.status === "deposit_period";
-  const pool = s.sim.proposals.filter((p) => (which === "closed" ? !isOpen(p) : isOpen(p)));
+/**
+ * The label of the proposal `which` names, from the chain's record of its proposals; undefined when none. A vote's
+ * newest or oldest proposal is one in its voting period (validators vote on those; a vote in the deposit period is
+ * refused like one on a closed proposal).
+ */
+function target(s: Session, which: ProposalTarget, votable = false): string | undefined {
+  const pool = s.sim.proposals.filter((p) =>
+    which === "closed"
+      ? p.status !== "voting_period" && p.status !== "deposit_period"
+      : p.status === "voting_period" || (!votable && p.status === "deposit_period"),
+  );
   const p = which === "oldest" ? pool[0] : pool[pool.length - 1];
   return p?.label ?? undefined;
 }
@@ -233,7 +249,7 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       return;
     }
     case "vote": {
-      const proposal = target(s, c.target);
+      const proposal = target(s, c.target, true);
       if (proposal === undefined) return;
       const votes = VOTES[c.outcome];
       s.act(
@@ -275,6 +291,17 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       if (plan === null || plan === undefined) return;
       const target = plan.height + c.delta;
       if (target > sim.height) s.advanceBlocks(target - sim.height);
+      return;
+    }
+    case "advance-to-voting-end": {
+      const voting = sim.proposals.filter((p) => p.status === "voting_period" && p.votingEndTimeMs !== null);
+      const end = voting[voting.length - 1]?.votingEndTimeMs;
+      if (end === undefined || end === null) return;
+      const targetMs = end + c.delta * BLOCK_MS;
+      // Blocks come every BLOCK_MS: stop where the next block is the first at or past the target.
+      const blocks = sim.stalled ? 0 : Math.ceil((targetMs - sim.lastBlockTimeMs) / BLOCK_MS) - 1;
+      if (blocks > 0) s.advanceBlocks(blocks);
+      if (sim.stalled && targetMs > sim.nowMs) s.advanceTime(targetMs - sim.nowMs);
       return;
     }
     case "advance-time":
@@ -350,8 +377,23 @@ const nearOffset = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 31, max: 120 }) },
 );
 
-/** The command generators, weighted towards the interesting region (plans near the decision height). */
+/**
+ * The command generators, weighted towards the interesting region (plans near the decision height).
+ */
 export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
+  const vote = fc.record({
+    kind: fc.constant("vote" as const),
+    target: targetArb,
+    outcome: fc.constantFrom(
+      "pass" as const,
+      "pass" as const,
+      "reject" as const,
+      "veto" as const,
+      "no-quorum" as const,
+      "abstain" as const,
+      "pass-over-abstain" as const,
+    ),
+  });
   return [
     fc.record({
       kind: fc.constant("propose-upgrade" as const),
@@ -365,19 +407,7 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
       expedited: fc.boolean(),
       deposit: fc.constantFrom("full" as const, "partial" as const),
     }),
-    fc.record({
-      kind: fc.constant("vote" as const),
-      target: targetArb,
-      outcome: fc.constantFrom(
-        "pass" as const,
-        "pass" as const,
-        "reject" as const,
-        "veto" as const,
-        "no-quorum" as const,
-        "abstain" as const,
-        "pass-over-abstain" as const,
-      ),
-    }),
+    vote,
     fc.record({ kind: fc.constant("deposit" as const), target: targetArb }),
     fc.record({
       kind: fc.constant("withdraw" as const),
@@ -392,6 +422,7 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
     fc.constant({ kind: "emergency-cancel" as const }),
     fc.record({ kind: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
     fc.record({ kind: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
+    fc.record({ kind: fc.constant("advance-to-voting-end" as const), delta: fc.integer({ min: -1, max: 1 }) }),
     fc.record({ kind: fc.constant("advance-time" as const), ms: fc.integer({ min: 1000, max: 180_000 }) }),
     fc.record({ kind: fc.constant("swap" as const), node, binary: fc.constantFrom(...BINARIES) }),
     fc.record({ kind: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),
