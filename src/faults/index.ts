@@ -11,6 +11,7 @@ import { skipDoneMarker } from "./skip-done-marker.js";
 import { staleBinarySwap } from "./stale-binary-swap.js";
 import { storeUpgradesWrongHeight } from "./store-upgrades-wrong-height.js";
 import { unanimousConsensus } from "./unanimous-consensus.js";
+import { unrecordedMigrations } from "./unrecorded-migrations.js";
 
 /**
  * The planted-fault catalog (FoundationDB's BUGGIFY, TigerBeetle's fault atlas): each fault makes the real keeper,
@@ -32,6 +33,7 @@ export const FAULTS = [
   unanimousConsensus,
   nondeterministicGenesis,
   staleBinarySwap,
+  unrecordedMigrations,
 ] as const satisfies readonly FaultDefinition[];
 
 export type Fault = (typeof FAULTS)[number]["name"];

@@ -5,7 +5,7 @@ const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? 
 
 /**
  * Compares the oracle's prediction with the real chain: height, stall, plan, applied heights, protocol version,
- * handler runs, halts, and each node's status, binary, height and upgrade-info.json; and where the chain's account of
+ * the module version map of the committed state, handler runs, halts, and each node's status, binary, height and upgrade-info.json; and where the chain's account of
  * the harness's own actions deviated from what the harness asked for (the intent gaps, intent.ts). Returns readable
  * differences (`plan: model {...} chain {...}`); empty when they agree.
  */
@@ -26,6 +26,7 @@ export function conformance(s: Session): string[] {
   );
   cmp("applied", sortObj(m.applied), sortObj(Object.fromEntries(c?.applied ?? [])));
   cmp("protocolVersion", m.protocolVersion, c?.protocolVersion ?? 0);
+  cmp("moduleVersions", sortObj(m.moduleVersions), sortObj(Object.fromEntries(c?.moduleVersions ?? [])));
   cmp("handlerRuns", sortObj(m.handlerRuns), sortObj(Object.fromEntries(sim.handlerRuns)));
   cmp(
     "halts",

@@ -265,6 +265,7 @@ function counterexampleDocument(
       ),
     },
     protocolVersion: m.protocolVersion,
+    moduleVersions: { ...m.moduleVersions },
     halts: m.halts.map((h) => ({ node: h.node, height: h.height, kind: h.kind, message: h.message })),
     upgradeInfo: Object.fromEntries(
       Object.entries(m.upgradeInfo).map(([n, u]) => [

@@ -159,6 +159,18 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
         `no match${missing.after === 0 ? "" : ` after height ${missing.after}`}`,
       );
   }
+  if (e.noEvents !== undefined) {
+    const emitted = [...sim.blockEvents].flatMap(([height, events]) => events.map((event) => ({ height, event })));
+    for (const [index, w] of e.noEvents.entries()) {
+      const found = emitted.find(({ height, event }) => eventMatches(w, height, event));
+      if (found !== undefined)
+        fail(`noEvents[${index}]`, "none", {
+          height: found.height,
+          type: found.event.type,
+          attributes: Object.fromEntries(found.event.attributes.map((a) => [a.key, a.value])),
+        });
+    }
+  }
   if (e.steps !== undefined) {
     const results = sim.stepResults();
     for (const [label, want] of e.steps) {
@@ -178,6 +190,12 @@ const eventOut = (e: EventExpectation) => ({
   ...(e.attributes === undefined ? {} : { attributes: Object.fromEntries(e.attributes) }),
 });
 
+/** Whether `event`, emitted at `height`, has the entry's type, height (when given) and listed attribute values. */
+const eventMatches = (w: EventExpectation, height: number, event: Event): boolean =>
+  event.type === w.type &&
+  (w.height === undefined || height === Number(w.height)) &&
+  [...(w.attributes ?? [])].every(([k, v]) => event.attributes.some((a) => a.key === k && a.value === v));
+
 /**
  * Matches the expected events, in order, against the committed blocks' events (a subsequence: others may come
  * between). Undefined when all match; otherwise the first that has no match after its predecessor's, and the height
@@ -191,13 +209,7 @@ function firstUnmatchedEvent(
   let at = 0;
   let after = 0;
   for (const [index, w] of wanted.entries()) {
-    const found = it.findIndex(
-      ({ height, event }, i) =>
-        i >= at &&
-        event.type === w.type &&
-        (w.height === undefined || height === Number(w.height)) &&
-        [...(w.attributes ?? [])].every(([k, v]) => event.attributes.some((a) => a.key === k && a.value === v)),
-    );
+    const found = it.findIndex(({ height, event }, i) => i >= at && eventMatches(w, height, event));
     if (found < 0) return { index, wanted: w, after };
     at = found + 1;
     after = it[found]?.height ?? after;

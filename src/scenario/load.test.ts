@@ -138,6 +138,14 @@ describe("errors name the file and the exact path", () => {
     ]);
   });
 
+  it("takes noEvents entries in the same shape, and names the entry that is wrong", () => {
+    const none = (noEvents: unknown) => errorsOf({ ...MINIMAL, expect: { noEvents } });
+    expect(none([{ type: "active_proposal", attributes: { proposal_id: "1" } }])).toEqual([]);
+    expect(none([{ type: "x" }, { type: "y", colour: "red" }])).toEqual([
+      's.json: expect.noEvents[1].colour: unknown key "colour"',
+    ]);
+  });
+
   it("bounds a run to the blocks one run may commit", () => {
     expect(errorsOf({ ...MINIMAL, run: { untilHeight: 9007199254740991 } })).toEqual([
       "s.json: run.untilHeight: must be ≤ 1000000 (a run commits at most 1000000 blocks), got 9007199254740991",

@@ -153,6 +153,8 @@ export interface Expectations {
   readonly supply?: Coins;
   /** Events that must have been emitted in committed blocks, in this order, others allowed between. */
   readonly events?: readonly EventExpectation[];
+  /** Events no committed block may have emitted: each entry matches as in `events`. */
+  readonly noEvents?: readonly EventExpectation[];
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
   BinaryModel,
   BlockTimeModel,
   ChainModel,
+  EventExpectation,
   Expectations,
   GenesisGovParams,
   NodeModel,
@@ -320,6 +321,14 @@ const planExpectation = (p: PlanExpectationDocument): PlanExpectation => ({
   ...(p.info === undefined ? {} : { info: p.info }),
 });
 
+type EventExpectationDocument = NonNullable<ExpectationsDocument["events"]>[number];
+
+const eventExpectation = (ev: EventExpectationDocument): EventExpectation => ({
+  type: ev.type,
+  ...(ev.height === undefined ? {} : { height: height(ev.height) }),
+  ...(ev.attributes === undefined ? {} : { attributes: mapOf(ev.attributes, (v) => v) }),
+});
+
 export function resolveExpectations(e: ExpectationsDocument): Expectations {
   const out: { -readonly [K in keyof Expectations]: Expectations[K] } = {};
   if (e.height !== undefined) out.height = height(e.height);
@@ -361,11 +370,7 @@ export function resolveExpectations(e: ExpectationsDocument): Expectations {
   }
   if (e.balances !== undefined) out.balances = mapOf(e.balances, coins);
   if (e.supply !== undefined) out.supply = coins(e.supply);
-  if (e.events !== undefined)
-    out.events = e.events.map((ev) => ({
-      type: ev.type,
-      ...(ev.height === undefined ? {} : { height: height(ev.height) }),
-      ...(ev.attributes === undefined ? {} : { attributes: mapOf(ev.attributes, (v) => v) }),
-    }));
+  if (e.events !== undefined) out.events = e.events.map(eventExpectation);
+  if (e.noEvents !== undefined) out.noEvents = e.noEvents.map(eventExpectation);
   return out;
 }

@@ -83,3 +83,45 @@ describe("genesis balances", () => {
     expect(report.failures.map(failureText)).toEqual([]);
   });
 });
+
+describe("the event expectations: what the committed blocks emitted, and what they never did", () => {
+  // A proposal that never reaches its deposit: dropped by the EndBlocker once its deposit period ends.
+  const doc = (expectations: object) =>
+    load({
+      chain: {
+        validators: [{ name: "val1", power: 100 }],
+        gov: { maxDepositPeriod: "1m", votingPeriod: "1m", expeditedVotingPeriod: "30s" },
+      },
+      steps: [{ at: 2, submitProposal: { id: "p", proposer: "val1", deposit: "100000stake", metadata: "text", messages: [] } }],
+      run: { untilHeight: 30 },
+      expect: expectations,
+    });
+
+  it("holds when the dropped proposal's inactive_proposal event is there and no active_proposal is", () => {
+    const { report } = runScenario(
+      doc({
+        events: [{ type: "inactive_proposal", attributes: { proposal_id: "1", proposal_result: "proposal_dropped" } }],
+        noEvents: [{ type: "active_proposal" }, { type: "proposal_vote", attributes: { proposal_id: "1" } }],
+      }),
+    );
+    expect(report.failures.map(failureText)).toEqual([]);
+  });
+
+  it("names the first unwanted event that was emitted, with its height and attributes", () => {
+    const { report } = runScenario(
+      doc({ noEvents: [{ type: "active_proposal" }, { type: "inactive_proposal", attributes: { proposal_id: "1" } }] }),
+    );
+    const failures = report.failures.map(failureText);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(
+      /^expect\.noEvents\[1\]: expected "none", got \{"height":\d+,"type":"inactive_proposal","attributes":\{"proposal_id":"1","proposal_result":"proposal_dropped"\}\}$/,
+    );
+  });
+
+  it("an entry with a height matches only at that height", () => {
+    const { report } = runScenario(doc({ noEvents: [{ type: "submit_proposal", height: 3 }] }));
+    expect(report.failures).toEqual([]);
+    const at2 = runScenario(doc({ noEvents: [{ type: "submit_proposal", height: 2 }] }));
+    expect(at2.report.failures).toHaveLength(1);
+  });
+});

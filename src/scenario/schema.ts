@@ -243,6 +243,15 @@ const messages = z.array(UpgradeMessageSchema);
 
 const planExpectation = z.strictObject({ name: z.string(), height: int64, info: z.optional(z.string()) });
 
+/** One event an `events` or `noEvents` expectation matches: its type, and optionally its height and attributes. */
+const eventEntry = z.strictObject({
+  height: z.optional(height),
+  type: z.string().meta({ description: "The event type, e.g. proposal_vote or active_proposal" }),
+  attributes: z.optional(
+    z.record(z.string(), z.string()).meta({ description: "Attributes that must be present with these values" }),
+  ),
+});
+
 export const ExpectationsSchema = z
   .strictObject({
     height: z.optional(intMin(0).meta({ description: "Last committed height of the chain" })),
@@ -303,21 +312,14 @@ export const ExpectationsSchema = z
     ),
     supply: z.optional(coins("The exact total supply of every denom")),
     events: z.optional(
-      z
-        .array(
-          z.strictObject({
-            height: z.optional(height),
-            type: z.string().meta({ description: "The event type, e.g. proposal_vote or active_proposal" }),
-            attributes: z.optional(
-              z
-                .record(z.string(), z.string())
-                .meta({ description: "Attributes that must be present with these values" }),
-            ),
-          }),
-        )
-        .meta({
-          description: "Events that must have been emitted, in this order (others may come between)",
-        }),
+      z.array(eventEntry).meta({
+        description: "Events that must have been emitted, in this order (others may come between)",
+      }),
+    ),
+    noEvents: z.optional(
+      z.array(eventEntry).meta({
+        description: "Events no committed block may have emitted: each entry matches as in events",
+      }),
     ),
   })
   .meta({ id: "Expectations", description: "Expectations, checked at the end of the run or at an expect step" });
