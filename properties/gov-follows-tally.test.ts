@@ -71,6 +71,7 @@ function withBank(
   events: TraceEvent[],
   bank: { module: bigint; supply: bigint; val1?: bigint },
   finalTally: { yes: string; abstain: string; no: string; noWithVeto: string } = YES_300,
+  records: { votes: number; deposits: number } = { votes: 0, deposits: 0 },
 ): Session {
   const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
   Object.assign(s.sim, {
@@ -82,6 +83,7 @@ function withBank(
     host: {
       lastAppHash: () => "H",
       readProposal: () => ({ finalTally }),
+      readProposalRecords: () => records,
       readBank: () => ({
         balances: new Map([
           [addressOfName("gov"), [{ denom: "stake", amount: bank.module }]],
@@ -102,6 +104,7 @@ function withBank(
 const GENESIS_BALANCE = 1_000_000_000_000n;
 /** The final tally of three validators of power 100 voting yes. */
 const YES_300 = { yes: "300", abstain: "0", no: "0", noWithVeto: "0" };
+const EMPTY = { yes: "0", abstain: "0", no: "0", noWithVeto: "0" };
 const VETOED = { yes: "100", abstain: "0", no: "0", noWithVeto: "200" };
 const GENESIS_SUPPLY = 4n * GENESIS_BALANCE;
 
@@ -159,7 +162,7 @@ describe("gov-follows-tally", () => {
 
   it("holds the deposits in the gov module account while open, and burns a vetoed proposal's from the supply", () => {
     const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(opened, held)).holds).toBe(true);
+    expect(govFollowsTally.check(withBank(opened, held, EMPTY)).holds).toBe(true);
     const vetoed = [
       opened[0]!,
       block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
@@ -243,6 +246,25 @@ describe("gov-follows-tally", () => {
       holds: false,
       detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned or withheld is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
     });
+  });
+
+  it("is violated when an open proposal stores a final tally other than the empty one", () => {
+    const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
+    expect(govFollowsTally.check(withBank(opened, held, { ...EMPTY, abstain: "" }))).toMatchObject({
+      holds: false,
+      detail: `proposal 1 is open, but its final_tally_result is {"yes":"0","abstain":"","no":"0","noWithVeto":"0"} instead of the empty tally {"yes":"0","abstain":"0","no":"0","noWithVeto":"0"}`,
+    });
+  });
+
+  it("is violated when a decided proposal leaves its votes or deposits in the store", () => {
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    const refunded = { module: 0n, supply: GENESIS_SUPPLY };
+    expect(govFollowsTally.check(withBank(passed, refunded, YES_300, { votes: 3, deposits: 0 }))).toMatchObject({
+      holds: false,
+      detail:
+        "proposal 1 keeps 3 votes and 0 deposits in the store after it was closed (its votes and deposits must be deleted)",
+    });
+    expect(govFollowsTally.check(withBank(passed, refunded, YES_300, { votes: 0, deposits: 1 })).holds).toBe(false);
   });
 
   it("is violated when a decided proposal stores a final tally other than the votes that executed", () => {

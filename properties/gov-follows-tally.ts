@@ -40,7 +40,9 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  *   predicts for that block;
  * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
  *   when the model's tally passes, REJECTED otherwise, an expedited one falling back to a regular proposal;
- * - a decided proposal stores the tally the model counted as its final_tally_result;
+ * - an open proposal stores an empty final_tally_result (all zeros), and a decided one the tally the model counted;
+ * - a proposal decided, dropped or cancelled leaves no votes and no deposits in the store (one that falls back
+ *   from expedited, no votes);
  * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
  *   deposits, each validator's account holds its genesis balance less its deposits still held and its deposits
  *   burned or withheld, the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
@@ -62,11 +64,33 @@ export const govFollowsTally: Property = {
   },
 };
 
-/** Each proposal decided since the last check stores the tally the model counted as its final_tally_result. */
+const ZERO_TALLY = { yes: "0", abstain: "0", no: "0", noWithVeto: "0" };
+
+/**
+ * Since the last check: each proposal submitted and still open stores an empty final_tally_result (every count
+ * "0": the reference's EmptyTallyResult, what the tally query answers in the deposit period); each proposal
+ * decided, dropped or cancelled left no votes and no deposits in the store, and an expedited one that fell back
+ * no votes; each proposal decided stores the tally the model counted.
+ */
 function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | undefined {
-  if (f.decided.length === 0) return undefined;
+  if (f.decided.length === 0 && f.submitted.length === 0 && f.emptied.length === 0) return undefined;
   const state = committedNodeState(s.sim);
   if (state === undefined) return undefined;
+  for (const id of f.submitted.splice(0)) {
+    if (!f.model.open.has(id)) continue;
+    const stored = s.sim.host.readProposal(state, id)?.finalTally;
+    if (JSON.stringify(stored) !== JSON.stringify(ZERO_TALLY))
+      return violated(
+        `proposal ${id} is open, but its final_tally_result is ${JSON.stringify(stored ?? null)} instead of the empty tally ${JSON.stringify(ZERO_TALLY)}`,
+      );
+  }
+  for (const { id, what } of f.emptied.splice(0)) {
+    const left = s.sim.host.readProposalRecords(state, id);
+    if (left.votes !== 0 || (what === "all" && left.deposits !== 0))
+      return violated(
+        `proposal ${id} keeps ${left.votes} votes and ${left.deposits} deposits in the store after it was ${what === "all" ? "closed" : "converted to a regular proposal"} (its votes${what === "all" ? " and deposits" : ""} must be deleted)`,
+      );
+  }
   for (const d of f.decided.splice(0)) {
     const stored = s.sim.host.readProposal(state, d.id)?.finalTally;
     const want = {
@@ -98,6 +122,10 @@ interface GovFold {
   readonly genesisBalances: Map<string, bigint>;
   /** DENOM supply at genesis. */
   readonly genesisSupply: bigint;
+  /** Proposals submitted since the last check. */
+  readonly submitted: bigint[];
+  /** Proposals whose votes (`votes`), or votes and deposits (`all`), the store deleted since the last check. */
+  readonly emptied: { readonly id: bigint; readonly what: "votes" | "all" }[];
   /** Proposals decided for good since the last check, with the tally the model counted. */
   readonly decided: { readonly id: bigint; readonly result: Readonly<Record<GovVoteOption, bigint>> }[];
 }
@@ -204,6 +232,8 @@ function foldOf(s: Session): GovFold {
       names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
       genesisBalances: balances,
       genesisSupply: supply,
+      submitted: [],
+      emptied: [],
       decided: [],
     };
     folds.set(s, f);
@@ -278,6 +308,7 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
       continue;
     }
     predicted.push(...r.events);
+    for (const e of r.events) if (e.kind === "submitted") f.submitted.push(e.id);
   }
   const chainEvents = ev.gov.map((g) => ({ kind: chainKind(g.kind), id: g.id, raw: g.kind }));
   // Decisions the chain made that the model does not expect in this block come first: they say the most.
@@ -295,6 +326,9 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
     if (p.kind !== c.kind) return decisionDetail(f, p, c.raw, ev.height);
   }
   predicted.push(...endBlock);
+  for (const p of predicted)
+    if (p.kind !== "submitted" && p.kind !== "voting-started")
+      f.emptied.push({ id: p.id, what: p.kind === "expedited-fallback" ? "votes" : "all" });
   for (const d of endBlock)
     if (d.kind === "passes" || d.kind === "rejected") f.decided.push({ id: d.id, result: d.outcome.result });
   const key = (e: { readonly kind: string; readonly id: bigint }) => `${e.kind} ${e.id}`;

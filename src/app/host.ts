@@ -69,6 +69,11 @@ export interface AppHost<S, I = unknown> {
   /** `readCommitted(state).plan` alone (read after every block that changed something: the cheap part only). */
   readCommittedPlan(state: S): CommittedView["plan"];
   readProposal(state: S, id: bigint): ProposalView | undefined;
+  /**
+   * How many votes and deposits the committed gov store keeps under proposal `id` (what the votes and deposits
+   * queries would list), also once the proposal itself is deleted.
+   */
+  readProposalRecords(state: S, id: bigint): { readonly votes: number; readonly deposits: number };
   /** Committed balances (every denom) of the given addresses, and the total supply. */
   readBank(state: S, addresses: readonly string[]): BankView;
 }

@@ -6,7 +6,7 @@ import { toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
 import { MemoryFs, type MemoryFsSnapshot } from "../core/fs.js";
 import { ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
-import { getProposal } from "../gov/store.js";
+import { depositsOf, getProposal, votesOf } from "../gov/store.js";
 import { prefixIterator } from "../store/prefix.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { MultiStore } from "../store/types.js";
@@ -290,6 +290,12 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
       balances: new Map(addresses.map((a) => [a, c === undefined ? [] : bank.allBalances(c.ctx, a)])),
       supply: c === undefined ? [] : bank.totalSupply(c.ctx),
     };
+  }
+
+  readProposalRecords(state: NodeState, id: bigint): { readonly votes: number; readonly deposits: number } {
+    const c = this.#committedCtx(state);
+    if (c === undefined) return { votes: 0, deposits: 0 };
+    return { votes: votesOf(c.ctx, id).length, deposits: depositsOf(c.ctx, id).length };
   }
 
   readProposal(state: NodeState, id: bigint): ProposalView | undefined {

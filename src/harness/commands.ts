@@ -32,13 +32,10 @@ export type CommandData =
   | { readonly kind: "propose-cancel"; readonly expedited: boolean; readonly deposit: "full" | "partial" }
   /** A text proposal: metadata only, no messages (passing it executes nothing). */
   | { readonly kind: "propose-text"; readonly expedited: boolean }
-  | {
-      readonly kind: "vote";
-      readonly target: "newest" | "oldest";
-      readonly outcome: "pass" | "reject" | "veto" | "no-quorum";
-    }
-  | { readonly kind: "deposit"; readonly target: "newest" | "oldest" }
-  | { readonly kind: "withdraw"; readonly target: "newest" | "oldest" }
+  | { readonly kind: "vote"; readonly target: ProposalTarget; readonly outcome: VoteOutcome }
+  | { readonly kind: "deposit"; readonly target: ProposalTarget }
+  /** MsgCancelProposal, signed by the proposal's proposer or by another validator (which the chain must refuse). */
+  | { readonly kind: "withdraw"; readonly target: ProposalTarget; readonly by: "proposer" | "other" }
   | { readonly kind: "emergency-upgrade"; readonly name: PlanName; readonly offset: number }
   | { readonly kind: "emergency-cancel" }
   /**
@@ -59,12 +56,34 @@ export type CommandData =
     }
   | { readonly kind: "advance"; readonly blocks: number }
   | { readonly kind: "advance-to-plan"; readonly delta: number }
+  /**
+   * Waits for the voting end of the newest proposal in its voting period: the next command's transactions land in
+   * the block whose time first reaches it, shifted by `delta` blocks (0: the block that also tallies the proposal,
+   * after its transactions; -1: the last block before; +1: the first after). While the chain is halted or stalled,
+   * the clock moves on to that time instead, so the first block after the outage comes past the voting end.
+   */
+  | { readonly kind: "advance-to-voting-end"; readonly delta: number }
   | { readonly kind: "advance-time"; readonly ms: number }
   | { readonly kind: "swap"; readonly node: ValidatorName; readonly binary: BinaryName }
   /** The operators of every validator switch to `binary` (a coordinated upgrade, or a coordinated mistake). */
   | { readonly kind: "swap-all"; readonly binary: BinaryName }
   | { readonly kind: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean }
   | { readonly kind: "stop"; readonly node: ValidatorName };
+
+/**
+ * The proposal a vote, deposit or cancel is about: the newest or the oldest one still open (deposit or voting
+ * period), or the newest one no longer open (passed, rejected, failed, dropped or cancelled), which the chain must
+ * refuse to touch. Resolved when the command runs; none such: the command does nothing.
+ */
+export type ProposalTarget = "newest" | "oldest" | "closed";
+
+/**
+ * How the validators vote (`VOTES`), three of the four unless said: all yes (passes), all no (rejected), two vetoes
+ * and a yes (vetoed), one validator alone (100 of 400 misses the quorum), all abstain (the quorum is met but
+ * nothing is left to decide: rejected, deposits refunded), or one yes and two abstentions (abstentions count for
+ * the quorum, not for the threshold: passes).
+ */
+export type VoteOutcome = "pass" | "reject" | "veto" | "no-quorum" | "abstain" | "pass-over-abstain";
 
 /** The model of fast-check's Model/Real split: what the harness knows from the commands' intent alone. */
 export interface HarnessModel {
@@ -84,15 +103,43 @@ export const emptyModel = (): HarnessModel => ({ proposals: [], proposalCount: 0
 export interface CommandTarget {
   /** Runs `c`; `label` is the label the model gave the proposal a propose-* command submits. */
   execute(c: CommandData, label: string | undefined): void;
+  /**
+   * The run's first failure, once a command failed; later commands are then not executed (HarnessCommand.run).
+   * Absent on targets that never fail.
+   */
+  readonly failure?: { readonly error: unknown } | undefined;
 }
 
-/** The session's chain as a command target: the command, then the `always` properties (a Violation if one fails). */
-export const sessionTarget = (s: Session, properties: readonly Property[]): CommandTarget => ({
-  execute(c, label) {
-    runCommand(s, c, label);
-    checkProperties(s, properties, "always");
-  },
-});
+/**
+ * The session's chain as a command target: the command, then the `always` properties. The first failure (a
+ * Violation of a checked property, or an error of the harness or the chain) is kept in `failure` instead of thrown,
+ * and the run's later commands are skipped; the caller throws it once the sequence has run (runSession).
+ *
+ * Why not throw at once: fast-check's shrinker keeps, of a failing sequence, only the commands it saw run, and
+ * when it shrinks another part of the run's input (the sidecars, the gov params) it goes on reading which commands
+ * ran from the sequence's earlier execution. A failure that comes later in the shrunk world (fewer sidecars swap
+ * binaries, so the chain halts for longer) needs commands the earlier execution never reached, and no shrink of
+ * the sequence could contain them again: shrinking stalled. Run to its end, a sequence runs the same commands in
+ * every world (a command's precondition reads the model only), so the commands kept are the same whatever the
+ * world, and whichever command fails.
+ */
+export function sessionTarget(s: Session, properties: readonly Property[]): CommandTarget {
+  let failure: { readonly error: unknown } | undefined;
+  return {
+    get failure() {
+      return failure;
+    },
+    execute(c, label) {
+      if (failure !== undefined) return;
+      try {
+        runCommand(s, c, label);
+        checkProperties(s, properties, "always");
+      } catch (error) {
+        failure = { error };
+      }
+    },
+  };
+}
 
 const blocksFor = (ms: number) => Math.ceil(ms / BLOCK_MS);
 
@@ -110,7 +157,7 @@ export function describe(c: CommandData): string {
     case "deposit":
       return `deposit(${c.target})`;
     case "withdraw":
-      return `withdraw(${c.target})`;
+      return `withdraw(${c.target}${c.by === "other" ? ", signed by another validator" : ""})`;
     case "emergency-upgrade":
       return `authorityExec(schedule ${c.name} at next${c.offset >= 0 ? "+" : ""}${c.offset})`;
     case "emergency-cancel":
@@ -125,6 +172,8 @@ export function describe(c: CommandData): string {
       return `advance(${c.blocks} blocks)`;
     case "advance-to-plan":
       return `advance-to-plan(${c.delta >= 0 ? "+" : ""}${c.delta})`;
+    case "advance-to-voting-end":
+      return `advance-to-voting-end(${c.delta >= 0 ? "+" : ""}${c.delta})`;
     case "advance-time":
       return `advance-time(${c.ms} ms)`;
     case "swap":
@@ -138,10 +187,7 @@ export function describe(c: CommandData): string {
   }
 }
 
-const VOTES: Record<
-  "pass" | "reject" | "veto" | "no-quorum",
-  readonly (readonly [string, "yes" | "no" | "no_with_veto"])[]
-> = {
+const VOTES: Record<VoteOutcome, readonly (readonly [string, "yes" | "no" | "no_with_veto" | "abstain"])[]> = {
   pass: [
     ["val1", "yes"],
     ["val2", "yes"],
@@ -158,13 +204,35 @@ const VOTES: Record<
     ["val3", "yes"],
   ],
   "no-quorum": [["val4", "yes"]],
+  abstain: [
+    ["val1", "abstain"],
+    ["val2", "abstain"],
+    ["val3", "abstain"],
+  ],
+  "pass-over-abstain": [
+    ["val1", "yes"],
+    ["val2", "abstain"],
+    ["val3", "abstain"],
+  ],
 };
 
-function target(s: Session, which: "newest" | "oldest"): string | undefined {
-  const open = s.sim.proposals.filter((p) => p.status === "voting_period" || p.status === "deposit_period");
-  const p = which === "newest" ? open[open.length - 1] : open[0];
+/**
+ * The label of the proposal `which` names, from the chain's record of its proposals; undefined when none. A vote's
+ * newest or oldest proposal is one in its voting period (validators vote on those; a vote in the deposit period is
+ * refused like one on a closed proposal).
+ */
+function target(s: Session, which: ProposalTarget, votable = false): string | undefined {
+  const pool = s.sim.proposals.filter((p) =>
+    which === "closed"
+      ? p.status !== "voting_period" && p.status !== "deposit_period"
+      : p.status === "voting_period" || (!votable && p.status === "deposit_period"),
+  );
+  const p = which === "oldest" ? pool[0] : pool[pool.length - 1];
   return p?.label ?? undefined;
 }
+
+/** The validator that signs a cancel: the proposer of every harness proposal (val1), or another validator. */
+const CANCEL_SIGNER = { proposer: "val1", other: "val2" } as const;
 
 const PROPOSE: ReadonlySet<CommandData["kind"]> = new Set(["propose-upgrade", "propose-cancel", "propose-text"]);
 
@@ -203,7 +271,7 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       return;
     }
     case "vote": {
-      const proposal = target(s, c.target);
+      const proposal = target(s, c.target, true);
       if (proposal === undefined) return;
       const votes = VOTES[c.outcome];
       s.act(
@@ -225,7 +293,8 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     case "withdraw": {
       const proposal = target(s, c.target);
       if (proposal === undefined) return;
-      s.act({ kind: "cancelProposal", proposal, from: "val1" }, { cancelProposal: { proposal, from: "val1" } });
+      const from = CANCEL_SIGNER[c.by];
+      s.act({ kind: "cancelProposal", proposal, from }, { cancelProposal: { proposal, from } });
       return;
     }
     case "emergency-upgrade":
@@ -258,6 +327,17 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       if (plan === null || plan === undefined) return;
       const target = plan.height + c.delta;
       if (target > sim.height) s.advanceBlocks(target - sim.height);
+      return;
+    }
+    case "advance-to-voting-end": {
+      const voting = sim.proposals.filter((p) => p.status === "voting_period" && p.votingEndTimeMs !== null);
+      const end = voting[voting.length - 1]?.votingEndTimeMs;
+      if (end === undefined || end === null) return;
+      const targetMs = end + c.delta * BLOCK_MS;
+      // Blocks come every BLOCK_MS: stop where the next block is the first at or past the target.
+      const blocks = sim.stalled ? 0 : Math.ceil((targetMs - sim.lastBlockTimeMs) / BLOCK_MS) - 1;
+      if (blocks > 0) s.advanceBlocks(blocks);
+      if (sim.stalled && targetMs > sim.nowMs) s.advanceTime(targetMs - sim.nowMs);
       return;
     }
     case "advance-time":
@@ -298,17 +378,18 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
     return true;
   }
   /**
-   * Steps the model from the command's intent (the log; a new proposal label for a propose-* command), then runs
-   * the command on the target. Called only after `check` returned true. Throws when the target does (a Violation
-   * of a checked property, or a harness bug).
+   * Steps the model from the command's intent (a new proposal label for a propose-* command), then, unless the
+   * run already failed (`t.failure`), logs the command and runs it on the target. Called only after `check`
+   * returned true. Throws when the target does (a harness bug; sessionTarget keeps its failures instead).
    */
   run(m: HarnessModel, t: CommandTarget): void {
-    m.log.push(this.data);
     let label: string | undefined;
     if (PROPOSE.has(this.data.kind)) {
       label = `p${++m.proposalCount}`;
       m.proposals.push(label);
     }
+    if (t.failure !== undefined) return;
+    m.log.push(this.data);
     t.execute(this.data, label);
   }
   toString(): string {
@@ -317,7 +398,14 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
 }
 
 const node = fc.constantFrom(...VALIDATORS);
-const targetArb = fc.constantFrom("newest" as const, "oldest" as const);
+/** A closed proposal one time in five: most votes, deposits and cancels should still reach an open one. */
+const targetArb = fc.constantFrom(
+  "newest" as const,
+  "oldest" as const,
+  "newest" as const,
+  "oldest" as const,
+  "closed" as const,
+);
 /** Offsets cluster around 0 (the decision height) with a tail into "far". */
 const nearOffset = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: -3, max: 6 }) },
@@ -325,8 +413,23 @@ const nearOffset = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 31, max: 120 }) },
 );
 
-/** The command generators, weighted towards the interesting region (plans near the decision height). */
+/**
+ * The command generators, weighted towards the interesting region (plans near the decision height).
+ */
 export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
+  const vote = fc.record({
+    kind: fc.constant("vote" as const),
+    target: targetArb,
+    outcome: fc.constantFrom(
+      "pass" as const,
+      "pass" as const,
+      "reject" as const,
+      "veto" as const,
+      "no-quorum" as const,
+      "abstain" as const,
+      "pass-over-abstain" as const,
+    ),
+  });
   return [
     fc.record({
       kind: fc.constant("propose-upgrade" as const),
@@ -340,19 +443,13 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
       expedited: fc.boolean(),
       deposit: fc.constantFrom("full" as const, "partial" as const),
     }),
-    fc.record({
-      kind: fc.constant("vote" as const),
-      target: targetArb,
-      outcome: fc.constantFrom(
-        "pass" as const,
-        "pass" as const,
-        "reject" as const,
-        "veto" as const,
-        "no-quorum" as const,
-      ),
-    }),
+    vote,
     fc.record({ kind: fc.constant("deposit" as const), target: targetArb }),
-    fc.record({ kind: fc.constant("withdraw" as const), target: targetArb }),
+    fc.record({
+      kind: fc.constant("withdraw" as const),
+      target: targetArb,
+      by: fc.constantFrom("proposer" as const, "proposer" as const, "other" as const),
+    }),
     fc.record({
       kind: fc.constant("emergency-upgrade" as const),
       name: fc.constantFrom(...PLAN_NAMES),
@@ -375,6 +472,7 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
     ),
     fc.record({ kind: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
     fc.record({ kind: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
+    fc.record({ kind: fc.constant("advance-to-voting-end" as const), delta: fc.integer({ min: -1, max: 1 }) }),
     fc.record({ kind: fc.constant("advance-time" as const), ms: fc.integer({ min: 1000, max: 180_000 }) }),
     fc.record({ kind: fc.constant("swap" as const), node, binary: fc.constantFrom(...BINARIES) }),
     fc.record({ kind: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),

@@ -128,7 +128,10 @@ export function runArbitrary(maxCommands: number): fc.Arbitrary<RunInput> {
   return arb;
 }
 
-/** Runs one session: the commands, the `always` properties after each, and the `end` properties in order. */
+/**
+ * Runs one session: the commands, the `always` properties after each, and the `end` properties in order. Throws the
+ * first failure once every command has run in the model (the commands after it are not executed: sessionTarget).
+ */
 export function runSession(
   world: WorldOptions,
   commands: Iterable<fc.Command<HarnessModel, CommandTarget>>,
@@ -140,7 +143,9 @@ export function runSession(
   const model = emptyModel();
   let passed = false;
   try {
-    fc.modelRun(() => ({ model, real: sessionTarget(session, properties) }), commands);
+    const real = sessionTarget(session, properties);
+    fc.modelRun(() => ({ model, real }), commands);
+    if (real.failure !== undefined) throw real.failure.error;
     checkProperties(session, properties, "end");
     passed = true;
   } finally {

@@ -47,6 +47,16 @@ describe("classifyCommands", () => {
     expect(classes([], 1)).toEqual(["with sidecars"]);
   });
 
+  it("cancel by another validator, gov transactions on a closed proposal, abstentions", () => {
+    expect(classes([{ kind: "withdraw", target: "newest", by: "other" }])).toEqual(["cancel by another validator"]);
+    expect(classes([{ kind: "withdraw", target: "oldest", by: "proposer" }])).toEqual([]);
+    expect(classes([{ kind: "deposit", target: "closed" }])).toEqual(["gov tx on a closed proposal"]);
+    expect(classes([{ kind: "vote", target: "closed", outcome: "pass" }])).toEqual(["gov tx on a closed proposal"]);
+    expect(classes([{ kind: "vote", target: "newest", outcome: "abstain" }])).toEqual(["abstentions"]);
+    expect(classes([{ kind: "vote", target: "newest", outcome: "pass-over-abstain" }])).toEqual(["abstentions"]);
+    expect(classes([{ kind: "vote", target: "newest", outcome: "veto" }])).toEqual([]);
+  });
+
   it("labels the length bucket", () => {
     expect([0, 1, 5, 6, 10, 11, 20, 21, 30, 31].map(lengthLabel)).toEqual([
       "length 0",

@@ -12,6 +12,9 @@ export const GENERATION_CLASSES = {
   "early swap":
     "after an upgrade was proposed or scheduled, a swap to a binary with a handler before any advance-to-plan",
   "cancel proposal": "a cancel proposal (propose-cancel)",
+  "cancel by another validator": "a MsgCancelProposal signed by a validator other than the proposer",
+  "gov tx on a closed proposal": "a vote, deposit or cancel aimed at a proposal no longer open",
+  abstentions: "a vote in which validators abstain",
   "restart with skip height": "a restart that skips the plan height",
   "with sidecars": "at least one validator has a sidecar",
 } as const;
@@ -53,6 +56,13 @@ export function classifyCommands(cmds: readonly CommandData[], sidecars: number)
         break;
       case "propose-cancel":
         out.add("cancel proposal");
+        break;
+      case "vote":
+      case "deposit":
+      case "withdraw":
+        if (c.target === "closed") out.add("gov tx on a closed proposal");
+        if (c.kind === "withdraw" && c.by === "other") out.add("cancel by another validator");
+        if (c.kind === "vote" && (c.outcome === "abstain" || c.outcome === "pass-over-abstain")) out.add("abstentions");
         break;
       case "advance-to-plan":
         advancedToPlan = true;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { describe as describeCommand } from "./commands.js";
+import { HOLDS, type Property, violated } from "./property.js";
+import { runProperty } from "./run-property.js";
+
+/**
+ * A property whose failure comes later in a simpler world: no validator is ever stopped, and, in a world where a
+ * validator has a sidecar, no proposal is submitted. A failing run with sidecars fails at its first proposal; once
+ * fast-check shrinks the sidecars away, the same commands fail only at a stop further on.
+ */
+const neverStopped: Property = {
+  name: "never-stopped",
+  statement: "always: no validator is stopped, and with sidecars no proposal is submitted",
+  kind: "always",
+  check(s) {
+    if (s.steps.some((step) => "stop" in step)) return violated("a validator was stopped");
+    const sidecars = Object.keys(s.doc.nodes ?? {}).length;
+    if (sidecars > 0 && s.steps.some((step) => "submitProposal" in step))
+      return violated(`a proposal was submitted with ${sidecars} sidecars`);
+    return HOLDS;
+  },
+};
+
+describe("shrinking a failing run", () => {
+  // fast-check keeps, of a failing sequence, the commands it saw run, and reads that from the sequence's earlier
+  // execution when it shrinks the sidecars: a run that stopped at its failure would hide the later stop from every
+  // shrink of the sequence (sessionTarget).
+  it("reaches a command only a simpler world's failure needs: a single command, a stop without sidecars", () => {
+    const stops: number[] = [];
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const cx = runProperty({ property: neverStopped, seed, numRuns: 100 }).counterexample;
+      expect(cx, `seed ${seed}`).toBeDefined();
+      if (cx === undefined) continue;
+      // A sequence without a stop fails only through its proposal, and needs one sidecar.
+      const commands = cx.commands.map(describeCommand);
+      if (cx.violation === "a validator was stopped") {
+        stops.push(seed);
+        expect(cx.world.sidecars, `seed ${seed}`).toEqual({});
+        expect(commands, `seed ${seed}`).toEqual(["stop(val1)"]);
+      } else {
+        expect(Object.keys(cx.world.sidecars ?? {}), `seed ${seed}`).toHaveLength(1);
+        expect(commands, `seed ${seed}`).toHaveLength(1);
+      }
+    }
+    expect(stops.length).toBeGreaterThan(4);
+  });
+});
