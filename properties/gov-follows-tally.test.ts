@@ -2,13 +2,44 @@ import { describe, expect, it } from "vitest";
 import type { SimTx } from "../src/app/types.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
+import type { Event } from "../src/core/context.js";
 import { runProperty } from "../src/harness/run-property.js";
 import type { Session } from "../src/harness/session.js";
 import { CI_RUNS, CI_SEED } from "../test/kit/budget.js";
 import { govFollowsTally } from "./gov-follows-tally.js";
 
-/** A session whose chain produced exactly `events`, in a world of four validators of power 100, 60 s periods. */
-function sessionOf(events: TraceEvent[]): Session {
+/** The EndBlocker event a faithful chain emits for each decision and drop of `ev` (a block). */
+function decisionEvents(ev: TraceEvent): Event[] {
+  if (ev.kind !== "block") return [];
+  const results: Record<string, readonly [string, string, string | undefined]> = {
+    passed: ["active_proposal", "proposal_passed", "passed"],
+    rejected: ["active_proposal", "proposal_rejected", "rejected"],
+    "expedited-fallback": ["active_proposal", "expedited_proposal_rejected", "expedited proposal converted to regular"],
+    dropped: ["inactive_proposal", "proposal_dropped", undefined],
+  };
+  return ev.gov.flatMap((g) => {
+    const r = results[g.kind];
+    if (r === undefined) return [];
+    const [type, result, log] = r;
+    const attributes = [
+      { key: "proposal_id", value: `${g.id}` },
+      { key: "proposal_result", value: result },
+      ...(log === undefined ? [] : [{ key: "proposal_log", value: log }]),
+    ];
+    return [{ type, attributes }];
+  });
+}
+
+/**
+ * A session whose chain produced exactly `events`, in a world of four validators of power 100, 60 s periods; the
+ * blocks' results carry the EndBlocker events of their decisions unless `blockEvents` says otherwise.
+ */
+function sessionOf(
+  events: TraceEvent[],
+  blockEvents: ReadonlyMap<number, readonly Event[]> = new Map(
+    events.flatMap((e) => (e.kind === "block" ? [[e.height, decisionEvents(e)] as const] : [])),
+  ),
+): Session {
   const doc = {
     chain: {
       validators: ["val1", "val2", "val3", "val4"].map((name) => ({ name, power: 100 })),
@@ -18,7 +49,7 @@ function sessionOf(events: TraceEvent[]): Session {
   // No committed bank state: the deposit accounting is checked only on real chains (the suite's first test).
   return {
     doc,
-    sim: { traceEventsFrom: (from: number) => events.slice(from), committed: () => undefined },
+    sim: { traceEventsFrom: (from: number) => events.slice(from), committed: () => undefined, blockEvents },
   } as unknown as Session;
 }
 
@@ -72,6 +103,7 @@ function withBank(
   bank: { module: bigint; supply: bigint; val1?: bigint },
   finalTally: { yes: string; abstain: string; no: string; noWithVeto: string } = YES_300,
   records: { votes: number; deposits: number } = { votes: 0, deposits: 0 },
+  failedReason = "proposal did not get enough votes to pass",
 ): Session {
   const s = sessionOf(events) as unknown as { sim: Record<string, unknown> };
   Object.assign(s.sim, {
@@ -82,7 +114,7 @@ function withBank(
     nodeStatus: () => ({ height: 5 }),
     host: {
       lastAppHash: () => "H",
-      readProposal: () => ({ finalTally }),
+      readProposal: () => ({ finalTally, failedReason }),
       readProposalRecords: () => records,
       readBank: () => ({
         balances: new Map([
@@ -118,6 +150,47 @@ describe("gov-follows-tally", () => {
 
   it("holds when three of four validators vote yes and the proposal passes at its voting end", () => {
     expect(check([...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])]).holds).toBe(true);
+  });
+
+  it("is violated when the block's results do not carry the decision's active_proposal event as the EndBlocker writes it", () => {
+    const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
+    const wrong = new Map([
+      [
+        12,
+        [
+          {
+            type: "active_proposal",
+            attributes: [
+              { key: "proposal_id", value: "1" },
+              { key: "proposal_result", value: "proposal_rejected" },
+              { key: "proposal_log", value: "passed" },
+            ],
+          },
+        ],
+      ],
+    ]);
+    expect(govFollowsTally.check(sessionOf(passed, wrong))).toEqual({
+      holds: false,
+      detail:
+        'block 12: proposal 1 passed, so its active_proposal event must say proposal_result proposal_passed and proposal_log "passed"; the block\'s results have {"result":"proposal_rejected","log":"passed"}',
+    });
+    expect(govFollowsTally.check(sessionOf(passed, new Map())).holds).toBe(false);
+  });
+
+  it("is violated when a rejected proposal does not store the reference's failed_reason", () => {
+    const rejected = [
+      opened[0]!,
+      block(3, T0 + 6000, [vote("val1", "no"), vote("val2", "no"), vote("val3", "yes")], []),
+      block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
+    ];
+    const refunded = { module: 0n, supply: GENESIS_SUPPLY };
+    const tally = { yes: "100", abstain: "0", no: "200", noWithVeto: "0" };
+    expect(govFollowsTally.check(withBank(rejected, refunded, tally)).holds).toBe(true);
+    expect(govFollowsTally.check(withBank(rejected, refunded, tally, undefined, ""))).toEqual({
+      holds: false,
+      detail:
+        'proposal 1 was rejected, but its failed_reason is "" instead of "proposal did not get enough votes to pass"',
+    });
   });
 
   it("is violated when a chain rejects a proposal its votes pass", () => {

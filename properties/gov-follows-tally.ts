@@ -12,6 +12,7 @@ import type { GovVoteOption } from "../models/gov-tally.js";
 import type { SimTx } from "../src/app/types.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
+import type { Event } from "../src/core/context.js";
 import { parseDuration } from "../src/core/go/duration.js";
 import { HOLDS, type Property, violated } from "../src/harness/property.js";
 import type { Session } from "../src/harness/session.js";
@@ -41,6 +42,9 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
  *   when the model's tally passes, REJECTED otherwise, an expedited one falling back to a regular proposal;
  * - an open proposal stores an empty final_tally_result (all zeros), and a decided one the tally the model counted;
+ *   a rejected one stores the failed_reason `proposal did not get enough votes to pass`;
+ * - each decision and drop is in the block's results as the EndBlocker's `active_proposal` (or `inactive_proposal`)
+ *   event with the outcome's `proposal_result` and `proposal_log`;
  * - a proposal decided, dropped or cancelled leaves no votes and no deposits in the store (one that falls back
  *   from expedited, no votes);
  * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
@@ -57,7 +61,7 @@ export const govFollowsTally: Property = {
     const fold = foldOf(s);
     for (const ev of s.sim.traceEventsFrom(fold.position)) {
       fold.position++;
-      const detail = step(fold, ev);
+      const detail = step(fold, ev, s.sim.blockEvents);
       if (detail !== undefined) return violated(detail);
     }
     return checkTallies(s, fold) ?? checkDeposits(s, fold);
@@ -65,6 +69,8 @@ export const govFollowsTally: Property = {
 };
 
 const ZERO_TALLY = { yes: "0", abstain: "0", no: "0", noWithVeto: "0" };
+/** The failed_reason the reference's EndBlocker stores on a proposal whose tally rejects it. */
+const REJECTED_REASON = "proposal did not get enough votes to pass";
 
 /**
  * Since the last check: each proposal submitted and still open stores an empty final_tally_result (every count
@@ -92,7 +98,12 @@ function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | u
       );
   }
   for (const d of f.decided.splice(0)) {
-    const stored = s.sim.host.readProposal(state, d.id)?.finalTally;
+    const view = s.sim.host.readProposal(state, d.id);
+    if (d.rejected && view?.failedReason !== REJECTED_REASON)
+      return violated(
+        `proposal ${d.id} was rejected, but its failed_reason is ${JSON.stringify(view?.failedReason ?? null)} instead of "${REJECTED_REASON}"`,
+      );
+    const stored = view?.finalTally;
     const want = {
       yes: `${d.result.yes}`,
       abstain: `${d.result.abstain}`,
@@ -127,7 +138,11 @@ interface GovFold {
   /** Proposals whose votes (`votes`), or votes and deposits (`all`), the store deleted since the last check. */
   readonly emptied: { readonly id: bigint; readonly what: "votes" | "all" }[];
   /** Proposals decided for good since the last check, with the tally the model counted. */
-  readonly decided: { readonly id: bigint; readonly result: Readonly<Record<GovVoteOption, bigint>> }[];
+  readonly decided: {
+    readonly id: bigint;
+    readonly result: Readonly<Record<GovVoteOption, bigint>>;
+    readonly rejected: boolean;
+  }[];
 }
 
 const amountOf = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): bigint =>
@@ -285,8 +300,37 @@ function decisionDetail(f: GovFold, p: GovPrediction, chain: string, height: num
   return `proposal ${p.id}${p.expedited ? " (expedited)" : ""} ended ${chain} in block ${height}, but the tally of its votes (${votes}) says it should ${want} (${p.outcome.reason})`;
 }
 
+/**
+ * The EndBlocker event each decision emits in the block's results, as the reference's EndBlocker writes it:
+ * `active_proposal` (or `inactive_proposal` for a drop) with the proposal id, `proposal_result` and, where the
+ * outcome fixes it, `proposal_log`. A passing proposal whose messages failed reports `proposal_failed`.
+ */
+function decisionEvent(
+  p: GovPrediction,
+  chainKind: string | undefined,
+): { readonly type: string; readonly result: string; readonly log?: string } | undefined {
+  switch (p.kind) {
+    case "passes":
+      return chainKind === "failed"
+        ? { type: "active_proposal", result: "proposal_failed" }
+        : { type: "active_proposal", result: "proposal_passed", log: "passed" };
+    case "rejected":
+      return { type: "active_proposal", result: "proposal_rejected", log: "rejected" };
+    case "expedited-fallback":
+      return {
+        type: "active_proposal",
+        result: "expedited_proposal_rejected",
+        log: "expedited proposal converted to regular",
+      };
+    case "dropped":
+      return { type: "inactive_proposal", result: "proposal_dropped" };
+    default:
+      return undefined;
+  }
+}
+
 /** Applies one trace event to the fold; a violation's text, or undefined. */
-function step(f: GovFold, ev: TraceEvent): string | undefined {
+function step(f: GovFold, ev: TraceEvent, blockEvents: ReadonlyMap<number, readonly Event[]>): string | undefined {
   if (ev.kind === "blocks") {
     const due = overdue(f, ev.timeToMs);
     if (due !== undefined)
@@ -330,7 +374,8 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
     if (p.kind !== "submitted" && p.kind !== "voting-started")
       f.emptied.push({ id: p.id, what: p.kind === "expedited-fallback" ? "votes" : "all" });
   for (const d of endBlock)
-    if (d.kind === "passes" || d.kind === "rejected") f.decided.push({ id: d.id, result: d.outcome.result });
+    if (d.kind === "passes" || d.kind === "rejected")
+      f.decided.push({ id: d.id, result: d.outcome.result, rejected: d.kind === "rejected" });
   const key = (e: { readonly kind: string; readonly id: bigint }) => `${e.kind} ${e.id}`;
   const want = predicted.map(key);
   const got = chainEvents.map(key);
@@ -346,5 +391,16 @@ function step(f: GovFold, ev: TraceEvent): string | undefined {
       const [kind, id] = g.split(" ");
       return `block ${ev.height}: the chain reports proposal ${id} ${kind}, which the gov rules do not`;
     }
+  const emitted = blockEvents.get(ev.height) ?? [];
+  for (const p of predicted) {
+    const want = decisionEvent(p, ev.gov.find((g) => g.id === p.id && g.kind === "failed")?.kind);
+    if (want === undefined) continue;
+    const attr = (e: Event, key: string) => e.attributes.find((a) => a.key === key)?.value;
+    const found = emitted.find((e) => e.type === want.type && attr(e, "proposal_id") === `${p.id}`);
+    const got =
+      found === undefined ? undefined : { result: attr(found, "proposal_result"), log: attr(found, "proposal_log") };
+    if (got === undefined || got.result !== want.result || (want.log !== undefined && got.log !== want.log))
+      return `block ${ev.height}: proposal ${p.id} ${p.kind === "passes" ? "passed" : p.kind}, so its ${want.type} event must say proposal_result ${want.result}${want.log === undefined ? "" : ` and proposal_log "${want.log}"`}; the block's results have ${got === undefined ? "none" : JSON.stringify(got)}`;
+  }
   return undefined;
 }
