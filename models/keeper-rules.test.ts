@@ -7,6 +7,7 @@ import {
   markDone,
   normalizeHeight,
   shouldExecute,
+  signerRefusal,
 } from "./keeper-rules.js";
 import type { ChainState, UpgradeMsg } from "./types.js";
 
@@ -122,5 +123,14 @@ describe("plan heights", () => {
   it("normalizes safe bigints to numbers only", () => {
     expect(normalizeHeight(5n)).toBe(5);
     expect(normalizeHeight(2n ** 60n)).toBe(2n ** 60n);
+  });
+});
+
+describe("the Msg server's signer check", () => {
+  it("passes the authority and refuses anyone else with ErrInvalidSigner naming both addresses", () => {
+    expect(signerRefusal("chain1gov", "chain1gov")).toBeNull();
+    expect(signerRefusal("chain1gov", "chain1val")).toBe(
+      "expected chain1gov got chain1val: expected authority account as only signer for proposal message",
+    );
   });
 });

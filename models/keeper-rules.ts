@@ -73,6 +73,16 @@ export function planOfMsg(msg: Extract<UpgradeMsg, { type: "softwareUpgrade" }>)
 }
 
 /**
+ * The Msg server's first check, before any plan is looked at: a message whose authority (here, the transaction's
+ * signer) is not the keeper's is refused with ErrInvalidSigner, `expected <authority> got <signer>`.
+ */
+export function signerRefusal(authority: string, signer: string): string | null {
+  return signer === authority
+    ? null
+    : `expected ${authority} got ${signer}: expected authority account as only signer for proposal message`;
+}
+
+/**
  * Msg/SoftwareUpgrade: after the authority check, the plan's ValidateBasic error is wrapped with `plan`, then
  * ScheduleUpgrade runs.
  */

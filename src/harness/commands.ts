@@ -38,6 +38,22 @@ export type CommandData =
   | { readonly kind: "withdraw"; readonly target: ProposalTarget; readonly by: "proposer" | "other" }
   | { readonly kind: "emergency-upgrade"; readonly name: PlanName; readonly offset: number }
   | { readonly kind: "emergency-cancel" }
+  /**
+   * Governance (the authority) sends a plan that fails ValidateBasic, an empty name or a height of 0: the Msg server
+   * refuses it (`plan: name cannot be empty: invalid request`) and the plan slot is untouched.
+   */
+  | { readonly kind: "invalid-plan"; readonly flaw: "empty-name" | "zero-height" }
+  /**
+   * A validator signs an upgrade message itself instead of going through governance: MsgSoftwareUpgrade of a plan
+   * (or MsgCancelUpgrade) with the validator as the authority. The Msg server refuses it, whatever the plan.
+   */
+  | {
+      readonly kind: "self-signed-upgrade";
+      readonly signer: ValidatorName;
+      readonly cancel: boolean;
+      readonly name: PlanName;
+      readonly offset: number;
+    }
   | { readonly kind: "advance"; readonly blocks: number }
   | { readonly kind: "advance-to-plan"; readonly delta: number }
   /**
@@ -146,6 +162,12 @@ export function describe(c: CommandData): string {
       return `authorityExec(schedule ${c.name} at next${c.offset >= 0 ? "+" : ""}${c.offset})`;
     case "emergency-cancel":
       return "authorityExec(cancel)";
+    case "invalid-plan":
+      return `authorityExec(schedule an invalid plan: ${c.flaw})`;
+    case "self-signed-upgrade":
+      return c.cancel
+        ? `tx from ${c.signer}(cancel)`
+        : `tx from ${c.signer}(schedule ${c.name} at next${c.offset >= 0 ? "+" : ""}${c.offset})`;
     case "advance":
       return `advance(${c.blocks} blocks)`;
     case "advance-to-plan":
@@ -282,6 +304,20 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
       return;
     case "emergency-cancel":
       s.authorityExec([{ kind: "cancelUpgrade" }]);
+      return;
+    case "invalid-plan":
+      s.authorityExec([
+        c.flaw === "empty-name"
+          ? { kind: "softwareUpgrade", name: "", height: sim.height + 10, info: "" }
+          : { kind: "softwareUpgrade", name: "v2", height: 0, info: "" },
+      ]);
+      return;
+    case "self-signed-upgrade":
+      s.accountTx(c.signer, [
+        c.cancel
+          ? { kind: "cancelUpgrade" }
+          : { kind: "softwareUpgrade", name: c.name, height: Math.max(1, sim.height + 1 + c.offset), info: "" },
+      ]);
       return;
     case "advance":
       s.advanceBlocks(c.blocks);
@@ -420,6 +456,20 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
       offset: nearOffset,
     }),
     fc.constant({ kind: "emergency-cancel" as const }),
+    // Upgrade messages the Msg server must refuse share one slot: they change nothing, so they are rarer.
+    fc.oneof(
+      fc.record({
+        kind: fc.constant("invalid-plan" as const),
+        flaw: fc.constantFrom("empty-name" as const, "zero-height" as const),
+      }),
+      fc.record({
+        kind: fc.constant("self-signed-upgrade" as const),
+        signer: node,
+        cancel: fc.boolean(),
+        name: fc.constantFrom(...PLAN_NAMES),
+        offset: nearOffset,
+      }),
+    ),
     fc.record({ kind: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
     fc.record({ kind: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
     fc.record({ kind: fc.constant("advance-to-voting-end" as const), delta: fc.integer({ min: -1, max: 1 }) }),

@@ -5,7 +5,8 @@ const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? 
 
 /**
  * Compares the oracle's prediction with the real chain: height, stall, plan, applied heights, protocol version,
- * the module version map of the committed state, handler runs, halts, and each node's status, binary, height and upgrade-info.json; and where the chain's account of
+ * the module version map of the committed state, each upgrade message execution's success and exact error (an
+ * account's own upgrade transaction included: the Msg server refuses it), handler runs, halts, and each node's status, binary, height and upgrade-info.json; and where the chain's account of
  * the harness's own actions deviated from what the harness asked for (the intent gaps, intent.ts). Returns readable
  * differences (`plan: model {...} chain {...}`); empty when they agree.
  */
@@ -27,6 +28,19 @@ export function conformance(s: Session): string[] {
   cmp("applied", sortObj(m.applied), sortObj(Object.fromEntries(c?.applied ?? [])));
   cmp("protocolVersion", m.protocolVersion, c?.protocolVersion ?? 0);
   cmp("moduleVersions", sortObj(m.moduleVersions), sortObj(Object.fromEntries(c?.moduleVersions ?? [])));
+  for (const e of s.execs) {
+    if (e.model === null) continue;
+    cmp(
+      `${e.source === "proposal" ? "proposal" : "authority transaction"} executed at ${e.height} (${e.msgs.map((m) => m.kind).join(", ")})`,
+      e.model,
+      { ok: e.ok, error: e.error },
+    );
+  }
+  for (const t of s.accountTxs)
+    cmp(`upgrade transaction signed by ${t.signer} at ${t.height} (${t.msgs.map((m) => m.kind).join(", ")})`, t.model, {
+      ok: t.ok,
+      error: t.error,
+    });
   cmp("handlerRuns", sortObj(m.handlerRuns), sortObj(Object.fromEntries(sim.handlerRuns)));
   cmp(
     "halts",

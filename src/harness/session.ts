@@ -1,5 +1,6 @@
+import { signerRefusal } from "../../models/keeper-rules.js";
 import { createOracle, type Oracle, step as oracleStep, stepBlocks as oracleStepBlocks } from "../../models/oracle.js";
-import type { OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
+import type { ExecReport, OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
 import {
@@ -9,7 +10,7 @@ import {
   type TraceEvent,
   type TracePosition,
 } from "../chain/trace-events.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
@@ -32,14 +33,15 @@ const oracleMsgOf = (m: UpgradeMessage): UpgradeMsg =>
   m.kind === "softwareUpgrade"
     ? { type: "softwareUpgrade", plan: { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info } }
     : { type: "cancelUpgrade" };
-const toEngineMsg = (m: HarnessMsg): UpgradeMessage =>
+/** An upgrade message of `authority` (the gov authority unless an account signs it itself). */
+const toEngineMsg = (m: HarnessMsg, authority: string = GOV_AUTHORITY): UpgradeMessage =>
   m.kind === "softwareUpgrade"
     ? {
         kind: "softwareUpgrade",
-        authority: GOV_AUTHORITY,
+        authority,
         plan: { name: m.name, height: BigInt(m.height), info: m.info },
       }
-    : { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
+    : { kind: "cancelUpgrade", authority };
 const toDocMsg = (m: HarnessMsg) =>
   m.kind === "softwareUpgrade"
     ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
@@ -84,6 +86,25 @@ export interface ExecRecord {
   readonly msgs: readonly HarnessMsg[];
   readonly ok: boolean;
   readonly error: string | null;
+  /**
+   * What the model predicted for the same messages on its committed state (models/exec.ts): whether they succeed
+   * and the reference's exact error; null when the model could not take the event (it is then out of step, which
+   * conformance reports on its own).
+   */
+  readonly model: { readonly ok: boolean; readonly error: string | null } | null;
+}
+
+/**
+ * An upgrade transaction signed by an account other than the gov authority (from the trace), with the model's
+ * verdict: the Msg server refuses every message whose authority is not the keeper's, whatever the state.
+ */
+export interface AccountTxRecord {
+  readonly height: number;
+  readonly signer: string;
+  readonly msgs: readonly HarnessMsg[];
+  readonly ok: boolean;
+  readonly error: string | null;
+  readonly model: { readonly ok: boolean; readonly error: string | null };
 }
 
 /** What a committed block did, as the properties need it. */
@@ -118,6 +139,8 @@ export class Session {
   /** Transition id → how many times it fired in this session (the report's per-transition counts). */
   readonly firedCounts = new Map<string, number>();
   readonly execs: ExecRecord[] = [];
+  /** Upgrade transactions signed by another account than the gov authority, in the order they landed. */
+  readonly accountTxs: AccountTxRecord[] = [];
   readonly blocks: BlockRecord[] = [];
   /** Node → binary it runs, from the trace. */
   readonly binaries = new Map<string, string>();
@@ -207,7 +230,7 @@ export class Session {
         metadata: o.metadata ?? "",
         deposit: o.deposit === 0n ? [] : deposit,
         expedited: o.expedited,
-        messages: msgs.map(toEngineMsg),
+        messages: msgs.map((m) => toEngineMsg(m)),
       },
       {
         submitProposal: {
@@ -223,9 +246,18 @@ export class Session {
     return r;
   }
 
+  /** An upgrade transaction that account `from` signs itself, as the messages' authority: not the gov's. */
+  accountTx(from: string, msgs: readonly HarnessMsg[]) {
+    const authority = addressOfName(from);
+    return this.act(
+      { kind: "tx", from, messages: msgs.map((m) => toEngineMsg(m, authority)) },
+      { tx: { from, messages: msgs.map(toDocMsg) } },
+    );
+  }
+
   authorityExec(msgs: readonly HarnessMsg[]) {
     return this.act(
-      { kind: "authorityExec", messages: msgs.map(toEngineMsg) },
+      { kind: "authorityExec", messages: msgs.map((m) => toEngineMsg(m)) },
       { authorityExec: { messages: msgs.map(toDocMsg) } },
     );
   }
@@ -295,6 +327,12 @@ export class Session {
     this.oracle = oracleStep(this.oracle, event);
     this.eventsSent++;
     this.#count(this.oracle.fired);
+  }
+
+  /** The model's verdict on the exec event just sent: its new last exec; null when it did not take the event. */
+  #modelExec(before: ExecReport | null): ExecRecord["model"] {
+    const e = this.oracle.snapshot.context.lastExec;
+    return e !== null && e !== before ? { ok: e.ok, error: e.error } : null;
   }
 
   /** An idle stretch: one range step (the same as a BLOCK event per height, models/oracle.ts stepBlocks). */
@@ -368,17 +406,37 @@ export class Session {
           committerBinaries: ev.committers.map((n) => [n, this.binaries.get(n) ?? ""] as const),
         });
         for (const { tx, result } of ev.txs) {
-          if (tx.kind !== "upgrade" || tx.signer !== GOV_AUTHORITY) continue;
+          if (tx.kind !== "upgrade") continue;
           const msgs = tx.messages.map(
             (m): HarnessMsg =>
               m.kind === "softwareUpgrade"
                 ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { kind: "cancelUpgrade" },
           );
+          if (tx.signer !== GOV_AUTHORITY) {
+            const refusal = signerRefusal(GOV_AUTHORITY, tx.signer);
+            this.accountTxs.push({
+              height,
+              signer: tx.signer,
+              msgs,
+              ok: result.ok,
+              error: result.error ?? null,
+              model: { ok: refusal === null, error: refusal },
+            });
+            continue;
+          }
           const signed = this.intents.onAuthorityTx(height, msgs.map(toOracleMsg));
           if (signed === undefined) continue;
+          const before = this.oracle.snapshot.context.lastExec;
           this.#send({ type: "AUTHORITY_EXEC", height, msgs: signed });
-          this.execs.push({ height, source: "authority", msgs, ok: result.ok, error: result.error ?? null });
+          this.execs.push({
+            height,
+            source: "authority",
+            msgs,
+            ok: result.ok,
+            error: result.error ?? null,
+            model: this.#modelExec(before),
+          });
         }
         this.intents.onCommit(height);
         for (const g of ev.gov) {
@@ -386,6 +444,7 @@ export class Session {
           const label = this.sim.proposals.find((p) => p.id === g.id)?.label ?? undefined;
           const msgs = label === undefined ? undefined : this.proposals.get(label);
           if (msgs === undefined) continue;
+          const before = this.oracle.snapshot.context.lastExec;
           this.#send({ type: "PROPOSAL_EXECUTED", height, msgs: msgs.map(toOracleMsg) });
           this.execs.push({
             height,
@@ -393,6 +452,7 @@ export class Session {
             msgs,
             ok: g.kind === "passed",
             error: g.kind === "failed" ? g.reason : null,
+            model: this.#modelExec(before),
           });
         }
         return true;

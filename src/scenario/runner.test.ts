@@ -92,7 +92,12 @@ describe("the event expectations: what the committed blocks emitted, and what th
         validators: [{ name: "val1", power: 100 }],
         gov: { maxDepositPeriod: "1m", votingPeriod: "1m", expeditedVotingPeriod: "30s" },
       },
-      steps: [{ at: 2, submitProposal: { id: "p", proposer: "val1", deposit: "100000stake", metadata: "text", messages: [] } }],
+      steps: [
+        {
+          at: 2,
+          submitProposal: { id: "p", proposer: "val1", deposit: "100000stake", metadata: "text", messages: [] },
+        },
+      ],
       run: { untilHeight: 30 },
       expect: expectations,
     });
