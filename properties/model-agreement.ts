@@ -3,8 +3,8 @@ import { HOLDS, type Property, violated } from "../src/harness/property.js";
 
 /**
  * The oracle (models/, written from the specification, not from src/) and the real chain agree after every
- * command: height, stall, plan, done markers, protocol version, handler runs, halts and every node's status,
- * binary, height and upgrade-info.json.
+ * command: height, stall, plan, done markers, protocol version, module version map, each upgrade message's success
+ * and exact error, handler runs, halts and every node's status, binary, height and upgrade-info.json.
  */
 export const modelAgreement: Property = {
   name: "model-agreement",

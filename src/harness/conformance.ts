@@ -1,14 +1,17 @@
 import { predict } from "../../models/oracle.js";
 import type { Session } from "./session.js";
 
+type Result = { readonly ok: boolean; readonly error: string | null };
+
 const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
 
 /**
  * Compares the oracle's prediction with the real chain: height, stall, plan, applied heights, protocol version,
  * the module version map of the committed state, each upgrade message execution's success and exact error (an
- * account's own upgrade transaction included: the Msg server refuses it), handler runs, halts, and each node's status, binary, height and upgrade-info.json; and where the chain's account of
- * the harness's own actions deviated from what the harness asked for (the intent gaps, intent.ts). Returns readable
- * differences (`plan: model {...} chain {...}`); empty when they agree.
+ * account's own upgrade transaction included: the Msg server refuses it), handler runs, halts, and each node's
+ * status, binary, height and upgrade-info.json; and where the chain's account of the harness's own actions deviated
+ * from what the harness asked for (the intent gaps, intent.ts). Returns readable differences
+ * (`plan: model {...} chain {...}`); empty when they agree.
  */
 export function conformance(s: Session): string[] {
   const m = predict(s.oracle.snapshot);
@@ -28,19 +31,18 @@ export function conformance(s: Session): string[] {
   cmp("applied", sortObj(m.applied), sortObj(Object.fromEntries(c?.applied ?? [])));
   cmp("protocolVersion", m.protocolVersion, c?.protocolVersion ?? 0);
   cmp("moduleVersions", sortObj(m.moduleVersions), sortObj(Object.fromEntries(c?.moduleVersions ?? [])));
+  // Execution results are final once recorded: compared field by field, so the growing lists cost no serialising.
+  const cmpResult = (what: string, model: Result, chain: Result) => {
+    if (model.ok !== chain.ok || model.error !== chain.error) out.push(`${what}: model ${j(model)} chain ${j(chain)}`);
+  };
+  const kinds = (msgs: readonly { readonly kind: string }[]) => msgs.map((x) => x.kind).join(", ");
   for (const e of s.execs) {
     if (e.model === null) continue;
-    cmp(
-      `${e.source === "proposal" ? "proposal" : "authority transaction"} executed at ${e.height} (${e.msgs.map((m) => m.kind).join(", ")})`,
-      e.model,
-      { ok: e.ok, error: e.error },
-    );
+    const source = e.source === "proposal" ? "proposal" : "authority transaction";
+    cmpResult(`${source} executed at ${e.height} (${kinds(e.msgs)})`, e.model, e);
   }
   for (const t of s.accountTxs)
-    cmp(`upgrade transaction signed by ${t.signer} at ${t.height} (${t.msgs.map((m) => m.kind).join(", ")})`, t.model, {
-      ok: t.ok,
-      error: t.error,
-    });
+    cmpResult(`upgrade transaction signed by ${t.signer} at ${t.height} (${kinds(t.msgs)})`, t.model, t);
   cmp("handlerRuns", sortObj(m.handlerRuns), sortObj(Object.fromEntries(sim.handlerRuns)));
   cmp(
     "halts",

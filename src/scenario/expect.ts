@@ -160,7 +160,7 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
       );
   }
   if (e.noEvents !== undefined) {
-    const emitted = [...sim.blockEvents].flatMap(([height, events]) => events.map((event) => ({ height, event })));
+    const emitted = emittedEvents(sim.blockEvents);
     for (const [index, w] of e.noEvents.entries()) {
       const found = emitted.find(({ height, event }) => eventMatches(w, height, event));
       if (found !== undefined)
@@ -190,6 +190,10 @@ const eventOut = (e: EventExpectation) => ({
   ...(e.attributes === undefined ? {} : { attributes: Object.fromEntries(e.attributes) }),
 });
 
+/** The committed blocks' events in emission order, each with its block's height. */
+const emittedEvents = (blocks: ReadonlyMap<number, readonly Event[]>) =>
+  [...blocks].flatMap(([height, events]) => events.map((event) => ({ height, event })));
+
 /** Whether `event`, emitted at `height`, has the entry's type, height (when given) and listed attribute values. */
 const eventMatches = (w: EventExpectation, height: number, event: Event): boolean =>
   event.type === w.type &&
@@ -205,7 +209,7 @@ function firstUnmatchedEvent(
   wanted: readonly EventExpectation[],
   blocks: ReadonlyMap<number, readonly Event[]>,
 ): { readonly index: number; readonly wanted: EventExpectation; readonly after: number } | undefined {
-  const it = [...blocks].flatMap(([height, events]) => events.map((event) => ({ height, event })));
+  const it = emittedEvents(blocks);
   let at = 0;
   let after = 0;
   for (const [index, w] of wanted.entries()) {
