@@ -12,8 +12,11 @@ import { DEFAULT_TALLY_PARAMS } from "./gov-tally.js";
 const P: GovModelParams = {
   tally: DEFAULT_TALLY_PARAMS,
   powers: new Map(["a", "b", "c", "d"].map((v) => [v, 100])),
+  denom: "stake",
   minDeposit: 100n,
   expeditedMinDeposit: 500n,
+  minDepositRatio: "0.01",
+  genesisBalances: new Map(["a", "b", "c", "d"].map((v) => [v, 1000n])),
   maxDepositPeriodMs: 60_000,
   votingPeriodMs: 60_000,
   expeditedVotingPeriodMs: 30_000,
@@ -21,6 +24,8 @@ const P: GovModelParams = {
   cancelBurns: true,
   burnPrevote: false,
 };
+
+const stake = (amount: bigint) => [{ denom: "stake", amount }];
 
 describe("the gov lifecycle model", () => {
   it("numbers proposals from 1 and starts voting in the transaction whose deposit reaches the minimum", () => {
@@ -33,7 +38,7 @@ describe("the gov lifecycle model", () => {
       ok: false,
       error: "1: inactive proposal",
     });
-    expect(deliverGovTx(s, P, 6000, { kind: "deposit", id: 1n, depositor: "b", amount: 90n })).toEqual({
+    expect(deliverGovTx(s, P, 6000, { kind: "deposit", id: 1n, depositor: "b", coins: stake(90n) })).toEqual({
       ok: true,
       events: [{ kind: "voting-started", id: 1n }],
     });
@@ -111,11 +116,11 @@ describe("the gov lifecycle model", () => {
     deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 100n, expedited: false });
     deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 1n, expedited: false });
     endGovBlock(s, P, 60_000); // 1 is rejected (no votes), 2 is dropped
-    expect(deliverGovTx(s, P, 66_000, { kind: "deposit", id: 1n, depositor: "b", amount: 5n })).toEqual({
+    expect(deliverGovTx(s, P, 66_000, { kind: "deposit", id: 1n, depositor: "b", coins: stake(5n) })).toEqual({
       ok: false,
       error: "1: inactive proposal",
     });
-    expect(deliverGovTx(s, P, 66_000, { kind: "deposit", id: 2n, depositor: "b", amount: 5n })).toEqual({
+    expect(deliverGovTx(s, P, 66_000, { kind: "deposit", id: 2n, depositor: "b", coins: stake(5n) })).toEqual({
       ok: false,
       error: "collections: not found: key '2' of type github.com/cosmos/gogoproto/chain.gov.v1.Proposal",
     });
@@ -127,6 +132,80 @@ describe("the gov lifecycle model", () => {
     });
     expect(deliverGovTx(s, P, 66_000, { kind: "vote", id: 2n, voter: "a", option: "yes" })).toMatchObject({
       error: "2: inactive proposal",
+    });
+  });
+
+  describe("refuses a deposit as the reference's MsgDeposit does, and keeps nothing of it", () => {
+    /** A regular proposal 1 (minimum 100: threshold 1) and an expedited 2 (minimum 500: threshold 5), by a. */
+    const world = () => {
+      const s = initialGovModel();
+      deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 10n, expedited: false });
+      deliverGovTx(s, P, 0, { kind: "submit", proposer: "a", deposit: 10n, expedited: true });
+      return s;
+    };
+    const deposit = (s: ReturnType<typeof world>, id: bigint, coins: { denom: string; amount: bigint }[]) =>
+      deliverGovTx(s, P, 6000, { kind: "deposit", id, depositor: "b", coins });
+
+    it("an empty deposit is invalid coins, before the proposal is looked up", () => {
+      const s = world();
+      expect(deposit(s, 1n, [])).toEqual({ ok: false, error: ": invalid coins" });
+      expect(deposit(s, 9n, [])).toEqual({ ok: false, error: ": invalid coins" });
+      expect(deposit(s, 1n, stake(0n))).toEqual({ ok: false, error: "0stake: invalid coins" });
+      expect(heldDeposits(s, "b")).toBe(0n);
+    });
+
+    it("a coin outside min_deposit's denoms refuses the whole deposit, listing the accepted denoms", () => {
+      const s = world();
+      expect(
+        deposit(s, 1n, [
+          { denom: "atom", amount: 1n },
+          { denom: "stake", amount: 50n },
+        ]),
+      ).toEqual({
+        ok: false,
+        error: "deposited 1atom,50stake, but gov accepts only the following denom(s): [stake]: invalid deposit denom",
+      });
+      expect(heldDeposits(s)).toBe(20n);
+    });
+
+    it("a deposit must reach floor(min_deposit_ratio × the proposal's own minimum), inclusively", () => {
+      const s = world();
+      expect(deposit(s, 1n, stake(1n))).toEqual({ ok: true, events: [] });
+      expect(deposit(s, 2n, stake(4n))).toEqual({
+        ok: false,
+        error: "received 4stake but need at least one of the following: 5stake: minimum deposit is too small",
+      });
+      expect(deposit(s, 2n, stake(5n))).toEqual({ ok: true, events: [] });
+      // No floor at all when the ratio is zero.
+      const free = initialGovModel();
+      deliverGovTx(free, P, 0, { kind: "submit", proposer: "a", deposit: 10n, expedited: true });
+      expect(
+        deliverGovTx(free, { ...P, minDepositRatio: "0.000" }, 0, {
+          kind: "deposit",
+          id: 1n,
+          depositor: "b",
+          coins: stake(1n),
+        }),
+      ).toEqual({ ok: true, events: [] });
+    });
+
+    it("a deposit above the depositor's balance (genesis less what it holds in deposits and lost) is the bank's insufficient funds", () => {
+      const s = world();
+      expect(deposit(s, 1n, stake(1001n))).toEqual({
+        ok: false,
+        error: "spendable balance 1000stake is smaller than 1001stake: insufficient funds",
+      });
+      expect(deposit(s, 1n, stake(80n))).toMatchObject({ ok: true });
+      expect(deposit(s, 2n, stake(921n))).toEqual({
+        ok: false,
+        error: "spendable balance 920stake is smaller than 921stake: insufficient funds",
+      });
+      expect(deposit(s, 2n, stake(920n))).toMatchObject({ ok: true });
+      expect(deposit(s, 1n, stake(1n))).toEqual({
+        ok: false,
+        error: "spendable balance  is smaller than 1stake: insufficient funds",
+      });
+      expect(heldDeposits(s, "b")).toBe(1000n);
     });
   });
 });

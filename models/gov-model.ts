@@ -4,12 +4,15 @@
  * go. The harness steps it with the transactions it sent, in the blocks they landed in, and compares what it
  * predicts with what the chain did.
  *
- * Scope (the property worlds): validators vote with their whole power, deposits are in one denom and above
- * `min_deposit_ratio`, submissions are well formed (a title, messages or metadata, the gov authority as signer), and
+ * Scope (the property worlds): validators vote with their whole power, `min_deposit` names one denom, the
+ * accounts' balances change only by gov deposits, refunds, burns and cancel charges, submissions are well formed (a
+ * title, messages or metadata, the gov authority as signer, an initial deposit the proposer holds), and
  * `options.expeditedFallbackVotes` is `delete` (the reference's behaviour). Under that scope:
  * - a submission succeeds, gets the next id (from 1), and its deposit ends `max_deposit_period` after its block;
- * - a deposit succeeds on a proposal in its deposit or voting period; reaching the minimum (expedited: the
- *   expedited minimum) starts voting in that transaction;
+ * - a deposit succeeds on a proposal in its deposit or voting period when its coins are valid and non-empty, all in
+ *   the min_deposit denom, at least `floor(minimum × min_deposit_ratio)` (the proposal's minimum: expedited or
+ *   regular; no floor when the ratio is zero) and no more than the depositor's balance (its genesis balance less its
+ *   deposits held and lost); reaching the minimum starts voting in that transaction;
  * - a vote succeeds on a proposal in its voting period; a voter's later vote replaces the earlier one;
  * - a cancel succeeds for the proposer, in the deposit or voting period, unless the voting end is strictly before the
  *   block time; each deposit's `floor(amount × proposal_cancel_ratio)` is withheld (burned without a destination,
@@ -29,8 +32,14 @@ export interface GovModelParams {
   readonly tally: TallyParams;
   /** Validator account address → voting power. */
   readonly powers: ReadonlyMap<string, number>;
+  /** The one denom of `min_deposit`: a deposit in any other is refused. */
+  readonly denom: string;
   readonly minDeposit: bigint;
   readonly expeditedMinDeposit: bigint;
+  /** `min_deposit_ratio`, a decimal string: each deposit must reach this share of the proposal's minimum. */
+  readonly minDepositRatio: string;
+  /** Each depositor's genesis balance in `denom` (an account not listed holds nothing). */
+  readonly genesisBalances: ReadonlyMap<string, bigint>;
   readonly maxDepositPeriodMs: number;
   readonly votingPeriodMs: number;
   readonly expeditedVotingPeriodMs: number;
@@ -94,14 +103,37 @@ export const refusal = {
   invalidProposer: (sender: string) => `invalid proposer ${sender}: invalid proposer`,
   notOpen: () => "proposal should be in the deposit or voting period: invalid proposal",
   votingEnded: (id: bigint) => `voting period is already ended for this proposal ${id}: voting period already ended`,
+  /** The msg server's `validateDeposit`: not IsValid, or not IsAllPositive (an empty deposit prints as ""). */
+  invalidCoins: (coins: readonly ModelCoin[]) => `${coinsText(coins)}: invalid coins`,
+  /** AddDeposit's `validateDepositDenom`: the deposit, then every denom of min_deposit (Go's `%v` of a slice). */
+  depositDenom: (coins: readonly ModelCoin[], accepted: readonly string[]) =>
+    `deposited ${coinsText(coins)}, but gov accepts only the following denom(s): [${accepted.join(" ")}]: invalid deposit denom`,
+  /** AddDeposit's min_deposit_ratio check: the deposit, then the threshold of every denom of the minimum. */
+  belowRatio: (coins: readonly ModelCoin[], thresholds: readonly ModelCoin[]) =>
+    `received ${coinsText(coins)} but need at least one of the following: ${thresholds.map(coinText).join(",")}: minimum deposit is too small`,
+  /**
+   * The bank's `subUnlockedCoins` (x/bank/keeper/send.go), for the first coin the balance does not cover: the
+   * spendable balance is a Coins (`SafeSub` drops a zero coin, so a zero balance prints as "").
+   */
+  insufficientFunds: (spendable: ModelCoin, wanted: ModelCoin) =>
+    `spendable balance ${spendable.amount === 0n ? "" : coinText(spendable)} is smaller than ${coinText(wanted)}: insufficient funds`,
 } as const;
+
+/** A coin of a transaction, as the reference prints it: `<amount><denom>`. */
+export interface ModelCoin {
+  readonly denom: string;
+  readonly amount: bigint;
+}
+const coinText = (c: ModelCoin): string => `${c.amount}${c.denom}`;
+/** `sdk.Coins.String()`: the coins joined by "," (the empty Coins: ""). */
+const coinsText = (coins: readonly ModelCoin[]): string => coins.map(coinText).join(",");
 
 const refused = (error: string): GovTxResult => ({ ok: false, error });
 
 /** A gov transaction as the harness sent it. */
 export type GovTx =
   | { readonly kind: "submit"; readonly proposer: string; readonly deposit: bigint; readonly expedited: boolean }
-  | { readonly kind: "deposit"; readonly id: bigint; readonly depositor: string; readonly amount: bigint }
+  | { readonly kind: "deposit"; readonly id: bigint; readonly depositor: string; readonly coins: readonly ModelCoin[] }
   | { readonly kind: "vote"; readonly id: bigint; readonly voter: string; readonly option: GovVoteOption }
   | { readonly kind: "cancel"; readonly id: bigint; readonly proposer: string };
 
@@ -144,6 +176,38 @@ function addDeposit(p: ModelProposal, p0: GovModelParams, from: string, amount: 
   return true;
 }
 
+/** A decimal string that is zero ("0", "0.000"). */
+const isZeroDecimal = (ratio: string): boolean => /^0*(\.0*)?$/.test(ratio);
+
+/**
+ * Why MsgDeposit refuses `tx`, in the reference's order, or undefined when it succeeds: the msg server's
+ * `validateDeposit` (x/gov/keeper/msg_server.go), then AddDeposit (x/gov/keeper/deposit.go): the proposal exists,
+ * is in its deposit or voting period, the denoms are min_deposit's, the ratio is met, and the bank moves the coins.
+ */
+function depositRefusal(
+  s: GovModelState,
+  params: GovModelParams,
+  tx: Extract<GovTx, { kind: "deposit" }>,
+): string | undefined {
+  const sorted = tx.coins.every((c, i) => i === 0 || (tx.coins[i - 1]?.denom ?? "") < c.denom);
+  if (tx.coins.length === 0 || !sorted || tx.coins.some((c) => c.amount <= 0n)) return refusal.invalidCoins(tx.coins);
+  const p = s.open.get(tx.id);
+  if (p === undefined) return s.closed.has(tx.id) ? refusal.inactive(tx.id) : refusal.notFound(tx.id);
+  if (tx.coins.some((c) => c.denom !== params.denom)) return refusal.depositDenom(tx.coins, [params.denom]);
+  // Every coin is now in the one denom: the deposit is that coin.
+  const coin = tx.coins[0]!;
+  const min = p.expedited ? params.expeditedMinDeposit : params.minDeposit;
+  const threshold = { denom: params.denom, amount: mulFloor(min, params.minDepositRatio) };
+  if (!isZeroDecimal(params.minDepositRatio) && coin.amount < threshold.amount)
+    return refusal.belowRatio(tx.coins, [threshold]);
+  const spendable =
+    (params.genesisBalances.get(tx.depositor) ?? 0n) -
+    heldDeposits(s, tx.depositor) -
+    (s.lostFrom.get(tx.depositor) ?? 0n);
+  if (coin.amount > spendable) return refusal.insufficientFunds({ denom: params.denom, amount: spendable }, coin);
+  return undefined;
+}
+
 /**
  * Delivers one transaction in a block at `timeMs`: whether it succeeds, and what it did to proposals. Changes
  * `s` only when it succeeds.
@@ -175,9 +239,10 @@ export function deliverGovTx(s: GovModelState, params: GovModelParams, timeMs: n
       };
     }
     case "deposit": {
-      const p = s.open.get(tx.id);
-      if (p === undefined) return refused(s.closed.has(tx.id) ? refusal.inactive(tx.id) : refusal.notFound(tx.id));
-      const started = addDeposit(p, params, tx.depositor, tx.amount, timeMs);
+      const refusedAs = depositRefusal(s, params, tx);
+      if (refusedAs !== undefined) return refused(refusedAs);
+      const amount = tx.coins.reduce((n, c) => n + c.amount, 0n);
+      const started = addDeposit(s.open.get(tx.id)!, params, tx.depositor, amount, timeMs);
       return { ok: true, events: started ? [{ kind: "voting-started", id: tx.id }] : [] };
     }
     case "vote": {

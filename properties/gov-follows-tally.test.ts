@@ -297,6 +297,30 @@ describe("gov-follows-tally", () => {
     });
   });
 
+  it("is violated when a chain accepts a deposit the reference refuses, or refuses it with another text", () => {
+    const deposit = (amount: { denom: string; amount: bigint }[], result: { ok: boolean; error?: string }) => ({
+      tx: { kind: "deposit", proposalId: 1n, depositor: addressOfName("val2"), amount } as SimTx,
+      result,
+    });
+    const below = [{ denom: "stake", amount: 99_999n }];
+    const text =
+      "received 99999stake but need at least one of the following: 100000stake: minimum deposit is too small";
+    const at = (tx: ReturnType<typeof deposit>) => check([opened[0]!, block(3, T0 + 6000, [tx], [])]);
+    expect(at(deposit(below, { ok: false, error: text })).holds).toBe(true);
+    expect(at(deposit(below, ok))).toMatchObject({
+      holds: false,
+      detail: `block 3: a deposit transaction succeeded, but the gov rules say it fails (${text})`,
+    });
+    expect(at(deposit([], ok))).toMatchObject({
+      detail: "block 3: a deposit transaction succeeded, but the gov rules say it fails (: invalid coins)",
+    });
+    const over = [{ denom: "stake", amount: GENESIS_BALANCE + 1n }];
+    expect(at(deposit(over, { ok: false, error: "insufficient funds" }))).toMatchObject({
+      holds: false,
+      detail: `block 3: a deposit transaction failed with "insufficient funds", but the gov rules say "spendable balance ${GENESIS_BALANCE}stake is smaller than ${GENESIS_BALANCE + 1n}stake: insufficient funds"`,
+    });
+  });
+
   it("is violated when a chain keeps a proposal whose deposit period ended short of the minimum", () => {
     const partial = {
       ...submit(),

@@ -35,8 +35,9 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  *
  * It holds when, block by block:
  * - every gov transaction succeeds exactly when the model says, and a refused one fails with the reference's exact
- *   error (a deposit or a cancel on a proposal that is no longer open, a cancel by someone other than the proposer or
- *   after the voting end, a vote outside the voting period);
+ *   error (a deposit or a cancel on a proposal that is no longer open, a deposit that is empty, in another denom than
+ *   min_deposit's, below min_deposit_ratio of the proposal's minimum or above the depositor's balance, a cancel by
+ *   someone other than the proposer or after the voting end, a vote outside the voting period);
  * - the chain reports exactly the submissions (with the model's ids), activations, drops and cancels the model
  *   predicts for that block;
  * - a proposal is decided in the first committed block whose time reaches its voting end: PASSED or FAILED exactly
@@ -49,7 +50,7 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  *   from expedited, no votes);
  * - the deposits went where the decisions sent them: the gov module account holds exactly the open proposals'
  *   deposits, each validator's account holds its genesis balance less its deposits still held and its deposits
- *   burned or withheld, the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
+ *   burned or withheld (so a refused deposit moved nothing), the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
  *   the deposits burned.
  */
 export const govFollowsTally: Property = {
@@ -234,8 +235,11 @@ function foldOf(s: Session): GovFold {
           burnVoteVeto: gov("burnVoteVeto"),
         },
         powers: new Map(validators.map((v) => [addressOfName(v.name), v.power ?? 0])),
+        denom: DENOM,
         minDeposit: coinAmount(gov("minDeposit")),
         expeditedMinDeposit: coinAmount(gov("expeditedMinDeposit")),
+        minDepositRatio: gov("minDepositRatio"),
+        genesisBalances: balances,
         maxDepositPeriodMs: durationMs(gov("maxDepositPeriod")),
         votingPeriodMs: durationMs(gov("votingPeriod")),
         expeditedVotingPeriodMs: durationMs(gov("expeditedVotingPeriod")),
@@ -264,7 +268,7 @@ function govTx(tx: SimTx): GovTx | undefined {
     case "submitProposal":
       return { kind: "submit", proposer: tx.proposer, deposit: amountOf(tx.initialDeposit), expedited: tx.expedited };
     case "deposit":
-      return { kind: "deposit", id: tx.proposalId, depositor: tx.depositor, amount: amountOf(tx.amount) };
+      return { kind: "deposit", id: tx.proposalId, depositor: tx.depositor, coins: tx.amount };
     case "vote":
       return { kind: "vote", id: tx.proposalId, voter: tx.voter, option: tx.option as GovVoteOption };
     case "cancelProposal":

@@ -1,6 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CommandData, emptyModel, HarnessCommand, runCommand } from "./commands.js";
+import { govFollowsTally } from "../../properties/gov-follows-tally.js";
+import { addressOfName } from "../core/address.js";
+import { committedBank } from "../scenario/simulate.js";
+import { type CommandData, commandArbitraries, emptyModel, HarnessCommand, runCommand } from "./commands.js";
 import { Session } from "./session.js";
+import { EXPEDITED_MIN_DEPOSIT, MIN_DEPOSIT } from "./world.js";
 
 /** Runs `commands` on a session of the standard world: the session, its first proposal and the cancel's result. */
 function run(commands: readonly CommandData[]) {
@@ -58,5 +63,66 @@ describe("withdraw and the proposal targets", () => {
     ]);
     expect(decided.proposal.status).toBe("rejected");
     expect(decided.cancel?.error).toBe("proposal should be in the deposit or voting period: invalid proposal");
+  });
+});
+
+describe("deposit amounts", () => {
+  const VAL2 = addressOfName("val2");
+  const GOV = addressOfName("gov");
+  const stakeOf = (s: Session, address: string) =>
+    committedBank(s.sim, [address])
+      ?.balances.get(address)
+      ?.find((c) => c.denom === "stake")?.amount;
+
+  it("the chain refuses each mistaken deposit with the reference's text, moves none of it, and keeps the valid one", () => {
+    const { s } = run([
+      propose,
+      {
+        kind: "deposit",
+        target: "newest",
+        amounts: ["at-ratio", "below-ratio", "empty", "other-denom", "over-balance", "valid"],
+      },
+    ]);
+    const deposits = s.sim.stepResults().filter((r) => r.action === "deposit");
+    expect(new Set(deposits.map((r) => r.height)).size).toBe(1);
+    expect(deposits.map((r) => [r.ok, r.error])).toEqual([
+      [true, null],
+      [false, "received 99999stake but need at least one of the following: 100000stake: minimum deposit is too small"],
+      [false, ": invalid coins"],
+      [
+        false,
+        "deposited 1atom,50000000stake, but gov accepts only the following denom(s): [stake]: invalid deposit denom",
+      ],
+      [false, "spendable balance 999999900000stake is smaller than 1000000000001stake: insufficient funds"],
+      [true, null],
+    ]);
+    // Only the accepted deposits (0.01 of the minimum, then the expedited minimum) left val2's account.
+    expect(stakeOf(s, VAL2)).toBe(1_000_000_000_000n - 100_000n - EXPEDITED_MIN_DEPOSIT);
+    expect(stakeOf(s, GOV)).toBe(MIN_DEPOSIT + 100_000n + EXPEDITED_MIN_DEPOSIT);
+    // gov-follows-tally's model predicted every verdict and text, and the balances.
+    expect(govFollowsTally.check(s)).toEqual({ holds: true });
+  });
+
+  it("an expedited proposal's floor is min_deposit_ratio of the expedited minimum", () => {
+    const { s } = run([
+      { kind: "propose-text", expedited: true },
+      { kind: "deposit", target: "newest", amounts: ["at-ratio", "valid"] },
+    ]);
+    const deposits = s.sim.stepResults().filter((r) => r.action === "deposit");
+    expect(deposits.map((r) => r.error)).toEqual([
+      "received 100000stake but need at least one of the following: 500000stake: minimum deposit is too small",
+      null,
+    ]);
+    expect(stakeOf(s, VAL2)).toBe(1_000_000_000_000n - EXPEDITED_MIN_DEPOSIT);
+    expect(govFollowsTally.check(s)).toEqual({ holds: true });
+  });
+
+  it("the generator keeps the valid amount last in every deposit command", () => {
+    const deposits = fc
+      .sample(fc.oneof(...commandArbitraries()), { numRuns: 2000, seed: 1 })
+      .filter((c) => c.kind === "deposit");
+    expect(deposits.length).toBeGreaterThan(0);
+    for (const d of deposits) expect(d.amounts[d.amounts.length - 1]).toBe("valid");
+    expect(deposits.some((d) => d.amounts.length > 1)).toBe(true);
   });
 });

@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import { parseCoins } from "../scenario/coins.js";
+import { SCENARIO_DEFAULTS } from "../scenario/defaults.js";
 import { checkProperties, type Property } from "./property.js";
 import type { HarnessMsg, Session } from "./session.js";
 import {
@@ -33,7 +35,11 @@ export type CommandData =
   /** A text proposal: metadata only, no messages (passing it executes nothing). */
   | { readonly kind: "propose-text"; readonly expedited: boolean }
   | { readonly kind: "vote"; readonly target: ProposalTarget; readonly outcome: VoteOutcome }
-  | { readonly kind: "deposit"; readonly target: ProposalTarget }
+  /**
+   * MsgDeposits from val2, together in one block in this order: the valid amount alone, or other amounts first
+   * (DepositAmount), as an operator's mistaken deposits followed by the intended one.
+   */
+  | { readonly kind: "deposit"; readonly target: ProposalTarget; readonly amounts: readonly DepositAmount[] }
   /** MsgCancelProposal, signed by the proposal's proposer or by another validator (which the chain must refuse). */
   | { readonly kind: "withdraw"; readonly target: ProposalTarget; readonly by: "proposer" | "other" }
   | { readonly kind: "emergency-upgrade"; readonly name: PlanName; readonly offset: number }
@@ -76,6 +82,17 @@ export type CommandData =
  * refuse to touch. Resolved when the command runs; none such: the command does nothing.
  */
 export type ProposalTarget = "newest" | "oldest" | "closed";
+
+/**
+ * What a deposit carries (`depositCoins`): `valid` the expedited minimum in stake (it completes any proposal's
+ * minimum); `at-ratio` exactly min_deposit_ratio (0.01) of the regular minimum, which a regular proposal accepts
+ * and an expedited one refuses (its floor is 0.01 of the expedited minimum); `below-ratio` one stake less, below
+ * both floors; `empty` no coins (invalid coins); `other-denom` a coin of a denom min_deposit does not name beside a
+ * valid stake amount (the whole deposit is refused); `over-balance` one stake more than a validator's genesis
+ * balance, more than the depositor can ever hold (the bank's insufficient funds). A deposit command always ends
+ * with the valid amount, so proposals enter voting as often as with valid deposits alone.
+ */
+export type DepositAmount = "valid" | "at-ratio" | "below-ratio" | "empty" | "other-denom" | "over-balance";
 
 /**
  * How the validators vote (`VOTES`), three of the four unless said: all yes (passes), all no (rejected), two vetoes
@@ -155,7 +172,9 @@ export function describe(c: CommandData): string {
     case "vote":
       return `vote(${c.target}, ${c.outcome})`;
     case "deposit":
-      return `deposit(${c.target})`;
+      return c.amounts.length === 1 && c.amounts[0] === "valid"
+        ? `deposit(${c.target})`
+        : `deposit(${c.target}: ${c.amounts.join(", ")} in one block)`;
     case "withdraw":
       return `withdraw(${c.target}${c.by === "other" ? ", signed by another validator" : ""})`;
     case "emergency-upgrade":
@@ -231,6 +250,34 @@ function target(s: Session, which: ProposalTarget, votable = false): string | un
   return p?.label ?? undefined;
 }
 
+/** A validator's genesis balance in stake (the world lists no account: each holds the format's default). */
+const VALIDATOR_STAKE = (() => {
+  const c = parseCoins(SCENARIO_DEFAULTS.validatorBalance);
+  const stake = c.ok ? c.value.find((x) => x.denom === "stake") : undefined;
+  if (stake === undefined)
+    throw new RangeError(`default validator balance: no stake in "${SCENARIO_DEFAULTS.validatorBalance}"`);
+  return stake.amount;
+})();
+
+/** The coins of a deposit command (sorted by denom, as the chain requires). */
+export function depositCoins(a: DepositAmount): { readonly denom: string; readonly amount: bigint }[] {
+  const stake = (amount: bigint) => [{ denom: "stake", amount }];
+  switch (a) {
+    case "valid":
+      return stake(EXPEDITED_MIN_DEPOSIT);
+    case "at-ratio":
+      return stake(MIN_DEPOSIT / 100n);
+    case "below-ratio":
+      return stake(MIN_DEPOSIT / 100n - 1n);
+    case "empty":
+      return [];
+    case "other-denom":
+      return [{ denom: "atom", amount: 1n }, ...stake(EXPEDITED_MIN_DEPOSIT)];
+    case "over-balance":
+      return stake(VALIDATOR_STAKE + 1n);
+  }
+}
+
 /** The validator that signs a cancel: the proposer of every harness proposal (val1), or another validator. */
 const CANCEL_SIGNER = { proposer: "val1", other: "val2" } as const;
 
@@ -283,10 +330,15 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     case "deposit": {
       const proposal = target(s, c.target);
       if (proposal === undefined) return;
-      const amount = [{ denom: "stake", amount: EXPEDITED_MIN_DEPOSIT }];
-      s.act(
-        { kind: "deposit", proposal, from: "val2", amount },
-        { deposit: { proposal, from: "val2", amount: `${EXPEDITED_MIN_DEPOSIT}stake` } },
+      s.actTogether(
+        c.amounts.map((a) => {
+          const amount = depositCoins(a);
+          const text = amount.map((x) => `${x.amount}${x.denom}`).join(",");
+          return {
+            action: { kind: "deposit", proposal, from: "val2", amount },
+            docAction: { deposit: { proposal, from: "val2", amount: text } },
+          };
+        }),
       );
       return;
     }
@@ -444,7 +496,17 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
       deposit: fc.constantFrom("full" as const, "partial" as const),
     }),
     vote,
-    fc.record({ kind: fc.constant("deposit" as const), target: targetArb }),
+    fc.record({
+      kind: fc.constant("deposit" as const),
+      target: targetArb,
+      // Half are the valid amount alone; the other half send other amounts before it in the same block.
+      amounts: fc.oneof(
+        fc.constant(["valid" as const]),
+        fc
+          .subarray(["at-ratio", "below-ratio", "empty", "other-denom", "over-balance"] as const, { minLength: 1 })
+          .map((other): DepositAmount[] => [...other, "valid"]),
+      ),
+    }),
     fc.record({
       kind: fc.constant("withdraw" as const),
       target: targetArb,

@@ -191,26 +191,41 @@ export class Session {
 
   /** Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. */
   act(action: Action, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
-    const index = this.#stepIndex++;
-    const intent = intentOf(action);
-    if (intent !== undefined) this.intents.expect(index, intent);
+    return this.actTogether([{ action, docAction, ...(label === undefined ? {} : { label }) }])[0];
+  }
+
+  /**
+   * Schedules the steps together at the next opportunity, in order (one block runs their transactions in that
+   * order), runs the chain until they have run, and syncs the oracle. Their results, in the same order.
+   */
+  actTogether(
+    items: readonly { readonly action: Action; readonly docAction: Record<string, unknown>; readonly label?: string }[],
+  ): (StepResult | undefined)[] {
     const live = !this.sim.stalled;
     const at = live ? this.sim.height + 1 : this.sim.nowMs + 1;
-    this.steps.push({
-      at: live ? at : { time: formatRfc3339(at) },
-      ...(label === undefined ? {} : { label }),
-      ...docAction,
-    } as StepDocument);
-    scheduleStep(this.sim, {
-      index,
-      ...(label === undefined ? {} : { label }),
-      trigger: live ? { kind: "height", height: at } : { kind: "time", timeMs: at },
-      action,
-    });
+    const indices: number[] = [];
+    for (const { action, docAction, label } of items) {
+      const index = this.#stepIndex++;
+      indices.push(index);
+      const intent = intentOf(action);
+      if (intent !== undefined) this.intents.expect(index, intent);
+      this.steps.push({
+        at: live ? at : { time: formatRfc3339(at) },
+        ...(label === undefined ? {} : { label }),
+        ...docAction,
+      } as StepDocument);
+      scheduleStep(this.sim, {
+        index,
+        ...(label === undefined ? {} : { label }),
+        trigger: live ? { kind: "height", height: at } : { kind: "time", timeMs: at },
+        action,
+      });
+    }
     if (live) this.#advance({ untilHeight: at });
     else this.#advance({ untilTimeMs: at });
-    this.intents.settle(index);
-    return this.sim.stepResults().find((r) => r.index === index);
+    for (const index of indices) this.intents.settle(index);
+    const results = this.sim.stepResults();
+    return indices.map((index) => results.find((r) => r.index === index));
   }
 
   submitProposal(

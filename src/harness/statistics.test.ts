@@ -50,7 +50,9 @@ describe("classifyCommands", () => {
   it("cancel by another validator, gov transactions on a closed proposal, abstentions", () => {
     expect(classes([{ kind: "withdraw", target: "newest", by: "other" }])).toEqual(["cancel by another validator"]);
     expect(classes([{ kind: "withdraw", target: "oldest", by: "proposer" }])).toEqual([]);
-    expect(classes([{ kind: "deposit", target: "closed" }])).toEqual(["gov tx on a closed proposal"]);
+    expect(classes([{ kind: "deposit", target: "closed", amounts: ["valid"] }])).toEqual([
+      "gov tx on a closed proposal",
+    ]);
     expect(classes([{ kind: "vote", target: "closed", outcome: "pass" }])).toEqual(["gov tx on a closed proposal"]);
     expect(classes([{ kind: "vote", target: "newest", outcome: "abstain" }])).toEqual(["abstentions"]);
     expect(classes([{ kind: "vote", target: "newest", outcome: "pass-over-abstain" }])).toEqual(["abstentions"]);

@@ -14,6 +14,8 @@ export const GENERATION_CLASSES = {
   "cancel proposal": "a cancel proposal (propose-cancel)",
   "cancel by another validator": "a MsgCancelProposal signed by a validator other than the proposer",
   "gov tx on a closed proposal": "a vote, deposit or cancel aimed at a proposal no longer open",
+  "unusual deposit":
+    "a deposit that is empty, in a denom min_deposit does not name, at or below min_deposit_ratio of the minimum, or above the balance",
   abstentions: "a vote in which validators abstain",
   "restart with skip height": "a restart that skips the plan height",
   "with sidecars": "at least one validator has a sidecar",
@@ -62,6 +64,7 @@ export function classifyCommands(cmds: readonly CommandData[], sidecars: number)
       case "withdraw":
         if (c.target === "closed") out.add("gov tx on a closed proposal");
         if (c.kind === "withdraw" && c.by === "other") out.add("cancel by another validator");
+        if (c.kind === "deposit" && c.amounts.some((a) => a !== "valid")) out.add("unusual deposit");
         if (c.kind === "vote" && (c.outcome === "abstain" || c.outcome === "pass-over-abstain")) out.add("abstentions");
         break;
       case "advance-to-plan":
