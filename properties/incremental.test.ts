@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Fault } from "../src/faults/index.js";
 import { emptyModel, type HarnessCommand, runCommand } from "../src/harness/commands.js";
 import type { Property, Verdict } from "../src/harness/property.js";
-import { runArbitrary } from "../src/harness/run-property.js";
+import { propertyRunArbitrary } from "../src/harness/run-property.js";
 import { Session } from "../src/harness/session.js";
 import { forgetJudged } from "../src/harness/view.js";
 import type { ValidatorName } from "../src/harness/world.js";
@@ -31,13 +31,13 @@ describe("incremental property checks", () => {
       let violations = 0;
       let checks = 0;
       for (const faults of [[], [fault]] as const) {
-        const runs = fc.sample(runArbitrary(25), { seed: 17, numRuns: 30 });
-        for (const [sidecars, cmds] of runs) {
+        const runs = fc.sample(propertyRunArbitrary(property, 25), { seed: 17, numRuns: 30 });
+        for (const [[sidecars, cmds], variant] of runs) {
           const s = new Session({
             seed: 5,
             sidecars: clean(sidecars),
             faults,
-            ...(property.world === undefined ? {} : { variant: property.world }),
+            ...(variant === undefined ? {} : { variant }),
           });
           const model = emptyModel();
           for (const c of cmds) {

@@ -4,7 +4,11 @@ import { HOLDS, type Property, violated } from "../src/harness/property.js";
 /**
  * The oracle (models/, written from the specification, not from src/) and the real chain agree after every
  * command: height, stall, plan, done markers, protocol version, module version map, each upgrade message's success
- * and exact error, handler runs, halts and every node's status, binary, height and upgrade-info.json.
+ * and exact error, handler runs, halts and every node's status, binary, height and upgrade-info.json. And what a
+ * node holding the committed state serves through its x/upgrade Query service, as a client asks it: ModuleVersions
+ * without a name (the whole map, in byte order of the names), with each module's name (that module alone) and with
+ * names no module has (the reference's `module version not found` error), CurrentPlan, AppliedPlan of each plan
+ * name of the world, and the deprecated UpgradedConsensusState (always empty: the chain has no IBC).
  */
 export const modelAgreement: Property = {
   name: "model-agreement",

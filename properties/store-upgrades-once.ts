@@ -9,19 +9,22 @@ const ALREADY_EXISTS = "failed to load store: initial version set to";
  * Store upgrades (UpgradeStoreLoader, reference x/upgrade/types/storeloader.go, wired as simapp does): a binary
  * started over a node whose upgrade-info.json names plan P at height H loads P's store upgrades iff its handler
  * for P lists them, H is the node's next block (last committed + 1) and H is not a skip height. Checked over the
- * world with store upgrades (plan `v2` adds the store `foo`), three ways:
+ * worlds with store upgrades (plan `v2` adds the store `foo`, renames `legacy` to `foo`, or deletes `legacy`; each
+ * run draws one), four ways:
  * - at the upgrade height: a start at which a binary's store upgrades were due never fails to load its stores;
  * - once: no load fails because an added store already exists (what applying them a second time does);
  * - only for the matching name: a store that only a plan's store upgrades add is in a node's committed stores
- *   only when that node applied that plan.
+ *   only when that node applied that plan;
+ * - in full: a node that applied a plan with its store upgrades due (it halted for the plan: its upgrade-info.json
+ *   names the plan at the applied height) no longer commits a store those upgrades delete or rename away.
  */
 export const storeUpgradesOnce: Property = {
   name: "store-upgrades-once",
-  statement: "always: store upgrades are applied once, at the upgrade height, only for the matching name",
+  statement: "always: store upgrades are applied in full, once, at the upgrade height, only for the matching name",
   kind: "always",
-  world: "store-upgrades",
+  worlds: ["store-upgrades", "store-renames", "store-deletes"],
   check(s) {
-    return dueLoadsSucceed(s) ?? neverTwice(s) ?? onlyForAppliedPlans(s) ?? HOLDS;
+    return dueLoadsSucceed(s) ?? neverTwice(s) ?? storesFollowAppliedPlans(s) ?? HOLDS;
   },
 };
 
@@ -55,11 +58,12 @@ function neverTwice(s: Session): Verdict | undefined {
     : violated(`${h.node} applied store upgrades over a store it already has, at height ${h.height}: ${h.message}`);
 }
 
-function onlyForAppliedPlans(s: Session): Verdict | undefined {
-  const createdBy = checkMemo(s, "store-upgrades-once/created-by", () => storeCreators(s));
+/** The committed stores of every node agree with the plans it applied: the last two checks of the header. */
+function storesFollowAppliedPlans(s: Session): Verdict | undefined {
+  const changes = checkMemo(s, "store-upgrades-once/changes", () => storeChanges(s));
   const sim = s.sim;
-  // Incremental: a node's verdict depends on its committed state alone, which its app hash pins (as the host's
-  // committed views are memoised); node → the app hash at which it last held, not read again.
+  // Incremental: a node's verdict depends on its committed state and its upgrade-info.json, which only a halt
+  // rewrites and only after the block a verdict is about; node → the app hash at which it last held.
   const held = checkMemo(s, "store-upgrades-once/held", () => new Map<string, string>());
   for (const node of sim.nodeNames()) {
     const state = sim.nodeState(node)!;
@@ -67,10 +71,19 @@ function onlyForAppliedPlans(s: Session): Verdict | undefined {
     if (held.get(node) === appHash) continue;
     const c = sim.host.readCommitted(state);
     for (const store of c.stores) {
-      const plans = createdBy.get(store);
+      const plans = changes.createdBy.get(store);
       if (plans === undefined || [...plans].some((p) => c.applied.has(p))) continue;
       return violated(
         `${node} committed store ${store}, which only the store upgrades of ${[...plans].map((p) => `"${p}"`).join(", ")} add, without applying that plan (applied: ${JSON.stringify(Object.fromEntries(c.applied))})`,
+      );
+    }
+    const info = sim.host.readUpgradeInfo(state);
+    for (const [plan, height] of c.applied) {
+      if (info.kind !== "ok" || info.name !== plan || info.height !== height) continue;
+      const kept = [...(changes.removedBy.get(plan) ?? [])].filter((store) => c.stores.includes(store));
+      if (kept.length === 0) continue;
+      return violated(
+        `${node} applied "${plan}" at height ${height} after halting for it, but still commits ${kept.join(", ")}, which its store upgrades delete or rename away (stores: ${c.stores.join(", ")})`,
       );
     }
     held.set(node, appHash);
@@ -78,12 +91,23 @@ function onlyForAppliedPlans(s: Session): Verdict | undefined {
   return undefined;
 }
 
-/** Store → the plans whose store upgrades create it (added, or the target of a rename), over the world's binaries. */
-function storeCreators(s: Session): ReadonlyMap<string, ReadonlySet<string>> {
+/**
+ * Over the world's binaries: store → the plans whose store upgrades create it (added, or the target of a rename),
+ * and plan → the stores its store upgrades remove (deleted, or the source of a rename).
+ */
+function storeChanges(s: Session): {
+  readonly createdBy: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly removedBy: ReadonlyMap<string, ReadonlySet<string>>;
+} {
   const createdBy = new Map<string, Set<string>>();
+  const removedBy = new Map<string, Set<string>>();
   for (const b of Object.values(s.doc.binaries))
-    for (const [plan, u] of Object.entries(b.upgrades ?? {}))
-      for (const store of [...(u.storeUpgrades?.added ?? []), ...(u.storeUpgrades?.renamed ?? []).map((r) => r.to)])
+    for (const [plan, u] of Object.entries(b.upgrades ?? {})) {
+      const renamed = u.storeUpgrades?.renamed ?? [];
+      for (const store of [...(u.storeUpgrades?.added ?? []), ...renamed.map((r) => r.to)])
         createdBy.set(store, (createdBy.get(store) ?? new Set()).add(plan));
-  return createdBy;
+      for (const store of [...(u.storeUpgrades?.deleted ?? []), ...renamed.map((r) => r.from)])
+        removedBy.set(plan, (removedBy.get(plan) ?? new Set()).add(store));
+    }
+  return { createdBy, removedBy };
 }

@@ -9,6 +9,7 @@ import { nondeterministicGenesis } from "./nondeterministic-genesis.js";
 import { offByOneDueHeight } from "./off-by-one-due-height.js";
 import { skipDoneMarker } from "./skip-done-marker.js";
 import { staleBinarySwap } from "./stale-binary-swap.js";
+import { storeUpgradesAddedOnly } from "./store-upgrades-added-only.js";
 import { storeUpgradesWrongHeight } from "./store-upgrades-wrong-height.js";
 import { unanimousConsensus } from "./unanimous-consensus.js";
 import { unrecordedMigrations } from "./unrecorded-migrations.js";
@@ -30,6 +31,7 @@ export const FAULTS = [
   allowPastPlans,
   allowCompletedNames,
   storeUpgradesWrongHeight,
+  storeUpgradesAddedOnly,
   unanimousConsensus,
   nondeterministicGenesis,
   staleBinarySwap,

@@ -1,5 +1,6 @@
 import { predict } from "../../models/oracle.js";
 import type { Session } from "./session.js";
+import { type BackendOf, upgradeQueryDiffs } from "./upgrade-queries.js";
 
 type Result = { readonly ok: boolean; readonly error: string | null };
 
@@ -10,10 +11,12 @@ const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? 
  * the module version map of the committed state, each upgrade message execution's success and exact error (an
  * account's own upgrade transaction included: the Msg server refuses it), handler runs, halts, and each node's
  * status, binary, height and upgrade-info.json; and where the chain's account of the harness's own actions deviated
- * from what the harness asked for (the intent gaps, intent.ts). Returns readable differences
- * (`plan: model {...} chain {...}`); empty when they agree.
+ * from what the harness asked for (the intent gaps, intent.ts); and what the x/upgrade Query service of a node holding
+ * the committed state serves (module versions, with and without a name, current and applied plans, the upgraded
+ * consensus state: upgrade-queries.ts). Returns readable differences (`plan: model {...} chain {...}`); empty when
+ * they agree. `backendOf` replaces the nodes' query backends (tests).
  */
-export function conformance(s: Session): string[] {
+export function conformance(s: Session, backendOf?: BackendOf): string[] {
   const m = predict(s.oracle.snapshot);
   const sim = s.sim;
   const c = sim.committed();
@@ -70,6 +73,7 @@ export function conformance(s: Session): string[] {
           : info,
     );
   }
+  out.push(...upgradeQueryDiffs(s, m, backendOf));
   return out;
 }
 

@@ -16,8 +16,11 @@ export interface Property {
   /** One line: `always: ...` or `eventually: ...`, as the reports print it. */
   readonly statement: string;
   readonly kind: "always" | "end";
-  /** The world the property is checked in; the standard world when absent (see world.ts). */
-  readonly world?: WorldVariant;
+  /**
+   * The worlds the property is checked in, each run drawing one of them (after the rest of its input, so the runs
+   * of a one-world property draw what they always drew); the standard world when absent (see world.ts).
+   */
+  readonly worlds?: readonly [WorldVariant, ...WorldVariant[]];
   check(view: Session): Verdict;
 }
 

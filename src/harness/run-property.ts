@@ -14,7 +14,7 @@ import {
 } from "./commands.js";
 import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
-import { type GovVariant, VALIDATORS, type ValidatorName, type WorldOptions } from "./world.js";
+import { type GovVariant, VALIDATORS, type ValidatorName, type WorldOptions, type WorldVariant } from "./world.js";
 
 /**
  * One property checked by fast-check over generated runs; a pure function of these options (the campaign's unit
@@ -157,14 +157,29 @@ export function runSession(
 const cleanSidecars = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<Record<ValidatorName, number>>;
 
-/** The world of one run: the property's world variant, the run's sidecars and gov params, and the planted faults. */
+/**
+ * The generator of one run of `property`: `runArbitrary`'s input and, for a property checked in several worlds, the
+ * world drawn last (a one-world property's runs draw exactly `runArbitrary`'s).
+ */
+export function propertyRunArbitrary(
+  property: Property,
+  maxCommands: number,
+): fc.Arbitrary<readonly [RunInput, WorldVariant | undefined]> {
+  const worlds = property.worlds;
+  if (worlds === undefined) return runArbitrary(maxCommands).map((input) => [input, undefined] as const);
+  if (worlds.length === 1) return runArbitrary(maxCommands).map((input) => [input, worlds[0]] as const);
+  return fc.tuple(runArbitrary(maxCommands), fc.constantFrom(...worlds));
+}
+
+/** The world of one run: its world variant, the run's sidecars and gov params, and the planted faults. */
 const worldOf = (
   o: PropertyRunOptions,
+  variant: WorldVariant | undefined,
   sidecars: Record<string, number | undefined>,
   gov: GovVariant | undefined,
 ): WorldOptions => ({
   seed: o.seed,
-  ...(o.property.world === undefined ? {} : { variant: o.property.world }),
+  ...(variant === undefined || variant === "standard" ? {} : { variant }),
   sidecars: cleanSidecars(sidecars),
   ...(gov === undefined ? {} : { gov }),
   ...(o.faults === undefined ? {} : { faults: o.faults }),
@@ -182,25 +197,28 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
   let lastFailure:
     | { readonly world: WorldOptions; readonly session: Session; readonly model: HarnessModel }
     | undefined;
-  const prop = fc.property(runArbitrary(o.maxCommands ?? 30), ([sidecars, cmds, gov]) => {
-    const world = worldOf(o, sidecars, gov);
-    try {
-      runSession(
-        world,
-        cmds,
-        properties,
-        (session, model, passed) => {
-          for (const id of session.fired) fired.add(id);
-          commandsRun += model.log.length;
-          if (!passed) lastFailure = { world, session, model };
-          o.onSession?.(session, passed);
-        },
-        o.freshChains === true ? { readyChain: false } : {},
-      );
-    } finally {
-      o.onRun?.();
-    }
-  });
+  const prop = fc.property(
+    propertyRunArbitrary(o.property, o.maxCommands ?? 30),
+    ([[sidecars, cmds, gov], variant]) => {
+      const world = worldOf(o, variant, sidecars, gov);
+      try {
+        runSession(
+          world,
+          cmds,
+          properties,
+          (session, model, passed) => {
+            for (const id of session.fired) fired.add(id);
+            commandsRun += model.log.length;
+            if (!passed) lastFailure = { world, session, model };
+            o.onSession?.(session, passed);
+          },
+          o.freshChains === true ? { readyChain: false } : {},
+        );
+      } finally {
+        o.onRun?.();
+      }
+    },
+  );
   const details = fc.check(prop, {
     seed: o.seed,
     numRuns: o.numRuns,

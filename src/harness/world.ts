@@ -3,6 +3,8 @@ import { addressOfName } from "../core/address.js";
 import type { Fault } from "../faults/index.js";
 import type { ScenarioDocument } from "../scenario/schema.js";
 
+type ScenarioBinary = ScenarioDocument["binaries"][string];
+
 /**
  * The world every property run starts from: four validators of equal power, short governance periods (so that
  * plans near the decision height are common), a 6 s block time, and binaries that cover every handler situation:
@@ -14,12 +16,20 @@ import type { ScenarioDocument } from "../scenario/schema.js";
  * - `v2-missing-migration` handler for `v2` whose migration of `gov` 1 → 2 is not registered.
  * Plan names are drawn from {v2, v3}.
  *
- * The `store-upgrades` variant is the same world in which plan `v2` also adds the store `foo`: `v2` and `v3` mount
- * it and list `storeUpgrades: {added: [foo]}` for `v2`. Starting either before `foo` exists (and not at the
- * upgrade height) fails to load the stores, as in the reference, a halt the oracle does not model: only the
- * properties that need store upgrades are checked there.
+ * The store worlds are the same world in which plan `v2` also carries store upgrades, one kind each, so that each
+ * kind alone must make the store loader apply them (UpgradeStoreLoader applies them when any list is non-empty):
+ * - `store-upgrades`: `v2` and `v3` mount the new store `foo` and `v2` adds it;
+ * - `store-renames`: every binary mounts `legacy` but `v2` and `v3`, which mount `foo` instead; `v2` renames
+ *   `legacy` → `foo`;
+ * - `store-deletes`: every binary mounts `legacy` but `v3`; `v2` deletes it. A deleted store leaves the committed
+ *   state although `v2` still mounts it, and a later start of `v2` fails to load (the reference's version
+ *   mismatch), as it does in the reference. Only `v3`, whose handler for `v2` applies it without a halt, can
+ *   commit a block without `legacy` before `v2` deletes it, so a start at which `v2`'s deletion is due finds it.
+ * Starting `v2` or `v3` before the upgrade height fails to load the stores where they mount a store the chain has
+ * not committed, as in the reference, a halt the oracle does not model: only the properties that need store
+ * upgrades are checked in these worlds.
  */
-export const WORLD_VARIANTS = ["standard", "store-upgrades"] as const;
+export const WORLD_VARIANTS = ["standard", "store-upgrades", "store-renames", "store-deletes"] as const;
 export type WorldVariant = (typeof WORLD_VARIANTS)[number];
 
 export const PLAN_NAMES = ["v2", "v3"] as const;
@@ -88,6 +98,44 @@ export interface WorldOptions {
 
 const ms = (n: number) => `${n}ms`;
 
+type StoreUpgradesDoc = NonNullable<NonNullable<ScenarioBinary["upgrades"]>[string]["storeUpgrades"]>;
+
+/**
+ * The modules (so the stores) `v2` and `v3` mount, the module every other binary mounts besides its own, and plan
+ * `v2`'s store upgrades (see the header).
+ */
+interface StoreShape {
+  readonly otherModules?: Record<string, number>;
+  readonly v2Modules: Record<string, number>;
+  readonly v3Modules: Record<string, number>;
+  readonly storeUpgrades?: StoreUpgradesDoc;
+}
+
+function storeShapeOf(variant: WorldVariant): StoreShape {
+  const plain = { bank: 2 };
+  const withFoo = { bank: 2, foo: 1 };
+  switch (variant) {
+    case "standard":
+      return { v2Modules: plain, v3Modules: plain };
+    case "store-upgrades":
+      return { v2Modules: withFoo, v3Modules: withFoo, storeUpgrades: { added: ["foo"] } };
+    case "store-renames":
+      return {
+        otherModules: { legacy: 1 },
+        v2Modules: withFoo,
+        v3Modules: withFoo,
+        storeUpgrades: { renamed: [{ from: "legacy", to: "foo" }] },
+      };
+    case "store-deletes":
+      return {
+        otherModules: { legacy: 1 },
+        v2Modules: { bank: 2, legacy: 1 },
+        v3Modules: plain,
+        storeUpgrades: { deleted: ["legacy"] },
+      };
+  }
+}
+
 /** The world as a scenario document: counterexamples are written by adding steps, `run` and `expect` to it. */
 export function worldDocument(o: WorldOptions): ScenarioDocument {
   const nodes: Record<string, { sidecar: { enabled: boolean; delay: string; binaries: Record<string, string> } }> = {};
@@ -95,11 +143,12 @@ export function worldDocument(o: WorldOptions): ScenarioDocument {
     const d = o.sidecars?.[v];
     if (d !== undefined) nodes[v] = { sidecar: { enabled: true, delay: ms(d), binaries: { v2: "v2", v3: "v3" } } };
   }
-  const stores = o.variant === "store-upgrades";
-  const v2Upgrade = stores
-    ? { handler: "migrate" as const, storeUpgrades: { added: ["foo"] } }
-    : { handler: "migrate" as const };
-  const v2Modules = stores ? { bank: 2, foo: 1 } : { bank: 2 };
+  const shape = storeShapeOf(o.variant ?? "standard");
+  const other = shape.otherModules;
+  const v2Upgrade = {
+    handler: "migrate" as const,
+    ...(shape.storeUpgrades === undefined ? {} : { storeUpgrades: shape.storeUpgrades }),
+  };
   return {
     name: "property-world",
     seed: o.seed,
@@ -114,16 +163,19 @@ export function worldDocument(o: WorldOptions): ScenarioDocument {
       },
     },
     binaries: {
-      v1: {},
-      v2: { modules: v2Modules, migrations: { bank: [1] }, upgrades: { v2: v2Upgrade } },
+      v1: other === undefined ? {} : { modules: other },
+      v2: { modules: shape.v2Modules, migrations: { bank: [1] }, upgrades: { v2: v2Upgrade } },
       v3: {
-        modules: v2Modules,
+        modules: shape.v3Modules,
         migrations: { bank: [1] },
         upgrades: { v2: v2Upgrade, v3: { handler: "noop" } },
       },
-      "v3-only": { upgrades: { v3: { handler: "noop" } } },
-      "v2-broken": { upgrades: { v2: { handler: "fail", failMessage: "v2 migration panicked" } } },
-      "v2-missing-migration": { modules: { gov: 2 }, upgrades: { v2: { handler: "migrate" } } },
+      "v3-only": { ...(other === undefined ? {} : { modules: other }), upgrades: { v3: { handler: "noop" } } },
+      "v2-broken": {
+        ...(other === undefined ? {} : { modules: other }),
+        upgrades: { v2: { handler: "fail", failMessage: "v2 migration panicked" } },
+      },
+      "v2-missing-migration": { modules: { gov: 2, ...other }, upgrades: { v2: { handler: "migrate" } } },
     },
     genesisBinary: "v1",
     ...(Object.keys(nodes).length > 0 ? { nodes } : {}),

@@ -1,0 +1,21 @@
+import type { FaultDefinition } from "./hooks.js";
+
+/**
+ * The store loader passes on only the added stores of a plan's store upgrades: renames and deletes are dropped, so
+ * an upgrade that only renames or deletes a store loads no upgrades at all. A counterexample in which the dropped
+ * upgrade only deletes a store replays without failing: the oracle does not model stores, and the deleted store
+ * staying committed changes nothing else.
+ */
+export const storeUpgradesAddedOnly = {
+  name: "store-upgrades-added-only",
+  breaks: "the store loader applies only the added stores of store upgrades, never renames or deletes",
+  hooks: {
+    storeLoader: (inner) => (height, upgrades) =>
+      inner(height, upgrades === undefined ? undefined : { added: upgrades.added, renamed: [], deleted: [] }),
+  },
+  caughtBy: {
+    properties: ["store-upgrades-once"],
+    scenarios: ["store-upgrade-rename-only", "store-upgrade-delete-only", "store-upgrades-added-renamed-deleted"],
+  },
+  replayFails: false,
+} as const satisfies FaultDefinition;
