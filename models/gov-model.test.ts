@@ -203,7 +203,7 @@ describe("the gov lifecycle model", () => {
       expect(deposit(s, 2n, stake(920n))).toMatchObject({ ok: true });
       expect(deposit(s, 1n, stake(1n))).toEqual({
         ok: false,
-        error: "spendable balance  is smaller than 1stake: insufficient funds",
+        error: "spendable balance 0stake is smaller than 1stake: insufficient funds",
       });
       expect(heldDeposits(s, "b")).toBe(1000n);
     });

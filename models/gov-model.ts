@@ -112,11 +112,12 @@ export const refusal = {
   belowRatio: (coins: readonly ModelCoin[], thresholds: readonly ModelCoin[]) =>
     `received ${coinsText(coins)} but need at least one of the following: ${thresholds.map(coinText).join(",")}: minimum deposit is too small`,
   /**
-   * The bank's `subUnlockedCoins` (x/bank/keeper/send.go), for the first coin the balance does not cover: the
-   * spendable balance is a Coins (`SafeSub` drops a zero coin, so a zero balance prints as "").
+   * The bank's `subUnlockedCoins` (x/bank/keeper/send.go), for the first coin the balance does not cover. Its
+   * spendable Coins would print a zero balance as "", but the keeper replaces an empty one by the zero coin of the
+   * denom, so it prints `0<denom>`.
    */
   insufficientFunds: (spendable: ModelCoin, wanted: ModelCoin) =>
-    `spendable balance ${spendable.amount === 0n ? "" : coinText(spendable)} is smaller than ${coinText(wanted)}: insufficient funds`,
+    `spendable balance ${coinText(spendable)} is smaller than ${coinText(wanted)}: insufficient funds`,
 } as const;
 
 /** A coin of a transaction, as the reference prints it: `<amount><denom>`. */
