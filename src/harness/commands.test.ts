@@ -106,14 +106,15 @@ describe("deposit amounts", () => {
   it("an expedited proposal's floor is min_deposit_ratio of the expedited minimum", () => {
     const { s } = run([
       { kind: "propose-text", expedited: true },
-      { kind: "deposit", target: "newest", amounts: ["at-ratio", "valid"] },
+      { kind: "deposit", target: "newest", amounts: ["at-ratio", "below-ratio", "valid"] },
     ]);
     const deposits = s.sim.stepResults().filter((r) => r.action === "deposit");
     expect(deposits.map((r) => r.error)).toEqual([
-      "received 100000stake but need at least one of the following: 500000stake: minimum deposit is too small",
+      null,
+      "received 499999stake but need at least one of the following: 500000stake: minimum deposit is too small",
       null,
     ]);
-    expect(stakeOf(s, VAL2)).toBe(1_000_000_000_000n - EXPEDITED_MIN_DEPOSIT);
+    expect(stakeOf(s, VAL2)).toBe(1_000_000_000_000n - 500_000n - EXPEDITED_MIN_DEPOSIT);
     expect(govFollowsTally.check(s)).toEqual({ holds: true });
   });
 

@@ -79,18 +79,20 @@ export type CommandData =
 /**
  * The proposal a vote, deposit or cancel is about: the newest or the oldest one still open (deposit or voting
  * period), or the newest one no longer open (passed, rejected, failed, dropped or cancelled), which the chain must
- * refuse to touch. Resolved when the command runs; none such: the command does nothing.
+ * refuse to touch; for deposits also the newest one decided by its tally (passed, rejected or failed: still stored,
+ * so the refusal is `inactive proposal`, not the store's not-found). Resolved when the command runs; none such: the
+ * command does nothing.
  */
-export type ProposalTarget = "newest" | "oldest" | "closed";
+export type ProposalTarget = "newest" | "oldest" | "closed" | "decided";
 
 /**
- * What a deposit carries (`depositCoins`): `valid` the expedited minimum in stake (it completes any proposal's
- * minimum); `at-ratio` exactly min_deposit_ratio (0.01) of the regular minimum, which a regular proposal accepts
- * and an expedited one refuses (its floor is 0.01 of the expedited minimum); `below-ratio` one stake less, below
- * both floors; `empty` no coins (invalid coins); `other-denom` a coin of a denom min_deposit does not name beside a
- * valid stake amount (the whole deposit is refused); `over-balance` one stake more than a validator's genesis
- * balance, more than the depositor can ever hold (the bank's insufficient funds). A deposit command always ends
- * with the valid amount, so proposals enter voting as often as with valid deposits alone.
+ * What a deposit carries (`depositCoins`, for a proposal whose minimum deposit is `min`: the expedited minimum for a
+ * proposal submitted as expedited): `valid` the expedited minimum in stake (it completes any proposal's minimum);
+ * `at-ratio` exactly min_deposit_ratio (0.01) of the proposal's minimum, the smallest deposit it accepts;
+ * `below-ratio` one stake less; `empty` no coins (invalid coins); `other-denom` a coin of a denom min_deposit does
+ * not name beside a valid stake amount (the whole deposit is refused); `over-balance` one stake more than a
+ * validator's genesis balance, more than the depositor can ever hold (the bank's insufficient funds). A deposit
+ * command always ends with the valid amount, so proposals enter voting as often as with valid deposits alone.
  */
 export type DepositAmount = "valid" | "at-ratio" | "below-ratio" | "empty" | "other-denom" | "over-balance";
 
@@ -242,9 +244,11 @@ const VOTES: Record<VoteOutcome, readonly (readonly [string, "yes" | "no" | "no_
  */
 function target(s: Session, which: ProposalTarget, votable = false): string | undefined {
   const pool = s.sim.proposals.filter((p) =>
-    which === "closed"
-      ? p.status !== "voting_period" && p.status !== "deposit_period"
-      : p.status === "voting_period" || (!votable && p.status === "deposit_period"),
+    which === "decided"
+      ? p.status === "passed" || p.status === "rejected" || p.status === "failed"
+      : which === "closed"
+        ? p.status !== "voting_period" && p.status !== "deposit_period"
+        : p.status === "voting_period" || (!votable && p.status === "deposit_period"),
   );
   const p = which === "oldest" ? pool[0] : pool[pool.length - 1];
   return p?.label ?? undefined;
@@ -259,16 +263,16 @@ const VALIDATOR_STAKE = (() => {
   return stake.amount;
 })();
 
-/** The coins of a deposit command (sorted by denom, as the chain requires). */
-export function depositCoins(a: DepositAmount): { readonly denom: string; readonly amount: bigint }[] {
+/** The coins of a deposit to a proposal whose minimum deposit is `min` (sorted by denom, as the chain requires). */
+export function depositCoins(a: DepositAmount, min: bigint): { readonly denom: string; readonly amount: bigint }[] {
   const stake = (amount: bigint) => [{ denom: "stake", amount }];
   switch (a) {
     case "valid":
       return stake(EXPEDITED_MIN_DEPOSIT);
     case "at-ratio":
-      return stake(MIN_DEPOSIT / 100n);
+      return stake(min / 100n);
     case "below-ratio":
-      return stake(MIN_DEPOSIT / 100n - 1n);
+      return stake(min / 100n - 1n);
     case "empty":
       return [];
     case "other-denom":
@@ -330,9 +334,10 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     case "deposit": {
       const proposal = target(s, c.target);
       if (proposal === undefined) return;
+      const min = s.expedited.has(proposal) ? EXPEDITED_MIN_DEPOSIT : MIN_DEPOSIT;
       s.actTogether(
         c.amounts.map((a) => {
-          const amount = depositCoins(a);
+          const amount = depositCoins(a, min);
           const text = amount.map((x) => `${x.amount}${x.denom}`).join(",");
           return {
             action: { kind: "deposit", proposal, from: "val2", amount },
@@ -498,7 +503,7 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
     vote,
     fc.record({
       kind: fc.constant("deposit" as const),
-      target: targetArb,
+      target: fc.oneof({ weight: 5, arbitrary: targetArb }, { weight: 1, arbitrary: fc.constant("decided" as const) }),
       // Half are the valid amount alone; the other half send other amounts before it in the same block.
       amounts: fc.oneof(
         fc.constant(["valid" as const]),

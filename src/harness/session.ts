@@ -135,6 +135,8 @@ export class Session {
   readonly steps: StepDocument[] = [];
   /** Proposal label → its messages. */
   readonly proposals = new Map<string, readonly HarnessMsg[]>();
+  /** Labels of the proposals submitted as expedited. */
+  readonly expedited = new Set<string>();
   readonly fired = new Set<string>();
   /** Transition id → how many times it fired in this session (the report's per-transition counts). */
   readonly firedCounts = new Map<string, number>();
@@ -234,6 +236,7 @@ export class Session {
     o: { expedited: boolean; deposit: bigint; proposer: string; metadata?: string },
   ) {
     this.proposals.set(label, msgs);
+    if (o.expedited) this.expedited.add(label);
     const deposit = [{ denom: "stake", amount: o.deposit }];
     const r = this.act(
       {

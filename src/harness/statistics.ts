@@ -62,7 +62,7 @@ export function classifyCommands(cmds: readonly CommandData[], sidecars: number)
       case "vote":
       case "deposit":
       case "withdraw":
-        if (c.target === "closed") out.add("gov tx on a closed proposal");
+        if (c.target === "closed" || c.target === "decided") out.add("gov tx on a closed proposal");
         if (c.kind === "withdraw" && c.by === "other") out.add("cancel by another validator");
         if (c.kind === "deposit" && c.amounts.some((a) => a !== "valid")) out.add("unusual deposit");
         if (c.kind === "vote" && (c.outcome === "abstain" || c.outcome === "pass-over-abstain")) out.add("abstentions");
