@@ -58,6 +58,7 @@ export const govFollowsTally: Property = {
   statement:
     "always: each proposal is decided by the tally of the votes that executed, in the first block at or past its voting end",
   kind: "always",
+  runsMultiplier: 2,
   check(s) {
     const fold = foldOf(s);
     for (const ev of s.sim.traceEventsFrom(fold.position)) {

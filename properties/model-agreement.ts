@@ -14,6 +14,7 @@ export const modelAgreement: Property = {
   name: "model-agreement",
   statement: "always: the model and the chain agree",
   kind: "always",
+  runsMultiplier: 2,
   check(s) {
     const diff = conformance(s);
     return diff.length === 0 ? HOLDS : violated(diff.join("; "));

@@ -299,7 +299,10 @@ export function nodeCheckEnv(io: { out: (s: string) => void; err: (s: string) =>
 /** The campaign flags shared by `check` and `all`. */
 export function campaignFlags(cmd: Command, defaults: CommandDefaults): Command {
   return cmd
-    .option("--runs <n>", `runs per property (default ${defaults.runs})`)
+    .option(
+      "--runs <n>",
+      `runs per property, doubled for model-agreement and gov-follows-tally (default ${defaults.runs})`,
+    )
     .option("--seed <n>", "campaign seed (default: drawn at random and printed first)")
     .option(
       "--time-limit <duration>",

@@ -179,7 +179,7 @@ describe("executeCheck", () => {
 
     // The first line: seed, commit and every derived option.
     expect(e.outLines[0]).toMatch(
-      /^chainsim check seed=5 commit=abc1234 runs\/property=40 units=6 of <=50 runs shard=1\/1 time-limit=none max-commands=30 faults=off-by-one-due-height properties=model-agreement,run-once world=/,
+      /^chainsim check seed=5 commit=abc1234 runs\/property=40 units=7 of <=50 runs shard=1\/1 time-limit=none max-commands=30 faults=off-by-one-due-height properties=model-agreement,run-once world=/,
     );
 
     // The regression scenario: named by content, replays to a failure.

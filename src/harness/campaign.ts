@@ -9,7 +9,7 @@ import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, run
 import { type GenerationStatistics, generationStatistics } from "./statistics.js";
 
 /**
- * A check campaign: every selected property checked for `runsPerProperty` runs.
+ * A check campaign: every selected property checked for `runsPerProperty` runs (times its `runsMultiplier`).
  *
  * Work units and sharding. A property's runs are cut into units of `runsPerUnit` runs (the last one shorter), after a
  * ramp of smaller units when `runsPerUnit` is at least 10 (a tenth, a fifth, a half of it: `unitSizes`), so that every
@@ -160,10 +160,15 @@ export function unitSizes(runs: number, per: number): number[] {
 
 /** Every unit of the campaign, in canonical order (independent of the shard). */
 export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
-  const sizes = unitSizes(o.runsPerProperty, Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT));
+  const per = Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT);
   const out: CampaignUnit[] = [];
   for (const property of o.properties) {
-    sizes.forEach((numRuns, block) => {
+    const multiplier = property.runsMultiplier ?? 1;
+    assert(
+      Number.isSafeInteger(multiplier) && multiplier >= 1,
+      `${property.name}: runsMultiplier is a whole number ≥ 1`,
+    );
+    unitSizes(o.runsPerProperty * multiplier, per).forEach((numRuns, block) => {
       out.push({ index: out.length, property, block, seed: unitSeed(o.seed, property.name, block), numRuns });
     });
   }

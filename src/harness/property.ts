@@ -21,6 +21,11 @@ export interface Property {
    * of a one-world property draw what they always drew); the standard world when absent (see world.ts).
    */
   readonly worlds?: readonly [WorldVariant, ...WorldVariant[]];
+  /**
+   * A campaign gives this property `runsMultiplier` times its runs per property (default 1): the properties that
+   * compare the chain with an independent model catch most bugs, and their rarer paths need more runs to be reached.
+   */
+  readonly runsMultiplier?: number;
   check(view: Session): Verdict;
 }
 
