@@ -276,6 +276,27 @@ describe("a bailing campaign (a verdict for mutation testing)", () => {
     expect(statuses.filter((s) => s === "skipped-after-failure")).toHaveLength(statuses.length - 3);
   });
 
+  it("runs the properties that compare the chain with a model first in each block, so their failure ends it soonest", () => {
+    const r = fakeRunner(new Set(["model-agreement"]));
+    const modelled: Property = { ...stub("model-agreement"), runsMultiplier: 2 };
+    const properties = [...NAMES.filter((n) => n !== "model-agreement").map(stub), modelled];
+    const result = runCampaign({ ...base, properties, bail: true }, { clock: () => 0, runProperty: r.run });
+    // Last in report order, first in run order: its first unit is the campaign's first, and nothing runs after it.
+    expect(r.calls.map((c) => c.property.name)).toEqual(["model-agreement"]);
+    expect(result.properties.map((p) => p.property)).toEqual([
+      ...NAMES.filter((n) => n !== "model-agreement"),
+      "model-agreement",
+    ]);
+    // Without a failure every block still runs in full, the weighted property leading it.
+    const all = fakeRunner();
+    runCampaign({ ...base, properties }, { clock: () => 0, runProperty: all.run });
+    expect(all.calls.slice(0, 6).map((c) => c.property.name)).toEqual([
+      "model-agreement",
+      ...NAMES.filter((n) => n !== "model-agreement"),
+    ]);
+    expect(all.calls.length).toBe(campaignUnits({ ...base, properties }).length);
+  });
+
   it("runs and shrinks as usual without bail", () => {
     const r = fakeRunner(new Set(["graceful-halt"]));
     runCampaign(base, { clock: () => 0, runProperty: r.run });

@@ -20,7 +20,7 @@ import { type GenerationStatistics, generationStatistics } from "./statistics.js
  * shards of any N partition exactly the units one machine (`1/1`) runs: the same seeds, the same run counts, hence
  * the same runs. Within a shard, once a property fails its later units are skipped (shrinking dominates; one
  * counterexample per property is enough), so the union is exact only for properties that pass. A shard runs its units
- * block by block (every property's first block, then every property's second, ...).
+ * block by block (every property's first block, the model-comparing ones first; then every property's second, ...).
  *
  * Time limit: the campaign's wall budget is handed out unit by unit: each unit may use up to TIME_SLACK times its
  * fair share (the time left divided by the units left; never more than the time left), through fast-check's
@@ -259,9 +259,17 @@ export interface UnitRunner {
 /** A unit's fate in a campaign: run (its outcome), or not run for want of time. */
 type Fate = UnitOutcome | "time-limit" | undefined;
 
-/** The shard's units in run order: block by block, property by property, so that a time limit cuts every property alike. */
+/**
+ * The shard's units in run order: block by block, so that a time limit cuts every property alike; within a block, the
+ * properties with the larger `runsMultiplier` first (those that compare the chain with an independent model, which
+ * find most bugs, so that a failing campaign fails sooner), then in the order given. The order decides only which
+ * failure `bail` stops at and what a time limit leaves out: a unit's runs depend on its seed alone.
+ */
 function runOrder(o: CampaignOptions, all: readonly CampaignUnit[]): CampaignUnit[] {
-  return shardUnits(all, o.shard ?? { index: 1, count: 1 }).sort((x, y) => x.block - y.block || x.index - y.index);
+  const weight = (u: CampaignUnit): number => u.property.runsMultiplier ?? 1;
+  return shardUnits(all, o.shard ?? { index: 1, count: 1 }).sort(
+    (x, y) => x.block - y.block || weight(y) - weight(x) || x.index - y.index,
+  );
 }
 
 /** The status a unit's outcome gives it. */

@@ -26,7 +26,11 @@ const withdraw = (by: "proposer" | "other" = "proposer"): CommandData => ({ kind
 describe("advance-to-voting-end", () => {
   it("puts the next transaction in the block at the voting end (0), or in the last block before it (-1)", () => {
     for (const delta of [0, -1]) {
-      const { s, proposal, cancel } = run([propose, { kind: "advance-to-voting-end", delta }, withdraw()]);
+      const { s, proposal, cancel } = run([
+        propose,
+        { kind: "advance-to-voting-end", delta, next: "nothing" },
+        withdraw(),
+      ]);
       // A cancel in the block at the voting end itself is accepted: transactions run before the EndBlocker.
       expect(cancel?.ok, `delta ${delta}`).toBe(true);
       expect(proposal.status).toBe("cancelled");
@@ -42,8 +46,31 @@ describe("advance-to-voting-end", () => {
     const { proposal, cancel } = run([
       propose,
       ...stall,
-      { kind: "advance-to-voting-end", delta: 0 },
+      { kind: "advance-to-voting-end", delta: 0, next: "nothing" },
       withdraw(),
+      { kind: "restart", node: "val1", skipPlanHeight: false },
+    ]);
+    expect(cancel?.error).toBe("voting period is already ended for this proposal 1: voting period already ended");
+    expect(proposal.status).toBe("rejected");
+  });
+});
+
+describe("advance-to-voting-end, next a cancel: the proposer's cancel races the voting end", () => {
+  it("lands in the block at the voting end and is accepted; one block late the proposal is already tallied", () => {
+    const atEnd = run([propose, { kind: "advance-to-voting-end", delta: 0, next: "cancel" }]);
+    expect(atEnd.cancel?.ok).toBe(true);
+    expect(atEnd.proposal.status).toBe("cancelled");
+    const late = run([propose, { kind: "advance-to-voting-end", delta: 1, next: "cancel" }]);
+    expect(late.cancel?.error).toBe("proposal should be in the deposit or voting period: invalid proposal");
+    expect(late.proposal.status).toBe("rejected");
+  });
+
+  it("after an outage past the voting end, the cancel in the first block is refused before the tally", () => {
+    const { proposal, cancel } = run([
+      propose,
+      { kind: "stop", node: "val1" },
+      { kind: "stop", node: "val2" },
+      { kind: "advance-to-voting-end", delta: 1, next: "cancel" },
       { kind: "restart", node: "val1", skipPlanHeight: false },
     ]);
     expect(cancel?.error).toBe("voting period is already ended for this proposal 1: voting period already ended");
@@ -58,7 +85,7 @@ describe("withdraw and the proposal targets", () => {
     expect(other.proposal.status).toBe("voting_period");
     const decided = run([
       propose,
-      { kind: "advance-to-voting-end", delta: 1 },
+      { kind: "advance-to-voting-end", delta: 1, next: "nothing" },
       { kind: "withdraw", target: "closed", by: "proposer" },
     ]);
     expect(decided.proposal.status).toBe("rejected");

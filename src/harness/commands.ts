@@ -67,8 +67,10 @@ export type CommandData =
    * the block whose time first reaches it, shifted by `delta` blocks (0: the block that also tallies the proposal,
    * after its transactions; -1: the last block before; +1: the first after). While the chain is halted or stalled,
    * the clock moves on to that time instead, so the first block after the outage comes past the voting end.
+   * `next: "cancel"` has the proposer cancel that proposal right away, so the cancel races its voting end (accepted
+   * at the end itself, refused once the end has passed, whether or not the proposal was tallied yet).
    */
-  | { readonly kind: "advance-to-voting-end"; readonly delta: number }
+  | { readonly kind: "advance-to-voting-end"; readonly delta: number; readonly next: "nothing" | "cancel" }
   | { readonly kind: "advance-time"; readonly ms: number }
   | { readonly kind: "swap"; readonly node: ValidatorName; readonly binary: BinaryName }
   /** The operators of every validator switch to `binary` (a coordinated upgrade, or a coordinated mistake). */
@@ -194,7 +196,7 @@ export function describe(c: CommandData): string {
     case "advance-to-plan":
       return `advance-to-plan(${c.delta >= 0 ? "+" : ""}${c.delta})`;
     case "advance-to-voting-end":
-      return `advance-to-voting-end(${c.delta >= 0 ? "+" : ""}${c.delta})`;
+      return `advance-to-voting-end(${c.delta >= 0 ? "+" : ""}${c.delta})${c.next === "cancel" ? " then withdraw(it)" : ""}`;
     case "advance-time":
       return `advance-time(${c.ms} ms)`;
     case "swap":
@@ -388,13 +390,19 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     }
     case "advance-to-voting-end": {
       const voting = sim.proposals.filter((p) => p.status === "voting_period" && p.votingEndTimeMs !== null);
-      const end = voting[voting.length - 1]?.votingEndTimeMs;
-      if (end === undefined || end === null) return;
+      const newest = voting[voting.length - 1];
+      const end = newest?.votingEndTimeMs;
+      if (newest === undefined || end === undefined || end === null) return;
       const targetMs = end + c.delta * BLOCK_MS;
       // Blocks come every BLOCK_MS: stop where the next block is the first at or past the target.
       const blocks = sim.stalled ? 0 : Math.ceil((targetMs - sim.lastBlockTimeMs) / BLOCK_MS) - 1;
       if (blocks > 0) s.advanceBlocks(blocks);
       if (sim.stalled && targetMs > sim.nowMs) s.advanceTime(targetMs - sim.nowMs);
+      if (c.next === "cancel" && newest.label !== null) {
+        const proposal = newest.label;
+        const from = CANCEL_SIGNER.proposer;
+        s.act({ kind: "cancelProposal", proposal, from }, { cancelProposal: { proposal, from } });
+      }
       return;
     }
     case "advance-time":
@@ -539,7 +547,11 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
     ),
     fc.record({ kind: fc.constant("advance" as const), blocks: fc.integer({ min: 1, max: 25 }) }),
     fc.record({ kind: fc.constant("advance-to-plan" as const), delta: fc.integer({ min: -2, max: 2 }) }),
-    fc.record({ kind: fc.constant("advance-to-voting-end" as const), delta: fc.integer({ min: -1, max: 1 }) }),
+    fc.record({
+      kind: fc.constant("advance-to-voting-end" as const),
+      delta: fc.integer({ min: -1, max: 1 }),
+      next: fc.constantFrom("nothing" as const, "cancel" as const),
+    }),
     fc.record({ kind: fc.constant("advance-time" as const), ms: fc.integer({ min: 1000, max: 180_000 }) }),
     fc.record({ kind: fc.constant("swap" as const), node, binary: fc.constantFrom(...BINARIES) }),
     fc.record({ kind: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),
