@@ -27,7 +27,7 @@ export const DETECTORS = {
     statement: "the property campaign: chainsim check with the default budget and a fixed seed, no faults",
     command:
       // One thread: Stryker already runs a detector per core, and each worker thread would load the sources anew.
-      "node mutation/detect.mjs check --seed 20261124 --bail --workers 1 --json --report-dir .mutation-out --regressions-dir .mutation-out",
+      "node mutation/detect.mjs check --seed 20261124 --bail --no-page --workers 1 --json --report-dir .mutation-out --regressions-dir .mutation-out",
   },
   scenarios: {
     statement: "the scenario library's own expect blocks (chainsim run scenarios/; golden hashes are not a detector)",

@@ -20,6 +20,8 @@ export interface CheckFlags {
   readonly faults?: string;
   readonly maxCommands?: string;
   readonly bail?: boolean;
+  /** False with `--no-page` (commander's negated flag). */
+  readonly page?: boolean;
   readonly json?: boolean;
   readonly reportDir?: string;
   readonly regressionsDir?: string;
@@ -39,6 +41,8 @@ export interface CheckConfig {
   readonly timeLimitMs: number | undefined;
   /** Stop at the first failing run, unshrunk (`--bail`). */
   readonly bail: boolean;
+  /** Write the run's HTML page (`--no-page`: summary.json and junit.xml only; `chainsim report` draws it later). */
+  readonly page: boolean;
   readonly json: boolean;
   readonly reportDir: string;
   readonly regressionsDir: string;
@@ -124,6 +128,7 @@ export function parseCheckFlags(
     maxCommands: f.maxCommands === undefined ? DEFAULT_MAX_COMMANDS : positiveInt("--max-commands", f.maxCommands),
     timeLimitMs: timeLimit === undefined ? undefined : parseTimeLimit(timeLimit),
     bail: f.bail === true,
+    page: f.page !== false,
     json: f.json === true,
     reportDir: f.reportDir ?? "reports",
     regressionsDir: f.regressionsDir ?? "scenarios/regressions",

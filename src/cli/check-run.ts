@@ -139,7 +139,8 @@ export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
   faults: c.faults,
   maxCommands: c.maxCommands,
   ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
-  ...(c.bail ? { bail: true } : {}),
+  // A bailing campaign is a verdict: the generation statistics (a sample of the generator, not of the runs) are left out.
+  ...(c.bail ? { bail: true, generationSamples: 0 } : {}),
 });
 
 /**
@@ -264,13 +265,15 @@ export async function executeCheck(
   });
   writeFileSync(join(dir, "junit.xml"), renderJunit([junit]));
   if (scenarios !== undefined) saveScenarios(dir, runId, scenarios);
-  const page = await writeRunReport({
-    reportDir: c.reportDir,
-    runId,
-    ...(env.render === undefined ? {} : { render: env.render }),
-  });
-  if (!page.ok) env.err(`report: ${page.error}`);
-  const pagePath = page.ok ? page.value : undefined;
+  const page = c.page
+    ? await writeRunReport({
+        reportDir: c.reportDir,
+        runId,
+        ...(env.render === undefined ? {} : { render: env.render }),
+      })
+    : undefined;
+  if (page !== undefined && !page.ok) env.err(`report: ${page.error}`);
+  const pagePath = page?.ok === true ? page.value : undefined;
   const note = latestNote(c.reportDir, pointLatest(c.reportDir, runId));
   if (note !== undefined) env.err(note);
 

@@ -99,6 +99,7 @@ describe("chainsim check flags", () => {
     };
     expect(parseCheckFlags(f, { drawSeed: () => 1 })).toEqual({
       bail: false,
+      page: true,
       seed: 7,
       seedDrawn: false,
       runsPerProperty: 12,
@@ -245,6 +246,30 @@ describe("executeCheck", () => {
     expect(r.err.split("\n")[0]).toMatch(/^chainsim check seed=3 commit=\S+ /);
     expect(existsSync(join(dir, "regs"))).toBe(false);
   });
+});
+
+describe("check --bail --no-page (the mutation detector's verdict)", () => {
+  it("stops at the first failure, unshrunk, and writes summary.json and junit.xml but no page and no generation statistics", async () => {
+    const dir = tmp();
+    const args = ["check", "--faults", "off-by-one-due-height", "--seed", "5", "--workers", "1", "--json"];
+    const r = await cli([...args, "--bail", "--no-page", "--report-dir", join(dir, "r"), "--regressions-dir", dir]);
+    expect(r.code).toBe(1);
+    const s = JSON.parse(r.out.trim()) as CheckSummary & { summaryPath: string; pagePath?: string };
+    expect(s.verdict).toBe("failed");
+    expect(s.pagePath).toBeUndefined();
+    expect(s.generation).toBeNull();
+    const folder = join(s.summaryPath, "..");
+    expect(readdirSync(folder).sort()).toEqual(["junit.xml", "summary.json"]);
+    // Every unit after the failing one was skipped: exactly one failed unit, nothing ran after it.
+    const statuses = s.properties.flatMap((p) => p.units.map((u) => u.status));
+    expect(statuses.filter((x) => x === "failed")).toHaveLength(1);
+    expect(statuses.filter((x) => x === "passed" || x === "failed").length).toBeLessThan(statuses.length);
+    expect(s.properties.find((p) => p.counterexample !== undefined)?.counterexample?.numShrinks ?? 0).toBe(0);
+    // `chainsim report` draws the page afterwards from the same folder.
+    const page = await cli(["report", "--run-id", folder.split("/").at(-1)!, "--report-dir", join(dir, "r")]);
+    expect(page.code).toBe(0);
+    expect(existsSync(join(folder, "index.html"))).toBe(true);
+  }, 60_000);
 });
 
 describe("replayScenarios (chainsim all)", () => {

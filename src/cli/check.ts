@@ -18,7 +18,11 @@ export function registerCheck(
       "check the properties against the real chain with generated command sequences (exit 0 passed, 1 a property failed, 2 bad flags, 3 harness crash)",
     )
     .option("--property <name>", "check only this property (repeatable)", collect)
-    .option("--bail", "stop at the first failing run without shrinking it (a verdict for mutation testing)");
+    .option(
+      "--bail",
+      "stop at the first failing run without shrinking it, and skip the generation statistics (a verdict for mutation testing)",
+    )
+    .option("--no-page", "write summary.json and junit.xml but not the HTML page (chainsim report draws it later)");
   campaignFlags(cmd, { runs: CHECK_DEFAULT_RUNS }).action(async (flags: CheckFlags) => {
     const config = parseCheckFlags(flags, { drawSeed, cores: availableParallelism() });
     prepareOutputDirs(config);
