@@ -87,7 +87,9 @@ export function simulationEnd(s: Scenario, sim: Simulation) {
       upgradeInfo: sim.host.readUpgradeInfo(state),
     };
   });
-  return { traceHash: sim.traceHash(), report, nodes };
+  // The log lines are in no report or trace: compared here so that every equivalence test covers them.
+  const logs = { blocks: [...sim.blockLogs], halts: sim.halts.map((h) => h.logs) };
+  return { traceHash: sim.traceHash(), report, nodes, logs };
 }
 
 /**

@@ -358,11 +358,11 @@ export class SimNodeProcess implements NodeProcess {
     const ctx = this.#ctx(height, timeMs);
     if (this.#state.store.latestVersion() === 0) {
       const g = this.#initChain(ctx);
-      if (!g.ok) return this.#halt({ kind: "handler-error", message: `InitChain failed: ${errorText(g.error)}` });
+      if (!g.ok) return this.#halt(ctx, { kind: "handler-error", message: `InitChain failed: ${errorText(g.error)}` });
     }
     const before = this.keeper.getUpgradePlan(ctx);
     const pre = this.#hooks.preBlock(preBlock(this.keeper, ctx));
-    if (!pre.ok) return this.#halt(pre.halt);
+    if (!pre.ok) return this.#halt(ctx, pre.halt);
     let skipped: string | undefined;
     if (pre.applied === undefined && before.ok && !this.keeper.getUpgradePlan(ctx).ok) skipped = before.value.name;
     const txResults: TxResult[] = [];
@@ -378,7 +378,7 @@ export class SimNodeProcess implements NodeProcess {
     }
     const end = this.#gov.endBlocker(ctx);
     if (!end.ok)
-      return this.#halt({ kind: "handler-error", message: `gov EndBlocker failed: ${errorText(end.error)}` });
+      return this.#halt(ctx, { kind: "handler-error", message: `gov EndBlocker failed: ${errorText(end.error)}` });
     const gov: GovBlockEvent[] = [...govEventsFrom(ctx.events)];
     for (const id of cancelled) gov.push({ kind: "cancelled", id });
     for (const o of end.value.outcomes) {
@@ -406,14 +406,16 @@ export class SimNodeProcess implements NodeProcess {
       txResults,
       gov,
       events: ctx.events,
+      logs: ctx.logs,
       ...(pre.applied === undefined ? {} : { applied: pre.applied.name }),
       ...(skipped === undefined ? {} : { skipped }),
     };
   }
 
-  #halt(halt: Halt): ExecOutcome {
+  /** Drops the block's writes; keeps the log lines it wrote before the halt (a node prints them before it stops). */
+  #halt(ctx: StoreCtx, halt: Halt): ExecOutcome {
     this.#state.store.discardWorking();
-    return { ok: false, halt };
+    return { ok: false, halt, logs: ctx.logs };
   }
 
   commit(): void {

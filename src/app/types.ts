@@ -1,5 +1,5 @@
 import type { DurationMs } from "../core/brand.js";
-import type { Event } from "../core/context.js";
+import type { Event, LogLine } from "../core/context.js";
 import type { HaltKind } from "../upgrade/halt.js";
 
 export type { HaltKind };
@@ -63,7 +63,10 @@ export interface Halt {
   readonly message: string;
 }
 
-/** What one node produced for a block: its new app hash and per-tx results, or a halt (nothing committed). */
+/**
+ * What one node produced for a block: its new app hash, per-tx results, events and log lines, or a halt (nothing
+ * committed) with the log lines written before it.
+ */
 export type ExecOutcome =
   | {
       readonly ok: true;
@@ -79,8 +82,18 @@ export type ExecOutcome =
        * EndBlocker's (what a node's block_results carries, flattened). A failed transaction's events are discarded.
        */
       readonly events: readonly Event[];
+      /**
+       * The block's log lines in emission order, like `events`: the PreBlocker's, each successful transaction's,
+       * then the EndBlocker's. A failed transaction's lines are discarded with its branch.
+       */
+      readonly logs: readonly LogLine[];
     }
-  | { readonly ok: false; readonly halt: Halt };
+  | {
+      readonly ok: false;
+      readonly halt: Halt;
+      /** The log lines the block wrote before it halted (e.g. `UPGRADE "x" NEEDED ...` at level error), in order. */
+      readonly logs: readonly LogLine[];
+    };
 
 /** Governance outcomes of one block, for the timeline and the proposal table. */
 export type GovBlockEvent =

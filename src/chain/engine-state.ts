@@ -4,7 +4,7 @@ import { type NodeConfig, type NodeProcess, type SimTx, simTxWire, type TxResult
 import { nameToAddressBytes } from "../core/address.js";
 import { AssertionError } from "../core/assert.js";
 import { toHex } from "../core/bytes.js";
-import type { Event } from "../core/context.js";
+import type { Event, LogLine } from "../core/context.js";
 import type { ActionKind, Step, StepResult } from "./actions.js";
 import { BlockStore } from "./block-store.js";
 import { BlockTimeSource } from "./block-time.js";
@@ -116,6 +116,8 @@ export interface EngineState<S> {
   readonly blockResults: Map<number, readonly TxResult[]>;
   /** The ABCI events of each committed block that had any, by height (ascending: blocks are appended in order). */
   readonly blockEvents: Map<number, readonly Event[]>;
+  /** The log lines of each committed block that wrote any, by height (ascending), as the committers wrote them. */
+  readonly blockLogs: Map<number, readonly LogLine[]>;
   mempool: MempoolEntry[];
   readonly halts: HaltRecord[];
   readonly schedule: Schedule;
@@ -218,6 +220,7 @@ export function genesisState<S, I>(
     blockTimes: new BlockTimeSource(cfg.seed, cfg.blockTime),
     blockResults: new Map(),
     blockEvents: new Map(),
+    blockLogs: new Map(),
     mempool: [],
     halts: [],
     schedule: {

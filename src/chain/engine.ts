@@ -2,7 +2,7 @@ import type { AppHost, CommittedView } from "../app/host.js";
 import type { NodeConfig, SimTx, TxResult } from "../app/types.js";
 import { assert } from "../core/assert.js";
 import type { UnixMs } from "../core/brand.js";
-import type { Event } from "../core/context.js";
+import type { Event, LogLine } from "../core/context.js";
 import type { Action, Step, StepResult } from "./actions.js";
 import type { BlockStore } from "./block-store.js";
 import { recordStep, stepResults } from "./book.js";
@@ -198,6 +198,13 @@ export class ChainEngine<S, I = unknown> {
   /** The ABCI events of every committed block that had any, by ascending height. */
   get blockEvents(): ReadonlyMap<number, readonly Event[]> {
     return this.#ctx.s.blockEvents;
+  }
+  /**
+   * The log lines of every committed block that wrote any, by ascending height, in emission order (PreBlocker,
+   * successful transactions, EndBlocker). A halted node's final lines are in its HaltRecord (`halts`).
+   */
+  get blockLogs(): ReadonlyMap<number, readonly LogLine[]> {
+    return this.#ctx.s.blockLogs;
   }
   get halts(): readonly HaltRecord[] {
     return this.#ctx.s.halts;

@@ -1,4 +1,5 @@
 import type { Halt } from "../app/types.js";
+import type { LogLine } from "../core/context.js";
 import type { EngineCtx, EngineState, NodeRecord } from "./engine-state.js";
 import type { HaltRecord } from "./records.js";
 import { offerHalt, pushEvent } from "./schedule.js";
@@ -40,7 +41,7 @@ export function startProcess<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, binary: str
   s.trace.emit({ kind: "start", node: n.cfg.name, binary, skip, timeMs: s.nowMs });
   const res = host.start(n.state, n.cfg, binary, skip);
   if (!res.ok) {
-    haltNode(ctx, n, host.lastHeight(n.state) + 1, res.halt, s.nowMs);
+    haltNode(ctx, n, host.lastHeight(n.state) + 1, res.halt, s.nowMs, []);
     return false;
   }
   n.process = res.process;
@@ -48,13 +49,21 @@ export function startProcess<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, binary: str
   return true;
 }
 
-export function haltNode<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height: number, halt: Halt, timeMs: number): void {
+/** Halts the node at `height`; `logs` are its final log lines (HaltRecord.logs). */
+export function haltNode<S>(
+  ctx: EngineCtx<S>,
+  n: NodeRecord<S>,
+  height: number,
+  halt: Halt,
+  timeMs: number,
+  logs: readonly LogLine[],
+): void {
   const { s } = ctx;
   n.process?.abort();
   n.process = undefined;
   n.status = "halted";
   n.haltSeq++;
-  const rec: HaltRecord = { node: n.cfg.name, height, kind: halt.kind, message: halt.message, timeMs };
+  const rec: HaltRecord = { node: n.cfg.name, height, kind: halt.kind, message: halt.message, timeMs, logs };
   s.halts.push(rec);
   s.trace.emit({ kind: "halt", node: n.cfg.name, height, haltKind: halt.kind, message: halt.message, timeMs });
   if (n.cfg.sidecar.enabled && halt.kind === "upgrade-needed")

@@ -78,7 +78,7 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
         ? p.execute(h, timeMs, txs)
         : present(outcomes.get(executor.cfg.name), "an executor has an outcome");
     if (!out.ok) {
-      haltNode(ctx, n, h, out.halt, timeMs);
+      haltNode(ctx, n, h, out.halt, timeMs, out.logs);
       execs.push({ node: n.cfg.name, power: n.cfg.power, ok: false });
       continue;
     }
@@ -107,7 +107,14 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
   for (const name of decision.mismatched) {
     const n = recordedNode(s, name);
     if (!adopters.has(name)) processOf(n).abort();
-    haltNode(ctx, n, h, appHashMismatch(h), timeMs);
+    haltNode(
+      ctx,
+      n,
+      h,
+      appHashMismatch(h),
+      timeMs,
+      present(outcomes.get(name), "a mismatched node has an outcome").logs,
+    );
   }
   const first = present(decision.committers[0], "a committed block has a committer");
   const rep = present(outcomes.get(first), "a committer has an outcome");
@@ -121,6 +128,7 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
   s.blocksCommitted++;
   if (txs.length > 0) s.blockResults.set(h, rep.txResults);
   if (rep.events.length > 0) s.blockEvents.set(h, rep.events);
+  if (rep.logs.length > 0) s.blockLogs.set(h, rep.logs);
   recordTxResults(s, h, rep);
   recordGov(ctx, h, rep.gov);
   recordPlanOutcome(s, h, rep);
@@ -234,7 +242,7 @@ export function catchUp<S>(ctx: EngineCtx<S>, n: NodeRecord<S>): void {
       if (end > h) {
         p.commitIdle(end - h);
         if (p.lastAppHash() !== s.blocks.appHash(end - 1)) {
-          haltNode(ctx, n, end - 1, appHashMismatch(end - 1), s.nowMs);
+          haltNode(ctx, n, end - 1, appHashMismatch(end - 1), s.nowMs, []);
           return;
         }
         continue;
@@ -243,12 +251,12 @@ export function catchUp<S>(ctx: EngineCtx<S>, n: NodeRecord<S>): void {
     const b = present(s.blocks.get(h), "a block up to the chain height is stored");
     const out = p.execute(h, b.timeMs, b.txs);
     if (!out.ok) {
-      haltNode(ctx, n, h, out.halt, s.nowMs);
+      haltNode(ctx, n, h, out.halt, s.nowMs, out.logs);
       return;
     }
     if (out.appHash !== b.appHash) {
       p.abort();
-      haltNode(ctx, n, h, appHashMismatch(h), s.nowMs);
+      haltNode(ctx, n, h, appHashMismatch(h), s.nowMs, out.logs);
       return;
     }
     p.commit();

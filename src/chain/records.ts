@@ -1,4 +1,5 @@
 import type { Halt, ProposalStatusName } from "../app/types.js";
+import type { LogLine } from "../core/context.js";
 import type { CheckRunner } from "./actions.js";
 import type { ConsensusHook } from "./consensus.js";
 
@@ -16,6 +17,12 @@ export interface HaltRecord {
   readonly kind: Halt["kind"];
   readonly message: string;
   readonly timeMs: number;
+  /**
+   * The node's final log lines: what it wrote executing the block it halted at (for a halt in the PreBlocker, e.g.
+   * `UPGRADE "x" NEEDED ...` at level error; for an app hash mismatch, the block's lines), in emission order. Empty
+   * when it executed nothing (a failed start, a mismatch found after an idle stretch).
+   */
+  readonly logs: readonly LogLine[];
 }
 
 export { PROPOSAL_STATUSES, type ProposalStatusName } from "../app/types.js";

@@ -1,6 +1,6 @@
 import type { AppHost } from "../app/host.js";
 import type { NodeConfig, SimTx, TxResult } from "../app/types.js";
-import type { Event } from "../core/context.js";
+import type { Event, LogLine } from "../core/context.js";
 import { BlockStore, type BlockStoreSnapshot } from "./block-store.js";
 import { type BlockTimeSnapshot, BlockTimeSource } from "./block-time.js";
 import type { ChainConfig, NodeStatus } from "./config.js";
@@ -56,6 +56,7 @@ export interface NodeSnapshot<I> {
 interface EngineRecords {
   readonly blockResults: Map<number, readonly TxResult[]>;
   readonly blockEvents: Map<number, readonly Event[]>;
+  readonly blockLogs: Map<number, readonly LogLine[]>;
   readonly mempool: MempoolEntry[];
   readonly halts: HaltRecord[];
   readonly schedule: Schedule;
@@ -88,6 +89,7 @@ export function snapshotState<S, I>(ctx: EngineCtx<S, I>): EngineSnapshot<I> {
     records: structuredClone({
       blockResults: s.blockResults,
       blockEvents: s.blockEvents,
+      blockLogs: s.blockLogs,
       mempool: s.mempool,
       halts: s.halts,
       schedule: s.schedule,
@@ -124,6 +126,7 @@ export function restoreState<S, I>(host: AppHost<S, I>, snap: EngineSnapshot<I>)
     blockTimes: BlockTimeSource.fromSnapshot(snap.blockTimes),
     blockResults: r.blockResults,
     blockEvents: r.blockEvents,
+    blockLogs: r.blockLogs,
     mempool: r.mempool,
     halts: r.halts,
     schedule: r.schedule,
