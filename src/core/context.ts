@@ -7,9 +7,14 @@ export interface Event {
   readonly attributes: readonly { readonly key: string; readonly value: string }[];
 }
 
-export type LogLevel = "info" | "error";
+/** The levels modules log at (the reference's logger levels that the simulated modules use). */
+export const LOG_LEVELS = ["info", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** A log line a module wrote. Log lines are part of the trace, so their text is exact. */
+/**
+ * A log line a module wrote. Not part of the trace: the engine keeps each committed block's lines and each halted
+ * node's final lines, and scenarios pin them (operators and sidecars read them), so their text is exact.
+ */
 export interface LogLine {
   readonly level: LogLevel;
   readonly module: string;

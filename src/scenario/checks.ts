@@ -103,6 +103,13 @@ export function checkReferences(data: unknown): PathIssue[] {
         if (isRecord(h)) refNode(h.node, [...path, "halts", i, "node"]);
       });
     }
+    for (const key of ["logs", "noLogs"] as const) {
+      const list = e[key];
+      if (Array.isArray(list))
+        list.forEach((l, i) => {
+          if (isRecord(l)) refNode(l.node, [...path, key, i, "node"]);
+        });
+    }
     if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) refNode(k, [...path, "upgradeInfo", k]);
     if (isRecord(e.nodes))
       for (const [k, v] of Object.entries(e.nodes)) {

@@ -1,8 +1,8 @@
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
-import type { Event } from "../core/context.js";
+import type { Event, LogLine } from "../core/context.js";
 import { expectationJson, type Failure } from "./failure.js";
-import type { EventExpectation, Expectations, PlanExpectation } from "./model.js";
+import type { EventExpectation, Expectations, LogExpectation, PlanExpectation } from "./model.js";
 import { committedBank, type Simulation } from "./simulate.js";
 
 const json = expectationJson;
@@ -171,6 +171,22 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
         });
     }
   }
+  if (e.logs !== undefined) {
+    const missing = firstUnmatchedLog(e.logs, sim);
+    if (missing !== undefined)
+      fail(
+        `logs[${missing.index}]`,
+        logOut(missing.wanted),
+        `no match${missing.after === 0 ? "" : ` after height ${missing.after}`}`,
+      );
+  }
+  if (e.noLogs !== undefined) {
+    const written = writtenLogs(sim);
+    for (const [index, w] of e.noLogs.entries()) {
+      const found = written.find((l) => logMatches(w, l));
+      if (found !== undefined) fail(`noLogs[${index}]`, "none", writtenOut(found));
+    }
+  }
   if (e.steps !== undefined) {
     const results = sim.stepResults();
     for (const [label, want] of e.steps) {
@@ -214,6 +230,81 @@ function firstUnmatchedEvent(
   let after = 0;
   for (const [index, w] of wanted.entries()) {
     const found = it.findIndex(({ height, event }, i) => i >= at && eventMatches(w, height, event));
+    if (found < 0) return { index, wanted: w, after };
+    at = found + 1;
+    after = it[found]?.height ?? after;
+  }
+  return undefined;
+}
+
+const logOut = (l: LogExpectation) => ({
+  ...(l.height === undefined ? {} : { height: Number(l.height) }),
+  ...(l.node === undefined ? {} : { node: l.node }),
+  level: l.level,
+  ...(l.module === undefined ? {} : { module: l.module }),
+  message: l.message,
+});
+
+/** A log line as the engine kept it: its height, and the halted node whose final line it is (none: a committed block's). */
+interface WrittenLog {
+  readonly height: number;
+  readonly node: string | undefined;
+  readonly line: LogLine;
+}
+
+const writtenOut = (w: WrittenLog) => ({
+  height: w.height,
+  ...(w.node === undefined ? {} : { node: w.node }),
+  level: w.line.level,
+  module: w.line.module,
+  message: w.line.message,
+});
+
+/**
+ * Every kept log line in one order: by height; at one height, the final lines of the nodes that halted there (in the
+ * order the halts happened), then the committed block's lines (in emission order: PreBlocker, successful
+ * transactions, EndBlocker). A node halts at a height before the chain commits it, so the halt's lines come first.
+ */
+function writtenLogs(sim: {
+  readonly blockLogs: ReadonlyMap<number, readonly LogLine[]>;
+  readonly halts: readonly { readonly node: string; readonly height: number; readonly logs: readonly LogLine[] }[];
+}): WrittenLog[] {
+  const byHeight = new Map<number, WrittenLog[]>();
+  const add = (height: number, node: string | undefined, lines: readonly LogLine[]) => {
+    let at = byHeight.get(height);
+    if (at === undefined) byHeight.set(height, (at = []));
+    for (const line of lines) at.push({ height, node, line });
+  };
+  for (const h of sim.halts) add(h.height, h.node, h.logs);
+  for (const [height, lines] of sim.blockLogs) add(height, undefined, lines);
+  return [...byHeight].sort(([a], [b]) => a - b).flatMap(([, lines]) => lines);
+}
+
+/**
+ * Whether a kept line has the entry's level and exact message, and its module, height and node when given (an entry
+ * with a node matches only that node's final lines before a halt).
+ */
+const logMatches = (w: LogExpectation, l: WrittenLog): boolean =>
+  l.line.level === w.level &&
+  l.line.message === w.message &&
+  (w.module === undefined || l.line.module === w.module) &&
+  (w.height === undefined || l.height === Number(w.height)) &&
+  (w.node === undefined || l.node === w.node);
+
+/**
+ * Matches the expected log lines, in order, against the kept lines (writtenLogs; a subsequence: others may come
+ * between), exactly as firstUnmatchedEvent matches events. Undefined when all match; otherwise the first that has no
+ * match after its predecessor's, and the height of that predecessor's match (0: none).
+ */
+function firstUnmatchedLog(
+  wanted: readonly LogExpectation[],
+  sim: Simulation,
+): { readonly index: number; readonly wanted: LogExpectation; readonly after: number } | undefined {
+  const it = writtenLogs(sim);
+  let at = 0;
+  let after = 0;
+  for (const [index, w] of wanted.entries()) {
+    const found = it.findIndex((l, i) => i >= at && logMatches(w, l));
     if (found < 0) return { index, wanted: w, after };
     at = found + 1;
     after = it[found]?.height ?? after;

@@ -138,6 +138,22 @@ describe("errors name the file and the exact path", () => {
     ]);
   });
 
+  it("takes logs and noLogs as {level, message, module?, height?, node?}, one line per bad entry", () => {
+    const logs = (key: string, list: unknown) => errorsOf({ ...MINIMAL, expect: { [key]: list } });
+    const line = { level: "error", module: "x/upgrade", message: 'UPGRADE "v2" NEEDED at height: 10: ' };
+    expect(logs("logs", [line, { ...line, height: 10, node: "val1" }])).toEqual([]);
+    expect(logs("noLogs", [{ level: "info", message: "m" }])).toEqual([]);
+    expect(logs("logs", [{ level: "error" }])).toEqual(["s.json: expect.logs[0].message: required key is missing"]);
+    expect(logs("logs", [{ message: "m" }])).toEqual(["s.json: expect.logs[0].level: required key is missing"]);
+    expect(logs("logs", [line, { ...line, level: "warn" }])).toEqual([
+      's.json: expect.logs[1].level: expected one of "info", "error", got string "warn"',
+    ]);
+    expect(logs("noLogs", [{ ...line, text: "x" }])).toEqual(['s.json: expect.noLogs[0].text: unknown key "text"']);
+    expect(logs("logs", [{ ...line, node: "ghost" }])).toEqual(['s.json: expect.logs[0].node: unknown node "ghost"']);
+    expect(logs("logs", [{ ...line, height: 0 }])).toEqual(["s.json: expect.logs[0].height: must be ≥ 1, got 0"]);
+    expect(logs("logs", { level: "info" })).toEqual(["s.json: expect.logs: expected a list, got a map"]);
+  });
+
   it("takes noEvents entries in the same shape, and names the entry that is wrong", () => {
     const none = (noEvents: unknown) => errorsOf({ ...MINIMAL, expect: { noEvents } });
     expect(none([{ type: "active_proposal", attributes: { proposal_id: "1" } }])).toEqual([]);

@@ -13,6 +13,7 @@ import type { Action as ChainAction, Step as ChainStep, Trigger as ChainTrigger 
 import type { BlockTimeModel } from "../chain/block-time.js";
 import type { ProposalStatusName } from "../chain/records.js";
 import type { DurationMs, Height, UnixMs } from "../core/brand.js";
+import type { LogLevel } from "../core/context.js";
 import type { Fault } from "../faults/index.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
@@ -132,6 +133,16 @@ export interface EventExpectation {
   readonly attributes?: ReadonlyMap<string, string>;
 }
 
+export interface LogExpectation {
+  readonly height?: Height;
+  /** Only this node's final lines before a halt (HaltRecord.logs); a committed block's lines are every committer's. */
+  readonly node?: string;
+  readonly level: LogLevel;
+  readonly module?: string;
+  /** The exact text. */
+  readonly message: string;
+}
+
 export interface Expectations {
   readonly height?: Height;
   readonly halted?: false | { readonly height: Height; readonly nodes?: readonly string[] };
@@ -155,6 +166,10 @@ export interface Expectations {
   readonly events?: readonly EventExpectation[];
   /** Events no committed block may have emitted: each entry matches as in `events`. */
   readonly noEvents?: readonly EventExpectation[];
+  /** Log lines that must have been written (committed blocks' and halted nodes' final lines), in this order. */
+  readonly logs?: readonly LogExpectation[];
+  /** Log lines never written: each entry matches as in `logs`. */
+  readonly noLogs?: readonly LogExpectation[];
 }
 
 /**

@@ -21,6 +21,7 @@ import type {
   EventExpectation,
   Expectations,
   GenesisGovParams,
+  LogExpectation,
   NodeModel,
   PlanExpectation,
   Scenario,
@@ -329,6 +330,16 @@ const eventExpectation = (ev: EventExpectationDocument): EventExpectation => ({
   ...(ev.attributes === undefined ? {} : { attributes: mapOf(ev.attributes, (v) => v) }),
 });
 
+type LogExpectationDocument = NonNullable<ExpectationsDocument["logs"]>[number];
+
+const logExpectation = (l: LogExpectationDocument): LogExpectation => ({
+  ...(l.height === undefined ? {} : { height: height(l.height) }),
+  ...(l.node === undefined ? {} : { node: l.node }),
+  level: l.level,
+  ...(l.module === undefined ? {} : { module: l.module }),
+  message: l.message,
+});
+
 export function resolveExpectations(e: ExpectationsDocument): Expectations {
   const out: { -readonly [K in keyof Expectations]: Expectations[K] } = {};
   if (e.height !== undefined) out.height = height(e.height);
@@ -372,5 +383,7 @@ export function resolveExpectations(e: ExpectationsDocument): Expectations {
   if (e.supply !== undefined) out.supply = coins(e.supply);
   if (e.events !== undefined) out.events = e.events.map(eventExpectation);
   if (e.noEvents !== undefined) out.noEvents = e.noEvents.map(eventExpectation);
+  if (e.logs !== undefined) out.logs = e.logs.map(logExpectation);
+  if (e.noLogs !== undefined) out.noLogs = e.noLogs.map(logExpectation);
   return out;
 }

@@ -130,3 +130,67 @@ describe("the event expectations: what the committed blocks emitted, and what th
     expect(at2.report.failures).toHaveLength(1);
   });
 });
+
+describe("the log expectations: the lines the committed blocks and the halted nodes wrote", () => {
+  // Plan v2 at height 10 by the gov authority; v1 has no handler, so every node halts there with UPGRADE NEEDED.
+  const doc = (expectations: object) =>
+    load({
+      chain: { validators: [{ name: "val1", power: 100 }] },
+      binaries: { v1: {}, v2: { upgrades: { v2: { handler: "noop" } } } },
+      steps: [{ at: 2, authorityExec: { messages: [{ softwareUpgrade: { name: "v2", height: 10, info: "i" } }] } }],
+      run: { untilHeight: 12 },
+      expect: expectations,
+    });
+  const NEEDED = { level: "error", module: "x/upgrade", message: 'UPGRADE "v2" NEEDED at height: 10: i' };
+
+  it("holds when the halt path's error line was written, by that node at that height", () => {
+    const { report } = runScenario(
+      doc({ logs: [{ ...NEEDED, node: "val1", height: 10 }], noLogs: [{ ...NEEDED, level: "info" }] }),
+    );
+    expect(report.failures.map(failureText)).toEqual([]);
+  });
+
+  it("names the first unmatched entry, as the events expectation does", () => {
+    const { report } = runScenario(doc({ logs: [NEEDED, { ...NEEDED, level: "info" }, NEEDED] }));
+    expect(report.failures.map(failureText)).toEqual([
+      'expect.logs[1]: expected {"level":"info","module":"x/upgrade","message":"UPGRADE \\"v2\\" NEEDED at height: 10: i"}, got "no match after height 10"',
+    ]);
+    const first = runScenario(doc({ logs: [{ ...NEEDED, message: "UPGRADE NEEDED" }] }));
+    expect(first.report.failures.map(failureText)).toEqual([
+      'expect.logs[0]: expected {"level":"error","module":"x/upgrade","message":"UPGRADE NEEDED"}, got "no match"',
+    ]);
+  });
+
+  it("a matched entry is used once: the same line twice needs two lines", () => {
+    const { report } = runScenario(doc({ logs: [NEEDED, NEEDED] }));
+    expect(report.failures.map(failureText)).toEqual([
+      'expect.logs[1]: expected {"level":"error","module":"x/upgrade","message":"UPGRADE \\"v2\\" NEEDED at height: 10: i"}, got "no match after height 10"',
+    ]);
+  });
+
+  it("an entry with a node or height matches only that node's halt lines, at that height", () => {
+    const other = runScenario(doc({ logs: [{ ...NEEDED, height: 9 }] }));
+    expect(other.report.failures).toHaveLength(1);
+    const committed = runScenario(
+      load({
+        chain: { validators: [{ name: "val1", power: 100 }] },
+        binaries: { v1: {}, v2: {} },
+        nodes: { val1: { skipUpgradeHeights: [10] } },
+        steps: [{ at: 2, authorityExec: { messages: [{ softwareUpgrade: { name: "v2", height: 10 } }] } }],
+        run: { untilHeight: 12 },
+        expect: {
+          logs: [{ level: "info", module: "x/upgrade", message: 'UPGRADE "v2" SKIPPED at 10: ', height: 10 }],
+          noLogs: [{ level: "info", message: 'UPGRADE "v2" SKIPPED at 10: ', node: "val1" }],
+        },
+      }),
+    );
+    expect(committed.report.failures.map(failureText)).toEqual([]);
+  });
+
+  it("names the first line a noLogs entry matched, with its height and node", () => {
+    const { report } = runScenario(doc({ noLogs: [{ level: "error", message: NEEDED.message }] }));
+    expect(report.failures.map(failureText)).toEqual([
+      'expect.noLogs[0]: expected "none", got {"height":10,"node":"val1","level":"error","module":"x/upgrade","message":"UPGRADE \\"v2\\" NEEDED at height: 10: i"}',
+    ]);
+  });
+});

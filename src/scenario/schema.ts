@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { VOTE_OPTIONS } from "../app/types.js";
 import { PROPOSAL_STATUSES, RUN_BLOCKS_MAX } from "../chain/records.js";
+import { LOG_LEVELS } from "../core/context.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
@@ -252,6 +253,17 @@ const eventEntry = z.strictObject({
   ),
 });
 
+/** One log line a `logs` or `noLogs` expectation matches: its level and exact message, optionally module, height, node. */
+const logEntry = z.strictObject({
+  height: z.optional(height),
+  node: z.optional(
+    entityName("node").meta({ description: "Match only this node's final lines before its halt at that height" }),
+  ),
+  level: z.enum(LOG_LEVELS).meta({ description: "The line's level" }),
+  module: z.optional(z.string().meta({ description: "The logging module, e.g. x/upgrade or x/gov" })),
+  message: z.string().meta({ description: "The line's exact message" }),
+});
+
 export const ExpectationsSchema = z
   .strictObject({
     height: z.optional(intMin(0).meta({ description: "Last committed height of the chain" })),
@@ -320,6 +332,15 @@ export const ExpectationsSchema = z
       z.array(eventEntry).meta({
         description: "Events no committed block may have emitted: each entry matches as in events",
       }),
+    ),
+    logs: z.optional(
+      z.array(logEntry).meta({
+        description:
+          "Log lines that must have been written, in this order (others may come between): committed blocks' lines and halted nodes' final lines",
+      }),
+    ),
+    noLogs: z.optional(
+      z.array(logEntry).meta({ description: "Log lines never written: each entry matches as in logs" }),
     ),
   })
   .meta({ id: "Expectations", description: "Expectations, checked at the end of the run or at an expect step" });
