@@ -155,8 +155,8 @@ function processActive(
   setProposal(ctx, proposal);
   ctx.log(
     "info",
-    LOG_MODULE,
-    `proposal tallied proposal=${proposal.id} status=${ProposalStatus[proposal.status]} expedited=${proposal.expedited} title=${proposal.title} results=${log}`,
+    LOG_MODULE, // status: the reference's proposal.Status.String(), the enum's full name (protobuf-es drops the prefix)
+    `proposal tallied proposal=${proposal.id} status=PROPOSAL_STATUS_${ProposalStatus[proposal.status]} expedited=${proposal.expedited} title=${proposal.title} results=${log}`,
   );
   ctx.emit(activeProposalEvent(proposal.id, result, log));
   return ok(outcome);
