@@ -150,15 +150,21 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
       if (wanted !== actual) fail("supply", wanted, actual);
     }
   }
-  if (e.events !== undefined) {
-    const missing = firstUnmatchedEvent(e.events, sim.blockEvents);
+  /** An ordered expectation's first unmatched entry, as `<key>[i]: expected {…}, got "no match after height h"`. */
+  const failUnmatched = <W>(key: string, missing: Unmatched<W> | undefined, shown: (w: W) => unknown) => {
     if (missing !== undefined)
       fail(
-        `events[${missing.index}]`,
-        eventOut(missing.wanted),
+        `${key}[${missing.index}]`,
+        shown(missing.wanted),
         `no match${missing.after === 0 ? "" : ` after height ${missing.after}`}`,
       );
-  }
+  };
+  if (e.events !== undefined)
+    failUnmatched(
+      "events",
+      firstUnmatched(e.events, emittedEvents(sim.blockEvents), (w, x) => eventMatches(w, x.height, x.event)),
+      eventOut,
+    );
   if (e.noEvents !== undefined) {
     const emitted = emittedEvents(sim.blockEvents);
     for (const [index, w] of e.noEvents.entries()) {
@@ -171,15 +177,7 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
         });
     }
   }
-  if (e.logs !== undefined) {
-    const missing = firstUnmatchedLog(e.logs, sim);
-    if (missing !== undefined)
-      fail(
-        `logs[${missing.index}]`,
-        logOut(missing.wanted),
-        `no match${missing.after === 0 ? "" : ` after height ${missing.after}`}`,
-      );
-  }
+  if (e.logs !== undefined) failUnmatched("logs", firstUnmatched(e.logs, writtenLogs(sim), logMatches), logOut);
   if (e.noLogs !== undefined) {
     const written = writtenLogs(sim);
     for (const [index, w] of e.noLogs.entries()) {
@@ -216,23 +214,29 @@ const eventMatches = (w: EventExpectation, height: number, event: Event): boolea
   (w.height === undefined || height === Number(w.height)) &&
   [...(w.attributes ?? [])].every(([k, v]) => event.attributes.some((a) => a.key === k && a.value === v));
 
+/** An ordered expectation's first entry without a match, and the height of its predecessor's match (0: none). */
+interface Unmatched<W> {
+  readonly index: number;
+  readonly wanted: W;
+  readonly after: number;
+}
+
 /**
- * Matches the expected events, in order, against the committed blocks' events (a subsequence: others may come
- * between). Undefined when all match; otherwise the first that has no match after its predecessor's, and the height
- * of that predecessor's match (0: none).
+ * Matches the expected entries, in order, against what the chain emitted or wrote (a subsequence: others may come
+ * between). Undefined when all match; otherwise the first that has no match after its predecessor's.
  */
-function firstUnmatchedEvent(
-  wanted: readonly EventExpectation[],
-  blocks: ReadonlyMap<number, readonly Event[]>,
-): { readonly index: number; readonly wanted: EventExpectation; readonly after: number } | undefined {
-  const it = emittedEvents(blocks);
+function firstUnmatched<W, T extends { readonly height: number }>(
+  wanted: readonly W[],
+  items: readonly T[],
+  matches: (w: W, item: T) => boolean,
+): Unmatched<W> | undefined {
   let at = 0;
   let after = 0;
   for (const [index, w] of wanted.entries()) {
-    const found = it.findIndex(({ height, event }, i) => i >= at && eventMatches(w, height, event));
+    const found = items.findIndex((item, i) => i >= at && matches(w, item));
     if (found < 0) return { index, wanted: w, after };
     at = found + 1;
-    after = it[found]?.height ?? after;
+    after = items[found]?.height ?? after;
   }
   return undefined;
 }
@@ -290,24 +294,3 @@ const logMatches = (w: LogExpectation, l: WrittenLog): boolean =>
   (w.module === undefined || l.line.module === w.module) &&
   (w.height === undefined || l.height === Number(w.height)) &&
   (w.node === undefined || l.node === w.node);
-
-/**
- * Matches the expected log lines, in order, against the kept lines (writtenLogs; a subsequence: others may come
- * between), exactly as firstUnmatchedEvent matches events. Undefined when all match; otherwise the first that has no
- * match after its predecessor's, and the height of that predecessor's match (0: none).
- */
-function firstUnmatchedLog(
-  wanted: readonly LogExpectation[],
-  sim: Simulation,
-): { readonly index: number; readonly wanted: LogExpectation; readonly after: number } | undefined {
-  const it = writtenLogs(sim);
-  let at = 0;
-  let after = 0;
-  for (const [index, w] of wanted.entries()) {
-    const found = it.findIndex((l, i) => i >= at && logMatches(w, l));
-    if (found < 0) return { index, wanted: w, after };
-    at = found + 1;
-    after = it[found]?.height ?? after;
-  }
-  return undefined;
-}
