@@ -45,7 +45,8 @@ describe("log lines of committed blocks and halts", () => {
           {
             level: "info",
             module: "x/gov",
-            message: "proposal tallied proposal=1 status=PROPOSAL_STATUS_PASSED expedited=false title=v2 results=passed",
+            message:
+              "proposal tallied proposal=1 status=PROPOSAL_STATUS_PASSED expedited=false title=v2 results=passed",
           },
         ],
       ],
