@@ -10,7 +10,8 @@ const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? 
  * Compares the oracle's prediction with the real chain: height, stall, plan, applied heights, protocol version,
  * the module version map of the committed state, each upgrade message execution's success and exact error (an
  * account's own upgrade transaction included: the Msg server refuses it), handler runs, halts, and each node's
- * status, binary, height and upgrade-info.json; and where the chain's account of the harness's own actions deviated
+ * status, binary, height and upgrade-info.json; the x/upgrade log lines the model implies (each applied or skipped plan's
+ * line in its block, each PreBlocker halt's error line); and where the chain's account of the harness's own actions deviated
  * from what the harness asked for (the intent gaps, intent.ts); and what the x/upgrade Query service of a node holding
  * the committed state serves (module versions, with and without a name, current and applied plans, the upgraded
  * consensus state: upgrade-queries.ts). Returns readable differences (`plan: model {...} chain {...}`); empty when
@@ -52,6 +53,23 @@ export function conformance(s: Session, backendOf?: BackendOf): string[] {
     m.halts.map((h) => [h.node, h.height, h.kind, h.message]),
     sim.halts.map((h) => [h.node, h.height, h.kind, h.message]),
   );
+  // The node's last log line before a PreBlocker halt: the halt's message, at level error (UPGRADE NEEDED, BINARY
+  // UPDATED BEFORE TRIGGER); the other halts write none of their own.
+  m.halts.forEach((h, i) => {
+    if (h.kind !== "upgrade-needed" && h.kind !== "binary-too-early") return;
+    const chain = sim.halts[i];
+    if (chain === undefined || chain.node !== h.node || chain.height !== h.height) return; // "halts" says it
+    cmp(
+      `halt of ${h.node} at ${h.height}: last log line`,
+      { level: "error", module: "x/upgrade", message: h.message },
+      chain.logs.at(-1) ?? null,
+    );
+  });
+  for (const u of s.upgradeLines) {
+    const lines = sim.blockLogs.get(u.height) ?? [];
+    if (!lines.some((l) => l.level === u.line.level && l.module === u.line.module && l.message === u.line.message))
+      out.push(`log lines at ${u.height}: model ${j(u.line)} not among chain ${j(lines)}`);
+  }
   for (const name of sim.nodeNames()) {
     const n = m.nodes[name];
     const st = sim.nodeStatus(name)!;

@@ -1,5 +1,11 @@
 import { signerRefusal } from "../../models/keeper-rules.js";
-import { createOracle, type Oracle, step as oracleStep, stepBlocks as oracleStepBlocks } from "../../models/oracle.js";
+import {
+  createOracle,
+  type Oracle,
+  step as oracleStep,
+  stepBlocks as oracleStepBlocks,
+  selectPlan,
+} from "../../models/oracle.js";
 import type { ExecReport, OracleEvent, OracleInput, UpgradeMsg } from "../../models/types.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
@@ -11,6 +17,7 @@ import {
   type TracePosition,
 } from "../chain/trace-events.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import type { LogLine } from "../core/context.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
@@ -141,6 +148,11 @@ export class Session {
   /** Transition id → how many times it fired in this session (the report's per-transition counts). */
   readonly firedCounts = new Map<string, number>();
   readonly execs: ExecRecord[] = [];
+  /**
+   * The x/upgrade log line the model says each committed block that applied or skipped a plan writes (`applying
+   * upgrade "<name>" at height: <h>`, `UPGRADE "<name>" SKIPPED at <h>: <info>`), from the model's plan before the block.
+   */
+  readonly upgradeLines: { readonly height: number; readonly line: LogLine }[] = [];
   /** Upgrade transactions signed by another account than the gov authority, in the order they landed. */
   readonly accountTxs: AccountTxRecord[] = [];
   readonly blocks: BlockRecord[] = [];
@@ -413,7 +425,19 @@ export class Session {
         return true;
       case "block": {
         const height = ev.height;
+        const planBefore = selectPlan(this.oracle.snapshot);
         this.#block(height);
+        const r = this.oracle.snapshot.context.lastBlock;
+        if (r !== null && r.committed && r.height === height && planBefore !== null && r.planName === planBefore.name) {
+          const message =
+            r.action === "applied"
+              ? `applying upgrade "${planBefore.name}" at height: ${planBefore.height}`
+              : r.action === "skipped"
+                ? `UPGRADE "${planBefore.name}" SKIPPED at ${planBefore.height}: ${planBefore.info}`
+                : undefined;
+          if (message !== undefined)
+            this.upgradeLines.push({ height, line: { level: "info", module: "x/upgrade", message } });
+        }
         this.#lastBlockSent = height;
         this.blocks.push({
           height,
