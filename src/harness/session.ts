@@ -359,6 +359,25 @@ export class Session {
     this.#count(this.oracle.fired);
   }
 
+  /** The x/upgrade line of the block just sent, if the model says it committed `plan` applied or skipped. */
+  #upgradeLine(height: number, plan: ReturnType<typeof selectPlan>): LogLine | undefined {
+    const r = this.oracle.snapshot.context.lastBlock;
+    if (!r?.committed || r.height !== height || plan === null || r.planName !== plan.name) return undefined;
+    if (r.action === "applied")
+      return {
+        level: "info",
+        module: "x/upgrade",
+        message: `applying upgrade "${plan.name}" at height: ${plan.height}`,
+      };
+    if (r.action === "skipped")
+      return {
+        level: "info",
+        module: "x/upgrade",
+        message: `UPGRADE "${plan.name}" SKIPPED at ${plan.height}: ${plan.info}`,
+      };
+    return undefined;
+  }
+
   /** The model's verdict on the exec event just sent: its new last exec; null when it did not take the event. */
   #modelExec(before: ExecReport | null): ExecRecord["model"] {
     const e = this.oracle.snapshot.context.lastExec;
@@ -427,17 +446,8 @@ export class Session {
         const height = ev.height;
         const planBefore = selectPlan(this.oracle.snapshot);
         this.#block(height);
-        const r = this.oracle.snapshot.context.lastBlock;
-        if (r !== null && r.committed && r.height === height && planBefore !== null && r.planName === planBefore.name) {
-          const message =
-            r.action === "applied"
-              ? `applying upgrade "${planBefore.name}" at height: ${planBefore.height}`
-              : r.action === "skipped"
-                ? `UPGRADE "${planBefore.name}" SKIPPED at ${planBefore.height}: ${planBefore.info}`
-                : undefined;
-          if (message !== undefined)
-            this.upgradeLines.push({ height, line: { level: "info", module: "x/upgrade", message } });
-        }
+        const line = this.#upgradeLine(height, planBefore);
+        if (line !== undefined) this.upgradeLines.push({ height, line });
         this.#lastBlockSent = height;
         this.blocks.push({
           height,
