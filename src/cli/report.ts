@@ -197,7 +197,7 @@ export function registerReport(
       "--merge <dir...>",
       "merge the run directories of a sharded campaign (chainsim check --shard i/N) into one run and rebuild its report",
     )
-    .option("--json", 'print {"run_id","path"} as one JSON object instead of the path')
+    .option("--json", 'print {"runId","path"} as one JSON object instead of the path')
     .action(async (f: ReportFlags) => {
       let runId = f.runId ?? latestRunId(f.reportDir);
       if (f.merge !== undefined) {
@@ -232,7 +232,7 @@ export function registerReport(
       const named = f.runId !== undefined || f.merge !== undefined;
       io.out(
         f.json === true
-          ? JSON.stringify({ run_id: runId, path: r.value })
+          ? JSON.stringify({ runId, path: r.value })
           : named
             ? r.value
             : `rebuilt the newest run ${runId}: ${r.value}`,
