@@ -90,11 +90,7 @@ describe("the CLI's choice between the bundle and the sources", () => {
     expect(model.stderr).toContain("edited model loaded");
 
     await build();
-    edit(
-      "src/scenario/schema.ts",
-      "} must not be empty`",
-      "} is edited and empty`",
-    );
+    edit("src/scenario/schema.ts", "} must not be empty`", "} is edited and empty`");
     writeFileSync(
       join(copy, "empty-label.yaml"),
       "name: x\nbinaries: { v1: {} }\nsteps: [{ at: 2, label: '', stop: { node: val1 } }]\n",

@@ -57,7 +57,9 @@ describe("gov queries", () => {
     });
     // the address as AccAddress.String() prints it: an upper-case bech32 comes back in lower case
     expect(c.gov.queryDeposit(c.ctx(), 1n, bob.toUpperCase())).toMatchObject({
-      error: { message: `collections: not found: key '("1", "${bob}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit` },
+      error: {
+        message: `collections: not found: key '("1", "${bob}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit`,
+      },
     });
     const d = c.gov.queryDeposit(c.ctx(), 1n, alice);
     expect(d.ok && d.value.deposit?.amount.map((x) => `${x.amount}${x.denom}`)).toEqual(["10000000stake"]);

@@ -246,7 +246,13 @@ describe("a step that never runs", () => {
     const steps = [{ at: 50, stop: { node: "val2" } }];
     const plain = runScenario(load({ ...four, steps: [{ at: 2, stop: { node: "val3" } }, ...steps] }));
     const optional = runScenario(
-      load({ ...four, steps: [{ at: 2, stop: { node: "val3" }, optional: true }, { ...steps[0], optional: true }] }),
+      load({
+        ...four,
+        steps: [
+          { at: 2, stop: { node: "val3" }, optional: true },
+          { ...steps[0], optional: true },
+        ],
+      }),
     );
     expect(optional.report.failures).toEqual([]);
     expect(optional.report.traceHash).toBe(plain.report.traceHash);

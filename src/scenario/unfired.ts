@@ -67,7 +67,9 @@ function whyNotRun(s: Scenario, sim: Simulation, st: Step, w: WaitingStep): stri
   if (matching.length > 0) {
     const key = triggerText({ ...t, delayMs: 0 });
     const earlier = s.steps
-      .filter((x) => x.index < st.index && x.trigger.kind === "halt" && triggerText({ ...x.trigger, delayMs: 0 }) === key)
+      .filter(
+        (x) => x.index < st.index && x.trigger.kind === "halt" && triggerText({ ...x.trigger, delayMs: 0 }) === key,
+      )
       .map((x) => `steps[${x.index}]${x.label === undefined ? "" : ` "${x.label}"`}`);
     const halts = matching.map((h) => `${h.node} at height ${h.height}`).join(", ");
     return `an earlier step took the same trigger (${earlier.join(", ")} took the matching halt: ${halts})`;
