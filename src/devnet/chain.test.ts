@@ -1,11 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
+import { base64 } from "@scure/base";
 import { afterEach, describe, expect, it } from "vitest";
 import { upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
 import { inProcessQuery } from "../api/in-process.js";
+import { TxMsgDataSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";
+import { MsgSubmitProposalResponseSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
@@ -107,6 +110,13 @@ describe("DevnetChain", () => {
     expect(c.txResult(sub.hash)).toBeUndefined(); // not durable yet
     await c.flush();
     expect(c.txResult(sub.hash)).toMatchObject({ code: 0, height: "2", proposal_id: "1" });
+    // data: TxMsgData{msg_responses: [Any(MsgSubmitProposalResponse{proposal_id: 1})]}, as the reference's BaseApp.
+    const data = fromBinary(TxMsgDataSchema, base64.decode(c.txResult(sub.hash)!.data!));
+    expect(data.msgResponses.map((a) => a.typeUrl)).toEqual(["/chain.gov.v1.MsgSubmitProposalResponse"]);
+    expect(fromBinary(MsgSubmitProposalResponseSchema, data.msgResponses[0]!.value).proposalId).toBe(1n);
+    expect(fromBinary(TxMsgDataSchema, base64.decode(c.txResult(v.hash)!.data!)).msgResponses[0]!.typeUrl).toBe(
+      "/chain.gov.v1.MsgVoteResponse",
+    );
     expect(c.txResult(v.hash)).toMatchObject({ code: 0, height: "2" });
     expect(query(c, "/chain/gov/v1/proposals/1").body.proposal.status).toBe("PROPOSAL_STATUS_VOTING_PERIOD");
     for (let h = 3; h < planHeight; h++) {

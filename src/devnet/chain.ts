@@ -1,4 +1,5 @@
 import { basename, join } from "node:path";
+import { base64 } from "@scure/base";
 import type { QueryBackend } from "../api/backend.js";
 import { COMET_VERSION, NODE_APP_NAME, SDK_VERSION } from "../api/node-backend.js";
 import { type BlockSource, blockService } from "../api/services/block.js";
@@ -26,6 +27,7 @@ import { blockWrites, loadBlockStore, newBlockStore, readTx, type TxRecord } fro
 import { COMMIT_RECORD_FILE, checkRecovered, readCommitRecord, writeCommitRecord } from "./commit-record.js";
 import type { HomeConfig } from "./home.js";
 import { LevelBackend } from "./level-backend.js";
+import { msgResponse, txMsgData } from "./msg-response.js";
 import { type DecodedMsg, type DecodedTx, decodeTx, txHash } from "./tx.js";
 import { authQueryService, type CheckOutcome, txService } from "./tx-service.js";
 
@@ -389,6 +391,15 @@ export class DevnetChain {
             codespace: "",
             raw_log: "",
             events: [...ante.events, ...msgEvents(p.tx.msgs[0]!, r.proposalId)],
+            data: base64.encode(
+              txMsgData([
+                msgResponse(p.tx.msgs[0]!, {
+                  height,
+                  timeMs,
+                  ...(r.proposalId === undefined ? {} : { proposalId: r.proposalId }),
+                }),
+              ]),
+            ),
             ...(r.proposalId === undefined ? {} : { proposal_id: r.proposalId.toString() }),
           }
         : { ...common, code: 1, codespace: "", raw_log: r.error ?? "", events: ante.events };

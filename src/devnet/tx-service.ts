@@ -1,8 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { Code as GrpcCode } from "@connectrpc/connect";
+import { base64 } from "@scure/base";
 import { type BoundService, bindService, statusError } from "../api/backend.js";
 import type { BlockStore } from "../chain/block-store.js";
 import { decodeAddress } from "../core/address.js";
+import { toHex } from "../core/bytes.js";
 import type { ChainError, Result } from "../core/errors.js";
 import { err, ok, wrap } from "../core/errors.js";
 import { formatRfc3339 } from "../core/go/time.js";
@@ -80,7 +82,8 @@ export function txResponseOf(chain: TxServiceChain, r: TxRecord): TxResponse {
     txhash: r.txhash,
     codespace: r.codespace,
     code: r.code,
-    data: "",
+    // The SDK's NewResponseResultTx: the ExecTxResult's data as upper-case hex.
+    data: r.data === undefined ? "" : toHex(base64.decode(r.data)).toUpperCase(),
     rawLog: r.raw_log,
     logs: [],
     info: "",
