@@ -2,6 +2,7 @@ import { basename, join } from "node:path";
 import { base64 } from "@scure/base";
 import type { QueryBackend } from "../api/backend.js";
 import { COMET_VERSION, NODE_APP_NAME, SDK_VERSION } from "../api/node-backend.js";
+import { bankQueryService } from "../api/services/bank.js";
 import { type BlockSource, blockService } from "../api/services/block.js";
 import { govQueryService } from "../api/services/gov.js";
 import { upgradeQueryService } from "../api/services/upgrade.js";
@@ -463,12 +464,6 @@ export class DevnetChain {
     return this.#env.accountNumbers;
   }
 
-  /** Bank balances at the durable height. */
-  balances(address: string): Coins {
-    const ctx = this.#ctxAt(this.#durable);
-    return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
-  }
-
   /** The node's block store as the API reads it: durable heights only; node_info advertises `listeners().rpc`. */
   blockSource(listeners: () => NodeListeners = () => ({})): BlockSource {
     const durable = () => this.#durable;
@@ -514,6 +509,7 @@ export class DevnetChain {
         govQueryService(this.#staking),
         blockService(blocks),
         authQueryService(this.#env.accountNumbers),
+        bankQueryService(),
         txService(this),
       ],
       blockTimeMs: (h) => this.blocks.timeMs(h) ?? 0,
