@@ -12,8 +12,6 @@ import { StoreCtx } from "../app/context.js";
 import { type NodeState, SimNodeProcess } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
 import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../app/types.js";
-import type { Coins } from "../bank/coins.js";
-import { BankKeeper } from "../bank/keeper.js";
 import type { BlockStore } from "../chain/block-store.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
