@@ -18,6 +18,7 @@ import type { MultiStore, StoreError } from "../store/types.js";
 import type { VersionedMultiStore } from "../store/versioned.js";
 import type { QueryBackend } from "./backend.js";
 import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "./json.js";
+import { bankQueryService } from "./services/bank.js";
 import { type BlockSource, blockService, type NodeInfo } from "./services/block.js";
 import { govQueryService } from "./services/gov.js";
 import { upgradeQueryService } from "./services/upgrade.js";
@@ -163,7 +164,7 @@ export function nodeBackend(
         readAt: (v) => views.readAt(state.store, v),
       },
       chainId: sim.cfg.chainId,
-      services: [upgradeQueryService(), govQueryService(staking), blockService(blocks)],
+      services: [upgradeQueryService(), govQueryService(staking), blockService(blocks), bankQueryService()],
       ...(opts.appName === undefined ? {} : { appName: opts.appName }),
       blockTimeMs: (h) => sim.blocks.timeMs(h) ?? 0,
     }),

@@ -49,7 +49,13 @@ function packUncached(m: UpgradeMessage): { typeUrl: string; value: Uint8Array }
   if (m.kind === "softwareUpgrade") {
     const msg = create(MsgSoftwareUpgradeSchema, {
       authority: m.authority,
-      plan: makePlan({ name: m.plan.name, height: m.plan.height, info: m.plan.info }),
+      plan: makePlan({
+        name: m.plan.name,
+        height: m.plan.height,
+        info: m.plan.info,
+        ...(m.plan.time === undefined ? {} : { time: m.plan.time }),
+        ...(m.plan.upgradedClientState === undefined ? {} : { upgradedClientState: m.plan.upgradedClientState }),
+      }),
     });
     return { typeUrl: "/chain.upgrade.v1beta1.MsgSoftwareUpgrade", value: toBinary(MsgSoftwareUpgradeSchema, msg) };
   }

@@ -1,4 +1,5 @@
 import type { DurationMs } from "../core/brand.js";
+import { toHex } from "../core/bytes.js";
 import type { Event, LogLine } from "../core/context.js";
 import type { HaltKind } from "../upgrade/halt.js";
 
@@ -9,6 +10,10 @@ export interface PlanInput {
   readonly name: string;
   readonly height: bigint;
   readonly info: string;
+  /** `Plan.time`, when a message carries one (deprecated: the keeper refuses any non-zero time). */
+  readonly time?: { readonly seconds: bigint; readonly nanos: number };
+  /** `Plan.upgraded_client_state`, when a message carries one (the keeper refuses it). */
+  readonly upgradedClientState?: { readonly typeUrl: string; readonly value: Uint8Array };
 }
 
 /**
@@ -114,8 +119,19 @@ export function simTxWire(tx: SimTx): unknown {
 
 const upgradeMessageWire = (m: UpgradeMessage) =>
   m.kind === "softwareUpgrade"
-    ? { type: m.kind, authority: m.authority, plan: m.plan }
+    ? { type: m.kind, authority: m.authority, plan: planWire(m.plan) }
     : { type: m.kind, authority: m.authority };
+
+/** The plan as trace lines write it: the deprecated fields only when present (time as seconds/nanos, value hex). */
+function planWire(p: PlanInput): unknown {
+  if (p.time === undefined && p.upgradedClientState === undefined) return p;
+  const { time, upgradedClientState: ucs, ...rest } = p;
+  return {
+    ...rest,
+    ...(time === undefined ? {} : { time: { seconds: time.seconds, nanos: time.nanos } }),
+    ...(ucs === undefined ? {} : { upgradedClientState: { typeUrl: ucs.typeUrl, value: toHex(ucs.value) } }),
+  };
+}
 
 /** The wire object of a governance event: its kind is written `type`. */
 export const govEventWire = ({ kind, ...rest }: GovBlockEvent): unknown => ({ type: kind, ...rest });

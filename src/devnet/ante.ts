@@ -24,10 +24,11 @@ import {
  * in its order, with its codes and texts:
  *
  *  1. extension options: none are accepted (`unknown extension options`, 31);
- *  2. ValidateBasic: at least one signature (`no signatures supplied`, 15), one signature and one signer info per
- *     signer (`wrong number of signers; expected 1, got N`, 4);
+ *  2. ValidateBasic: a fee (`missing fee`, code 1 of codespace `undefined`), a gas limit within int64 (`invalid gas
+ *     supplied; G > 9223372036854775807`, 18), at least one signature (`no signatures supplied`, 15), one signature
+ *     and one signer info per signer (`wrong number of signers; expected 1, got N`, 4);
  *  3. timeout height (`block height: H, timeout height: T`, 30);
- *  4. memo length ≤ 256 characters (`maximum number of characters is 256 but received N characters`, 12);
+ *  4. memo length ≤ 256 bytes (Go's `len`, though the text says characters) (`maximum number of characters is 256 but received N characters`, 12);
  *  5. tx size gas: 10 per byte, against the fee's gas limit (`out of gas in location: txSize; gasWanted: W,
  *     gasUsed: U`, 11);
  *  6. fee: in CheckTx the minimum gas prices (`insufficient fees; got: X required: Y`, 13); the fee payer (the first
@@ -110,6 +111,23 @@ export function requiredFees(prices: readonly DecCoin[], gas: bigint): Coins {
   return out;
 }
 
+/** The largest gas limit Tx.ValidateBasic accepts (`MaxGasWanted`, 2^63 - 1). */
+const MAX_GAS_WANTED = (1n << 63n) - 1n;
+
+/**
+ * Tx.ValidateBasic (types/tx/types.go), in its order: a missing fee is an unregistered error (code 1, codespace
+ * `undefined`, log `missing fee`), a gas limit over int64 `invalid gas supplied; G > 9223372036854775807` (18), no
+ * signatures `no signatures supplied` (15). The wrong-number-of-signers check follows in the caller.
+ */
+function validateBasic(tx: DecodedTx): ChainError | undefined {
+  const fee = tx.authInfo.fee;
+  if (fee === undefined) return wrap(TxErrors.ErrMissingFee);
+  if (fee.gasLimit > MAX_GAS_WANTED)
+    return wrap(TxErrors.ErrInvalidRequest, `invalid gas supplied; ${fee.gasLimit} > ${MAX_GAS_WANTED}`);
+  if (tx.raw.signatures.length === 0) return wrap(TxErrors.ErrNoSignatures);
+  return undefined;
+}
+
 /** Gas the ante handler accounts for: the tx size cost and one secp256k1 verification. */
 export const anteGas = (tx: DecodedTx): bigint =>
   BigInt(tx.bytes.length) * TX_SIZE_COST_PER_BYTE + SIG_VERIFY_COST_SECP256K1;
@@ -141,9 +159,10 @@ const attr = (key: string, value: string) => ({ key, value, index: true });
  */
 export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): Result<AnteOk, ChainError> {
   if (tx.body.extensionOptions.length > 0) return err(wrap(TxErrors.ErrUnknownExtensionOptions));
+  const basic = validateBasic(tx);
+  if (basic !== undefined) return err(basic);
   const sigs = tx.raw.signatures;
   const signer = tx.msgs[0]!.signer;
-  if (sigs.length === 0) return err(wrap(TxErrors.ErrNoSignatures));
   if (sigs.length !== 1)
     return err(wrap(TxErrors.ErrUnauthorized, `wrong number of signers; expected 1, got ${sigs.length}`));
   const infos = tx.authInfo.signerInfos;
@@ -152,7 +171,8 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
   const timeout = tx.body.timeoutHeight;
   if (timeout > 0n && BigInt(mode.height) > timeout)
     return err(wrap(TxErrors.ErrTxTimeoutHeight, `block height: ${mode.height}, timeout height: ${timeout}`));
-  const memoLength = [...tx.body.memo].length;
+  // Go's len: the memo's length in bytes, whatever the characters.
+  const memoLength = utf8(tx.body.memo).length;
   if (memoLength > MAX_MEMO_CHARACTERS)
     return err(
       wrap(

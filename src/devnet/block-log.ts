@@ -33,6 +33,8 @@ export interface TxRecord {
   readonly events: readonly TxEvent[];
   /** The proposal id a submission created, when it succeeded. */
   readonly proposal_id?: string;
+  /** ExecTxResult.data, base64: the TxMsgData of a successful transaction (absent on failure). */
+  readonly data?: string;
 }
 
 interface BlockRecord {

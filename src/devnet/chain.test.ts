@@ -1,9 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { AnySchema } from "@bufbuild/protobuf/wkt";
+import { base64 } from "@scure/base";
 import { afterEach, describe, expect, it } from "vitest";
 import { upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
 import { inProcessQuery } from "../api/in-process.js";
+import { TxMsgDataSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";
+import { MsgSubmitProposalResponseSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { HostFs } from "../node/host-fs.js";
 import { DevnetChain } from "./chain.js";
 import { readHome } from "./home.js";
@@ -105,6 +110,13 @@ describe("DevnetChain", () => {
     expect(c.txResult(sub.hash)).toBeUndefined(); // not durable yet
     await c.flush();
     expect(c.txResult(sub.hash)).toMatchObject({ code: 0, height: "2", proposal_id: "1" });
+    // data: TxMsgData{msg_responses: [Any(MsgSubmitProposalResponse{proposal_id: 1})]}, as the reference's BaseApp.
+    const data = fromBinary(TxMsgDataSchema, base64.decode(c.txResult(sub.hash)!.data!));
+    expect(data.msgResponses.map((a) => a.typeUrl)).toEqual(["/chain.gov.v1.MsgSubmitProposalResponse"]);
+    expect(fromBinary(MsgSubmitProposalResponseSchema, data.msgResponses[0]!.value).proposalId).toBe(1n);
+    expect(fromBinary(TxMsgDataSchema, base64.decode(c.txResult(v.hash)!.data!)).msgResponses[0]!.typeUrl).toBe(
+      "/chain.gov.v1.MsgVoteResponse",
+    );
     expect(c.txResult(v.hash)).toMatchObject({ code: 0, height: "2" });
     expect(query(c, "/chain/gov/v1/proposals/1").body.proposal.status).toBe("PROPOSAL_STATUS_VOTING_PERIOD");
     for (let h = 3; h < planHeight; h++) {
@@ -133,6 +145,40 @@ describe("DevnetChain", () => {
     expect(c.produceBlock((t += 1000))).toMatchObject({ kind: "committed", height: planHeight, applied: "v2" });
     await c.flush();
     expect(query(c, "/chain/upgrade/v1beta1/applied_plan/v2").body).toEqual({ height: String(planHeight) });
+    expect(query(c, "/chain/upgrade/v1beta1/current_plan").body).toEqual({ plan: null });
+    await c.close();
+  });
+
+  it("refuses a proposal's plan that carries a time or a client state (Plan.ValidateBasic) instead of dropping them", async () => {
+    const home = await newHome();
+    const val1 = loadKey(home, "val1");
+    if (!val1.ok) throw new Error(val1.error);
+    const c = await running(home, "v1");
+    let t = T0;
+    c.produceBlock((t += 1000));
+    const sign = (sequence: bigint, msg: ReturnType<typeof voteMsg>) =>
+      signTx(val1.value, { chainId: "devnet-test", accountNumber: 0n, sequence, msg });
+    const timed = upgradeProposalMsg(val1.value.address, { name: "v2", height: 100n, time: { seconds: 0n, nanos: 0 } });
+    const client = upgradeProposalMsg(val1.value.address, {
+      name: "v2",
+      height: 100n,
+      upgradedClientState: create(AnySchema, { typeUrl: "/chain.gov.v1.MsgVote" }),
+    });
+    expect(c.checkTx(sign(0n, timed))).toMatchObject({ code: 0 });
+    expect(c.checkTx(sign(1n, client))).toMatchObject({ code: 0 });
+    expect(c.checkTx(sign(2n, voteMsg(val1.value.address, 1n)))).toMatchObject({ code: 0 });
+    expect(c.checkTx(sign(3n, voteMsg(val1.value.address, 2n)))).toMatchObject({ code: 0 });
+    for (let i = 0; i < 6; i++) c.produceBlock((t += 1000));
+    await c.flush();
+    const proposal = (id: number) => query(c, `/chain/gov/v1/proposals/${id}`).body.proposal;
+    expect(proposal(1)).toMatchObject({
+      status: "PROPOSAL_STATUS_FAILED",
+      failed_reason: "plan: time-based upgrades have been deprecated in the SDK: invalid request",
+    });
+    expect(proposal(2)).toMatchObject({
+      status: "PROPOSAL_STATUS_FAILED",
+      failed_reason: "plan: upgrade logic for IBC has been moved to the IBC module: invalid request",
+    });
     expect(query(c, "/chain/upgrade/v1beta1/current_plan").body).toEqual({ plan: null });
     await c.close();
   });

@@ -1,6 +1,8 @@
 import { basename, join } from "node:path";
+import { base64 } from "@scure/base";
 import type { QueryBackend } from "../api/backend.js";
 import { COMET_VERSION, NODE_APP_NAME, SDK_VERSION } from "../api/node-backend.js";
+import { bankQueryService } from "../api/services/bank.js";
 import { type BlockSource, blockService } from "../api/services/block.js";
 import { govQueryService } from "../api/services/gov.js";
 import { upgradeQueryService } from "../api/services/upgrade.js";
@@ -10,8 +12,6 @@ import { StoreCtx } from "../app/context.js";
 import { type NodeState, SimNodeProcess } from "../app/node-process.js";
 import { SimAppHost } from "../app/sim-host.js";
 import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../app/types.js";
-import type { Coins } from "../bank/coins.js";
-import { BankKeeper } from "../bank/keeper.js";
 import type { BlockStore } from "../chain/block-store.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
@@ -26,6 +26,7 @@ import { blockWrites, loadBlockStore, newBlockStore, readTx, type TxRecord } fro
 import { COMMIT_RECORD_FILE, checkRecovered, readCommitRecord, writeCommitRecord } from "./commit-record.js";
 import type { HomeConfig } from "./home.js";
 import { LevelBackend } from "./level-backend.js";
+import { msgResponse, txMsgData } from "./msg-response.js";
 import { type DecodedMsg, type DecodedTx, decodeTx, txHash } from "./tx.js";
 import { authQueryService, type CheckOutcome, txService } from "./tx-service.js";
 
@@ -389,6 +390,15 @@ export class DevnetChain {
             codespace: "",
             raw_log: "",
             events: [...ante.events, ...msgEvents(p.tx.msgs[0]!, r.proposalId)],
+            data: base64.encode(
+              txMsgData([
+                msgResponse(p.tx.msgs[0]!, {
+                  height,
+                  timeMs,
+                  ...(r.proposalId === undefined ? {} : { proposalId: r.proposalId }),
+                }),
+              ]),
+            ),
             ...(r.proposalId === undefined ? {} : { proposal_id: r.proposalId.toString() }),
           }
         : { ...common, code: 1, codespace: "", raw_log: r.error ?? "", events: ante.events };
@@ -452,12 +462,6 @@ export class DevnetChain {
     return this.#env.accountNumbers;
   }
 
-  /** Bank balances at the durable height. */
-  balances(address: string): Coins {
-    const ctx = this.#ctxAt(this.#durable);
-    return ctx === undefined ? [] : new BankKeeper().allBalances(ctx, address);
-  }
-
   /** The node's block store as the API reads it: durable heights only; node_info advertises `listeners().rpc`. */
   blockSource(listeners: () => NodeListeners = () => ({})): BlockSource {
     const durable = () => this.#durable;
@@ -503,6 +507,7 @@ export class DevnetChain {
         govQueryService(this.#staking),
         blockService(blocks),
         authQueryService(this.#env.accountNumbers),
+        bankQueryService(),
         txService(this),
       ],
       blockTimeMs: (h) => this.blocks.timeMs(h) ?? 0,

@@ -15,7 +15,7 @@ import { QueryClientImpl as AuthQuery } from "cosmjs-types/cosmos/auth/v1beta1/q
 import { ServiceClientImpl as CometService } from "cosmjs-types/cosmos/base/tendermint/v1beta1/query";
 import { PubKey } from "cosmjs-types/cosmos/crypto/secp256k1/keys";
 import { VoteOption } from "cosmjs-types/cosmos/gov/v1/gov";
-import { MsgSubmitProposal, MsgVote } from "cosmjs-types/cosmos/gov/v1/tx";
+import { MsgSubmitProposal, MsgSubmitProposalResponse, MsgVote } from "cosmjs-types/cosmos/gov/v1/tx";
 import { TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1beta1/query";
 import { MsgCancelUpgrade, MsgSoftwareUpgrade } from "cosmjs-types/cosmos/upgrade/v1beta1/tx";
@@ -146,6 +146,11 @@ describe("cosmjs drives the devnet through an upgrade (real processes)", () => {
         });
         const ev = res.events.find((e) => e.type === "submit_proposal")!;
         const id = BigInt(ev.attributes.find((a) => a.key === "proposal_id")!.value);
+        // The tx result's data is the reference's TxMsgData: cosmjs reads the message responses from it.
+        expect(res.msgResponses.map((r) => r.typeUrl)).toEqual(["/chain.gov.v1.MsgSubmitProposalResponse"]);
+        expect(MsgSubmitProposalResponse.decode(res.msgResponses[0]!.value).proposalId).toBe(id);
+        const indexed = await client.getTx(res.transactionHash);
+        expect(indexed?.msgResponses[0]?.typeUrl).toBe("/chain.gov.v1.MsgSubmitProposalResponse");
         await send(val1, "/chain.gov.v1.MsgVote", {
           proposalId: id,
           voter: val1.account.address,
@@ -161,7 +166,8 @@ describe("cosmjs drives the devnet through an upgrade (real processes)", () => {
         typeUrl: "/chain.upgrade.v1beta1.MsgSoftwareUpgrade",
         value: MsgSoftwareUpgrade.encode({
           authority: GOV_AUTHORITY,
-          plan: { name, height: BigInt(height), info: "", time: { seconds: 0n, nanos: 0 } },
+          // Go's zero time (0001-01-01), what gogoproto's stdtime writes: any other time is refused (deprecated).
+          plan: { name, height: BigInt(height), info: "", time: { seconds: -62135596800n, nanos: 0 } },
         }).finish(),
       });
       await propose(software("v2", planHeight));

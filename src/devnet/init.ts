@@ -6,6 +6,7 @@ import { defaultAppToml } from "../server/config.js";
 import { cometConfigToml } from "./comet-config.js";
 import { COMMIT_RECORD_FILE, writeCommitRecord } from "./commit-record.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";
+import { GENESIS_HASH_FILE } from "./genesis-hash.js";
 import { homePaths } from "./home.js";
 import { type KeyRecord, keyFromSeed, newKey, saveKey } from "./keyring.js";
 import { LevelBackend } from "./level-backend.js";
@@ -89,11 +90,14 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
   if (!checked.ok) return err(checked.error.join("\n"));
 
   try {
-    mkdirSync(join(paths.home, "config"), { recursive: true });
-    mkdirSync(paths.data, { recursive: true });
+    // CometBFT's EnsureDir(dir, 0700): the home, config/ and data/ are private to the operator.
+    mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+    mkdirSync(join(paths.home, "config"), { recursive: true, mode: 0o700 });
+    mkdirSync(paths.data, { recursive: true, mode: 0o700 });
     if (o.overwrite === true) {
       rmSync(paths.db, { recursive: true, force: true });
       rmSync(join(paths.data, COMMIT_RECORD_FILE), { force: true });
+      rmSync(join(paths.data, GENESIS_HASH_FILE), { force: true });
       rmSync(paths.upgradeInfo, { force: true });
       for (const ext of [".json", ".yaml", ".yml"])
         rmSync(join(paths.home, "config", `binaries${ext}`), { force: true });

@@ -9,6 +9,7 @@ import { DEFAULT_RPC_LIMITS, listenRpc } from "../server/rpc.js";
 import { startApiServers } from "../server/server.js";
 import { swaggerUiAssets } from "../server/swagger-assets.js";
 import { DevnetChain } from "./chain.js";
+import { checkGenesisHash } from "./genesis-hash.js";
 import { readHome } from "./home.js";
 import { devnetRest } from "./rest.js";
 import { devnetRpcSource } from "./rpc-source.js";
@@ -24,6 +25,32 @@ import { devnetRpcSource } from "./rpc-source.js";
  * too early, a downgrade, a failed handler or store loader) or the disk fails; 2 for bad configuration or flags.
  */
 export const EXIT_HALT = 1;
+
+/**
+ * BaseApp.checkHalt (Cosmos SDK v0.50), run by FinalizeBlock before block `height` at `timeMs`: `halt per
+ * configuration height H time T` once `height > halt-height` or the block's Unix seconds `> halt-time`. So block H
+ * itself commits and H + 1 is refused (the v0.50 behaviour, one block past the setting; cosmos-sdk#21226).
+ */
+export function configuredHalt(
+  height: number,
+  timeMs: number,
+  app: { readonly haltHeight: number; readonly haltTime: number },
+): string | undefined {
+  const byHeight = app.haltHeight > 0 && height > app.haltHeight;
+  const byTime = app.haltTime > 0 && Math.floor(timeMs / 1000) > app.haltTime;
+  return byHeight || byTime ? `halt per configuration height ${app.haltHeight} time ${app.haltTime}` : undefined;
+}
+
+/**
+ * What a v0.50 node does then: CometBFT's consensus fails to apply the block and logs `CONSENSUS FAILURE!!!` with the
+ * error, stops producing blocks, and the process keeps serving queries until the operator stops it.
+ */
+async function haltPerConfiguration(message: string, height: number, o: NodeRunOptions): Promise<void> {
+  o.err(`ERR CONSENSUS FAILURE!!! err=${JSON.stringify(`failed to apply block; error ${message}`)} height=${height}`);
+  if (o.signal === undefined || o.signal.aborted) return;
+  const signal = o.signal;
+  await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
 export const EXIT_CONFIG = 2;
 
 export interface NodeRunOptions {
@@ -62,6 +89,11 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
   if (!valid.ok) {
     o.err(`Error: ${valid.error.message}`);
     return EXIT_CONFIG;
+  }
+  const genesis = checkGenesisHash(cfg.paths);
+  if (!genesis.ok) {
+    o.err(`Error: ${genesis.error}`);
+    return EXIT_HALT;
   }
   const opened = await DevnetChain.open({
     config: cfg,
@@ -162,6 +194,11 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     await sleep(nextAt - Date.now(), o.signal);
     if (stopped()) break;
     const t = Math.max(Date.now(), lastMs + 1);
+    const halt = configuredHalt(chain.height + 1, t, cfg.app);
+    if (halt !== undefined) {
+      await haltPerConfiguration(halt, chain.height + 1, o);
+      break;
+    }
     const r = chain.produceBlock(t);
     if (r.kind === "halted") {
       o.err(r.halt.message);

@@ -121,6 +121,7 @@ describe("devnet REST routes", () => {
     expect(got.body.tx_response).toMatchObject({
       height: "2",
       code: 1,
+      data: "",
       raw_log: expect.stringContaining("inactive proposal"),
       tx: { "@type": "/chain.tx.v1beta1.Tx", body: { messages: [{ "@type": "/chain.gov.v1.MsgVote" }] } },
     });

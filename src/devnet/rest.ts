@@ -24,7 +24,6 @@ import { broadcastResponseOf, modeName } from "./tx-service.js";
  * |---|---|
  * | `POST /chain/tx/v1beta1/txs` | `{tx_bytes: base64 TxRaw, mode: "BROADCAST_MODE_SYNC"\|"BROADCAST_MODE_ASYNC"}` → `{"tx_response": TxResponse}` (CheckTx; code 0 = queued) |
  * | `POST /chain/tx/v1beta1/simulate` | `{tx_bytes}` → `{"gas_info","result"}` |
- * | `GET /chain/bank/v1beta1/balances/{address}` | `{"balances":[...],"pagination":{"next_key":null,"total"}}` |
  * | `GET /chain/devnet/v1/block_meta/{height}` | the block meta `query upgrade applied` prints, or 404 |
  * | `GET /chain/devnet/v1/status` | `{"chain_id","binary","latest_block_height","latest_block_time","mempool_size"}` |
  *
@@ -34,7 +33,6 @@ import { broadcastResponseOf, modeName } from "./tx-service.js";
  */
 export const TXS_PATH = "/chain/tx/v1beta1/txs";
 export const SIMULATE_PATH = "/chain/tx/v1beta1/simulate";
-const BALANCES_PREFIX = "/chain/bank/v1beta1/balances/";
 const BLOCK_META_PREFIX = "/chain/devnet/v1/block_meta/";
 export const STATUS_PATH = "/chain/devnet/v1/status";
 
@@ -53,13 +51,6 @@ const status = (http: number, code: number, message: string): GatewayResponse =>
 /** The devnet GET routes (synchronous); undefined when the request is not one of them. */
 function getRoute(chain: DevnetChain, method: string, path: string): GatewayResponse | undefined {
   if (method !== "GET") return undefined;
-  if (path.startsWith(BALANCES_PREFIX)) {
-    const balances = chain.balances(path.slice(BALANCES_PREFIX.length));
-    return json(200, {
-      balances: balances.map((c) => ({ denom: c.denom, amount: c.amount.toString() })),
-      pagination: { next_key: null, total: String(balances.length) },
-    });
-  }
   if (path.startsWith(BLOCK_META_PREFIX)) {
     const text = path.slice(BLOCK_META_PREFIX.length);
     const h = /^[0-9]{1,15}$/.test(text) ? Number(text) : Number.NaN;

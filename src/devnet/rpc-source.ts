@@ -1,3 +1,4 @@
+import { base64 } from "@scure/base";
 import type { QueryBackend } from "../api/backend.js";
 import { rpcValidators } from "../api/rpc/shapes.js";
 import type { RpcSource, RpcTxResult } from "../api/rpc/source.js";
@@ -17,6 +18,7 @@ const resultOf = (r: TxRecord): RpcTxResult => ({
   gasWanted: BigInt(r.gas_wanted),
   gasUsed: BigInt(r.gas_used),
   events: r.events,
+  ...(r.data === undefined ? {} : { data: base64.decode(r.data) }),
 });
 
 const POLL_MS = 50;

@@ -1,7 +1,10 @@
 import { rmSync } from "node:fs";
+import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, describe, expect, it } from "vitest";
 import { openTestChain, upgradeProposalMsg, voteMsg } from "../../test/kit/devnet.js";
 import { RpcHandler } from "../api/rpc/handler.js";
+import { TxMsgDataSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";
+import { MsgSubmitProposalResponseSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { loadKey } from "./keyring.js";
 import { devnetRpcSource } from "./rpc-source.js";
 import { signTx } from "./tx.js";
@@ -86,6 +89,10 @@ describe("CometBFT RPC over a devnet node", () => {
     const got = (await call(rpc, "tx", { hash: Buffer.from(sent.hash, "hex").toString("base64") })).body.result;
     expect(got).toMatchObject({ hash: sent.hash, height: "3", index: 0, tx: Buffer.from(tx).toString("base64") });
     expect(got.tx_result).toMatchObject({ code: 0, gas_wanted: "200000" });
+    // data: the TxMsgData of the reference's BaseApp, whose response carries the new proposal's id.
+    const data = fromBinary(TxMsgDataSchema, Buffer.from(got.tx_result.data, "base64"));
+    expect(data.msgResponses[0]).toMatchObject({ typeUrl: "/chain.gov.v1.MsgSubmitProposalResponse" });
+    expect(fromBinary(MsgSubmitProposalResponseSchema, data.msgResponses[0]!.value).proposalId).toBe(1n);
     const unknown = await call(rpc, "tx", { hash: Buffer.alloc(32).toString("base64") });
     expect(unknown.body.error.data).toBe(`tx (${"00".repeat(32)}) not found`);
     const search = await call(rpc, "tx_search", { query: "message.action='/chain.gov.v1.MsgSubmitProposal'" });

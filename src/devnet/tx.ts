@@ -25,6 +25,7 @@ import {
 } from "../gen/chain/tx/v1beta1/tx_pb.js";
 import { MsgCancelUpgradeSchema, MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import { type KeyRecord, signBytes } from "./keyring.js";
+import { adr027Violation, rejectUnknownFields } from "./strict-decode.js";
 
 /**
  * The devnet's transactions, as the reference encodes and signs them (x/auth/tx, SIGN_MODE_DIRECT):
@@ -67,6 +68,8 @@ export const TxErrors = {
   ErrTxTimeoutHeight: reg(30, "tx timeout height"),
   ErrUnknownExtensionOptions: reg(31, "unknown extension options"),
   ErrWrongSequence: reg(32, "incorrect account sequence"),
+  /** Tx.ValidateBasic's `missing fee` is a plain Go error: ABCI reports it as code 1 of codespace `undefined`. */
+  ErrMissingFee: Object.freeze({ codespace: "undefined", code: 1, description: "missing fee" }),
 } as const;
 
 function reg(code: number, description: string): RegisteredError {
@@ -103,10 +106,6 @@ export interface DecodedTx {
 }
 
 const parseError = (detail: string): ChainError => wrap(TxErrors.ErrTxDecode, detail);
-const hasUnknown = (
-  m: { $unknown?: readonly { no: number }[] | undefined },
-  below = Number.POSITIVE_INFINITY,
-): boolean => m.$unknown?.some((f) => f.no < below) ?? false;
 
 function decode<D extends DescMessage>(schema: D, bytes: Uint8Array): Result<MessageShape<D>, ChainError> {
   try {
@@ -144,7 +143,15 @@ function upgradeInput(a: Any): Result<UpgradeMessage, ChainError> {
     return ok({
       kind: "softwareUpgrade",
       authority: m.value.authority,
-      plan: { name: p?.name ?? "", height: p?.height ?? 0n, info: p?.info ?? "" },
+      plan: {
+        name: p?.name ?? "",
+        height: p?.height ?? 0n,
+        info: p?.info ?? "",
+        ...(p?.time === undefined ? {} : { time: { seconds: p.time.seconds, nanos: p.time.nanos } }),
+        ...(p?.upgradedClientState === undefined
+          ? {}
+          : { upgradedClientState: { typeUrl: p.upgradedClientState.typeUrl, value: p.upgradedClientState.value } }),
+      },
     });
   }
   if (a.typeUrl === MSG_CANCEL_UPGRADE) {
@@ -240,21 +247,41 @@ export function decodeMsg(a: Any): Result<DecodedMsg, ChainError> {
   }
 }
 
+/** The interface registry's resolution of an Any type URL: the devnet's messages and public key. */
+const REGISTERED: ReadonlyMap<string, DescMessage> = new Map(
+  [
+    MsgSubmitProposalSchema,
+    MsgDepositSchema,
+    MsgVoteSchema,
+    MsgCancelProposalSchema,
+    MsgSoftwareUpgradeSchema,
+    MsgCancelUpgradeSchema,
+    PubKeySchema,
+  ].map((d): [string, DescMessage] => [`/${d.typeName}`, d]),
+);
+const resolveAny = (typeUrl: string): DescMessage | undefined => REGISTERED.get(typeUrl);
+
 /**
- * The reference's tx decoder (x/auth/tx DefaultTxDecoder) plus the parts of ValidateBasic that need no state: TxRaw,
- * then body and auth info, unknown fields rejected (body fields numbered 1024 and up are non-critical and allowed),
- * every message resolved. Any failure is `<detail>: tx parse error` (code 2), or the validation error.
+ * The reference's tx decoder (x/auth/tx DefaultTxDecoder, v0.50) plus the message resolution: ADR-027 form of the
+ * TxRaw bytes, then unknown fields rejected in TxRaw, the body (non-critical fields allowed there) and the auth info
+ * at every depth, Any values included (`src/devnet/strict-decode.ts`); then every message resolved. Any failure is
+ * `<detail>: tx parse error` (code 2), or the validation error.
  */
 export function decodeTx(bytes: Uint8Array): Result<DecodedTx, ChainError> {
+  const adr027 = adr027Violation(bytes);
+  if (adr027 !== undefined) return err(parseError(adr027));
+  const rawCheck = rejectUnknownFields(bytes, TxRawSchema, false, resolveAny);
+  if (!rawCheck.ok) return err(parseError(rawCheck.error));
   const raw = decode(TxRawSchema, bytes);
   if (!raw.ok) return raw;
-  if (hasUnknown(raw.value)) return err(parseError('errUnknownField "*tx.TxRaw"'));
+  const bodyCheck = rejectUnknownFields(raw.value.bodyBytes, TxBodySchema, true, resolveAny);
+  if (!bodyCheck.ok) return err(parseError(bodyCheck.error));
   const body = decode(TxBodySchema, raw.value.bodyBytes);
   if (!body.ok) return body;
-  if (hasUnknown(body.value, 1024)) return err(parseError('errUnknownField "*tx.TxBody"'));
+  const authCheck = rejectUnknownFields(raw.value.authInfoBytes, AuthInfoSchema, false, resolveAny);
+  if (!authCheck.ok) return err(parseError(authCheck.error));
   const authInfo = decode(AuthInfoSchema, raw.value.authInfoBytes);
   if (!authInfo.ok) return authInfo;
-  if (hasUnknown(authInfo.value)) return err(parseError('errUnknownField "*tx.AuthInfo"'));
   const msgs: DecodedMsg[] = [];
   for (const a of body.value.messages) {
     const m = decodeMsg(a);

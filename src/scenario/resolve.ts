@@ -4,6 +4,7 @@
  * Contract: the input has passed the shape validation and the reference checks (`load.ts` guarantees it). A parse
  * failure here is therefore a bug in this package, reported by `InvariantError`, never a user error.
  */
+import { base64 } from "@scure/base";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { type DurationMs, type Height, height, type UnixMs } from "../core/brand.js";
 import type { Result } from "../core/errors.js";
@@ -254,6 +255,12 @@ function resolveStep(s: StepDocument, index: number, ctx: StepContext): Step {
   };
 }
 
+/** A Unix time in milliseconds as a protobuf Timestamp. */
+const planTime = (ms: UnixMs): { seconds: bigint; nanos: number } => {
+  const seconds = Math.floor(ms / 1000);
+  return { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
+};
+
 function resolveMessages(msgs: readonly UpgradeMessageDocument[] | undefined, authority: string): UpgradeMessage[] {
   return (msgs ?? []).map((m): UpgradeMessage => {
     if (m.softwareUpgrade !== undefined) {
@@ -261,7 +268,20 @@ function resolveMessages(msgs: readonly UpgradeMessageDocument[] | undefined, au
       return {
         kind: "softwareUpgrade",
         authority: u.authority ?? authority,
-        plan: { name: u.name, height: int64(u.height), info: u.info ?? "" },
+        plan: {
+          name: u.name,
+          height: int64(u.height),
+          info: u.info ?? "",
+          ...(u.time === undefined ? {} : { time: planTime(must(parseRfc3339(u.time), "plan time")) }),
+          ...(u.upgradedClientState === undefined
+            ? {}
+            : {
+                upgradedClientState: {
+                  typeUrl: u.upgradedClientState.typeUrl,
+                  value: base64.decode(u.upgradedClientState.value ?? ""),
+                },
+              }),
+        },
       };
     }
     return { kind: "cancelUpgrade", authority: m.cancelUpgrade?.authority ?? authority };

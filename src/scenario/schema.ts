@@ -220,6 +220,19 @@ const softwareUpgrade = z
     name: z.string().meta({ description: "Plan name, passed to the keeper as written (may be invalid on purpose)" }),
     height: int64.meta({ description: "Plan height, any int64, passed to the keeper as written" }),
     info: z.optional(z.string()),
+    time: z.optional(
+      rfc3339(
+        "Plan.time (deprecated): the keeper refuses a plan with any time (time-based upgrades have been deprecated)",
+      ),
+    ),
+    upgradedClientState: z.optional(
+      z
+        .strictObject({
+          typeUrl: z.string(),
+          value: z.optional(z.base64().meta({ description: "The packed value, base64; default empty" })),
+        })
+        .meta({ description: "Plan.upgraded_client_state (an Any): the keeper refuses a plan carrying one" }),
+    ),
     authority: z.optional(
       z.string().meta({
         description: "Signer address; default: the gov authority (proposals, authorityExec) or the tx signer (tx)",

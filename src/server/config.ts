@@ -39,6 +39,10 @@ export interface AppConfig {
   readonly pruningRaw: string;
   readonly pruning: PruningOptions;
   readonly snapshotInterval: number;
+  /** `halt-height`: the devnet commits this block, then refuses the next one (BaseApp.checkHalt); 0 = off. */
+  readonly haltHeight: number;
+  /** `halt-time` (Unix seconds): the first block whose time is later is refused; 0 = off. */
+  readonly haltTime: number;
   readonly api: ApiConfig;
   readonly grpc: GrpcConfig;
   readonly grpcWebEnable: boolean;
@@ -129,6 +133,8 @@ const appTomlSchema = z.object({
   pruning: str.optional(),
   "pruning-keep-recent": looseUint.optional().default(0),
   "pruning-interval": looseUint.optional().default(0),
+  "halt-height": uint.optional().default(0),
+  "halt-time": uint.optional().default(0),
   api: table({
     enable: bool.optional().default(DEFAULT_API.enable),
     swagger: bool.optional().default(DEFAULT_API.swagger),
@@ -175,6 +181,8 @@ export function parseAppToml(text: string): Result<AppConfig, PlainError> {
     pruningRaw,
     pruning: pruning.value,
     snapshotInterval: d["state-sync"]["snapshot-interval"],
+    haltHeight: d["halt-height"],
+    haltTime: d["halt-time"],
     api: {
       enable: api.enable,
       swagger: api.swagger,

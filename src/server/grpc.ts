@@ -11,7 +11,7 @@ import {
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { QueryBackend } from "../api/backend.js";
 import { DescriptorIndex } from "../api/grpc/descriptor-index.js";
-import { REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.js";
+import { ANY_TYPE_FILES, REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.js";
 import { HEIGHT_HEADER, runQuery } from "../api/height.js";
 
 /**
@@ -127,6 +127,7 @@ export function grpcHandler(
   const index = new DescriptorIndex([
     ...backend.services.map((b) => b.service.file),
     ...REFLECTION_SERVICES.map((s) => s.file),
+    ...ANY_TYPE_FILES,
   ]);
   const methodsOf = new Map<string, Set<string>>(
     backend.services.map((b) => [b.service.typeName, new Set(b.handlers.keys())]),

@@ -26,8 +26,20 @@ export const isZeroTime = (t: Timestamp | undefined): boolean =>
   t === undefined || (t.seconds === ZERO_TIME_SECONDS && t.nanos === 0);
 
 /** Builds a plan (time = zero time, no client state). */
-export const makePlan = (fields: { name?: string; height?: bigint; info?: string }): Plan =>
-  create(PlanSchema, { name: fields.name ?? "", height: fields.height ?? 0n, info: fields.info ?? "" });
+export const makePlan = (fields: {
+  name?: string;
+  height?: bigint;
+  info?: string;
+  time?: { seconds: bigint; nanos: number };
+  upgradedClientState?: { typeUrl: string; value: Uint8Array };
+}): Plan =>
+  create(PlanSchema, {
+    name: fields.name ?? "",
+    height: fields.height ?? 0n,
+    info: fields.info ?? "",
+    ...(fields.time === undefined ? {} : { time: fields.time }),
+    ...(fields.upgradedClientState === undefined ? {} : { upgradedClientState: fields.upgradedClientState }),
+  });
 
 /** Protobuf binary as the reference writes it: fields 1..5, zero values skipped, field 2 (time) always written. */
 export function encodePlan(plan: Plan): Uint8Array {

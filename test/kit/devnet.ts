@@ -196,7 +196,14 @@ export const voteMsg = (voter: string, proposalId = 1n, option = VoteOption.YES)
 /** A MsgSubmitProposal carrying MsgSoftwareUpgrade (or MsgCancelUpgrade without a plan), Any-packed. */
 export function upgradeProposalMsg(
   proposer: string,
-  plan: { readonly name: string; readonly height: bigint } | undefined,
+  plan:
+    | {
+        readonly name: string;
+        readonly height: bigint;
+        readonly time?: { seconds: bigint; nanos: number };
+        readonly upgradedClientState?: Any;
+      }
+    | undefined,
   deposit = "10000000",
 ): Any {
   const inner =

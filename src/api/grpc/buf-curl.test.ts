@@ -47,6 +47,20 @@ describe("buf curl against the gRPC server", () => {
     expect(JSON.parse(latest.stdout)).toEqual({});
   });
 
+  it("prints a gov Proposal, whose messages are Anys, through reflection alone", async () => {
+    const { stdout } = await curl("-d", '{"proposal_id":"1"}', `${base}/chain.gov.v1.Query/Proposal`);
+    const proposal = JSON.parse(stdout).proposal;
+    expect(proposal.messages[0]).toMatchObject({
+      "@type": "/chain.upgrade.v1beta1.MsgSoftwareUpgrade",
+      plan: { name: "v2", height: "30" },
+    });
+  });
+
+  it("prints bank balances through reflection", async () => {
+    const { stdout } = await curl("-d", '{"denom":"stake"}', `${base}/chain.bank.v1beta1.Query/SupplyOf`);
+    expect(JSON.parse(stdout).amount.denom).toBe("stake");
+  });
+
   it("reports an SDK error as code unknown with the SDK message", async () => {
     const failed = await curl("-d", '{"module_name":"bar"}', `${base}/chain.upgrade.v1beta1.Query/ModuleVersions`).then(
       () => undefined,

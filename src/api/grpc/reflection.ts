@@ -1,5 +1,13 @@
 import { create, type DescFile, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { file_chain_auth_v1beta1_auth } from "../../gen/chain/auth/v1beta1/auth_pb.js";
+import { file_chain_base_abci_v1beta1_abci } from "../../gen/chain/base/abci/v1beta1/abci_pb.js";
+import { file_chain_crypto_multisig_v1beta1_multisig } from "../../gen/chain/crypto/multisig/v1beta1/multisig_pb.js";
+import { file_chain_crypto_secp256k1_keys } from "../../gen/chain/crypto/secp256k1/keys_pb.js";
+import { file_chain_gov_v1_tx } from "../../gen/chain/gov/v1/tx_pb.js";
+import { file_chain_msg_v1_msg } from "../../gen/chain/msg/v1/msg_pb.js";
+import { file_chain_tx_v1beta1_tx } from "../../gen/chain/tx/v1beta1/tx_pb.js";
+import { file_chain_upgrade_v1beta1_tx } from "../../gen/chain/upgrade/v1beta1/tx_pb.js";
 import {
   type ServerReflectionRequest,
   type ServerReflectionResponse,
@@ -11,6 +19,23 @@ import {
   ServerReflection as ServerReflectionV1alpha,
 } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import type { DescriptorIndex } from "./descriptor-index.js";
+
+/**
+ * Files whose types a response can mention inside an `Any` without importing them (grpc-go serves the whole
+ * process registry): the messages a proposal or a tx carries (gov and upgrade tx files, with the msg options they
+ * import), accounts and public keys (auth, secp256k1, multisig), the tx itself and the tx result's message
+ * responses. Without them `buf curl` and grpcurl cannot print a gov Proposal, an auth Account or a GetTx answer.
+ */
+export const ANY_TYPE_FILES: readonly DescFile[] = [
+  file_chain_gov_v1_tx,
+  file_chain_upgrade_v1beta1_tx,
+  file_chain_auth_v1beta1_auth,
+  file_chain_crypto_secp256k1_keys,
+  file_chain_crypto_multisig_v1beta1_multisig,
+  file_chain_tx_v1beta1_tx,
+  file_chain_base_abci_v1beta1_abci,
+  file_chain_msg_v1_msg,
+];
 
 /** The two reflection services (grpc-go registers both; grpcurl tries v1, then v1alpha). */
 export const REFLECTION_SERVICES = [ServerReflectionV1, ServerReflectionV1alpha] as const;

@@ -2,6 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { base64, hex } from "@scure/base";
 import type { BlockMeta } from "../../chain/block-store.js";
 import { abciQuery, abciQueryJson } from "./abci-query.js";
+import { exceedsJsonDepth } from "./json-depth.js";
 import {
   blockMetaJson,
   commitJson,
@@ -598,6 +599,7 @@ export class RpcHandler {
 
   async #jsonRpc(path: string, body: string): Promise<RpcHttpResponse> {
     if (body.trim() === "") return this.#endpoints();
+    if (exceedsJsonDepth(body)) return parseError("error unmarshaling request: exceeded max depth");
     let parsed: Json;
     try {
       parsed = JSON.parse(body);

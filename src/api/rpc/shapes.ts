@@ -95,7 +95,7 @@ export const eventsJson = (events: readonly RpcEvent[]) =>
 /** ExecTxResult (and, without `info`, ResponseCheckTx), as cmtjson renders them. */
 export const txResultJson = (r: RpcTxResult) => ({
   code: r.code,
-  data: null,
+  data: r.data === undefined || r.data.length === 0 ? null : base64.encode(r.data),
   log: r.log,
   info: "",
   gas_wanted: r.gasWanted.toString(),

@@ -24,6 +24,8 @@ export interface RpcTxResult {
   readonly gasWanted: bigint;
   readonly gasUsed: bigint;
   readonly events: readonly RpcEvent[];
+  /** ExecTxResult.data (the TxMsgData of a successful devnet transaction); absent or empty renders as null. */
+  readonly data?: Uint8Array;
 }
 
 export interface RpcValidator {

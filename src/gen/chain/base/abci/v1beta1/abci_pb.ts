@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chain/base/abci/v1beta1/abci.proto.
  */
 export const file_chain_base_abci_v1beta1_abci: GenFile = /*@__PURE__*/
-  fileDesc("CiJjaGFpbi9iYXNlL2FiY2kvdjFiZXRhMS9hYmNpLnByb3RvEhdjaGFpbi5iYXNlLmFiY2kudjFiZXRhMSK8AgoKVHhSZXNwb25zZRIOCgZoZWlnaHQYASABKAMSDgoGdHhoYXNoGAIgASgJEhEKCWNvZGVzcGFjZRgDIAEoCRIMCgRjb2RlGAQgASgNEgwKBGRhdGEYBSABKAkSDwoHcmF3X2xvZxgGIAEoCRI1CgRsb2dzGAcgAygLMicuY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuQUJDSU1lc3NhZ2VMb2cSDAoEaW5mbxgIIAEoCRISCgpnYXNfd2FudGVkGAkgASgDEhAKCGdhc191c2VkGAogASgDEiAKAnR4GAsgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIRCgl0aW1lc3RhbXAYDCABKAkSLgoGZXZlbnRzGA0gAygLMh4uY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuRXZlbnQiZgoOQUJDSU1lc3NhZ2VMb2cSEQoJbXNnX2luZGV4GAEgASgNEgsKA2xvZxgCIAEoCRI0CgZldmVudHMYAyADKAsyJC5jaGFpbi5iYXNlLmFiY2kudjFiZXRhMS5TdHJpbmdFdmVudCJTCgtTdHJpbmdFdmVudBIMCgR0eXBlGAEgASgJEjYKCmF0dHJpYnV0ZXMYAiADKAsyIi5jaGFpbi5iYXNlLmFiY2kudjFiZXRhMS5BdHRyaWJ1dGUiJwoJQXR0cmlidXRlEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSIvCgdHYXNJbmZvEhIKCmdhc193YW50ZWQYASABKAQSEAoIZ2FzX3VzZWQYAiABKAQihAEKBlJlc3VsdBIQCgRkYXRhGAEgASgMQgIYARILCgNsb2cYAiABKAkSLgoGZXZlbnRzGAMgAygLMh4uY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuRXZlbnQSKwoNbXNnX3Jlc3BvbnNlcxgEIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkiUgoFRXZlbnQSDAoEdHlwZRgBIAEoCRI7CgphdHRyaWJ1dGVzGAIgAygLMicuY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuRXZlbnRBdHRyaWJ1dGUiOwoORXZlbnRBdHRyaWJ1dGUSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJEg0KBWluZGV4GAMgASgIYgZwcm90bzM", [file_google_protobuf_any]);
+  fileDesc("CiJjaGFpbi9iYXNlL2FiY2kvdjFiZXRhMS9hYmNpLnByb3RvEhdjaGFpbi5iYXNlLmFiY2kudjFiZXRhMSK8AgoKVHhSZXNwb25zZRIOCgZoZWlnaHQYASABKAMSDgoGdHhoYXNoGAIgASgJEhEKCWNvZGVzcGFjZRgDIAEoCRIMCgRjb2RlGAQgASgNEgwKBGRhdGEYBSABKAkSDwoHcmF3X2xvZxgGIAEoCRI1CgRsb2dzGAcgAygLMicuY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuQUJDSU1lc3NhZ2VMb2cSDAoEaW5mbxgIIAEoCRISCgpnYXNfd2FudGVkGAkgASgDEhAKCGdhc191c2VkGAogASgDEiAKAnR4GAsgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueRIRCgl0aW1lc3RhbXAYDCABKAkSLgoGZXZlbnRzGA0gAygLMh4uY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuRXZlbnQiZgoOQUJDSU1lc3NhZ2VMb2cSEQoJbXNnX2luZGV4GAEgASgNEgsKA2xvZxgCIAEoCRI0CgZldmVudHMYAyADKAsyJC5jaGFpbi5iYXNlLmFiY2kudjFiZXRhMS5TdHJpbmdFdmVudCJTCgtTdHJpbmdFdmVudBIMCgR0eXBlGAEgASgJEjYKCmF0dHJpYnV0ZXMYAiADKAsyIi5jaGFpbi5iYXNlLmFiY2kudjFiZXRhMS5BdHRyaWJ1dGUiJwoJQXR0cmlidXRlEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSIvCgdHYXNJbmZvEhIKCmdhc193YW50ZWQYASABKAQSEAoIZ2FzX3VzZWQYAiABKAQihAEKBlJlc3VsdBIQCgRkYXRhGAEgASgMQgIYARILCgNsb2cYAiABKAkSLgoGZXZlbnRzGAMgAygLMh4uY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuRXZlbnQSKwoNbXNnX3Jlc3BvbnNlcxgEIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkiUgoFRXZlbnQSDAoEdHlwZRgBIAEoCRI7CgphdHRyaWJ1dGVzGAIgAygLMicuY2hhaW4uYmFzZS5hYmNpLnYxYmV0YTEuRXZlbnRBdHRyaWJ1dGUiOwoORXZlbnRBdHRyaWJ1dGUSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJEg0KBWluZGV4GAMgASgIIi0KB01zZ0RhdGESEAoIbXNnX3R5cGUYASABKAkSDAoEZGF0YRgCIAEoDDoCGAEibAoJVHhNc2dEYXRhEjIKBGRhdGEYASADKAsyIC5jaGFpbi5iYXNlLmFiY2kudjFiZXRhMS5Nc2dEYXRhQgIYARIrCg1tc2dfcmVzcG9uc2VzGAIgAygLMhQuZ29vZ2xlLnByb3RvYnVmLkFueWIGcHJvdG8z", [file_google_protobuf_any]);
 
 /**
  * TxResponse defines a structure containing relevant tx data and metadata.
@@ -285,4 +285,59 @@ export type EventAttribute = Message<"chain.base.abci.v1beta1.EventAttribute"> &
  */
 export const EventAttributeSchema: GenMessage<EventAttribute> = /*@__PURE__*/
   messageDesc(file_chain_base_abci_v1beta1_abci, 7);
+
+/**
+ * MsgData defines the data returned in a Result object during message execution.
+ *
+ * @generated from message chain.base.abci.v1beta1.MsgData
+ * @deprecated
+ */
+export type MsgData = Message<"chain.base.abci.v1beta1.MsgData"> & {
+  /**
+   * @generated from field: string msg_type = 1;
+   */
+  msgType: string;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message chain.base.abci.v1beta1.MsgData.
+ * Use `create(MsgDataSchema)` to create a new message.
+ * @deprecated
+ */
+export const MsgDataSchema: GenMessage<MsgData> = /*@__PURE__*/
+  messageDesc(file_chain_base_abci_v1beta1_abci, 8);
+
+/**
+ * TxMsgData defines a list of MsgData. A transaction will have a MsgData object for each message.
+ *
+ * @generated from message chain.base.abci.v1beta1.TxMsgData
+ */
+export type TxMsgData = Message<"chain.base.abci.v1beta1.TxMsgData"> & {
+  /**
+   * data field is deprecated and not populated.
+   *
+   * @generated from field: repeated chain.base.abci.v1beta1.MsgData data = 1 [deprecated = true];
+   * @deprecated
+   */
+  data: MsgData[];
+
+  /**
+   * msg_responses contains the Msg handler responses packed into Anys.
+   *
+   * @generated from field: repeated google.protobuf.Any msg_responses = 2;
+   */
+  msgResponses: Any[];
+};
+
+/**
+ * Describes the message chain.base.abci.v1beta1.TxMsgData.
+ * Use `create(TxMsgDataSchema)` to create a new message.
+ */
+export const TxMsgDataSchema: GenMessage<TxMsgData> = /*@__PURE__*/
+  messageDesc(file_chain_base_abci_v1beta1_abci, 9);
 
