@@ -8,6 +8,7 @@ import { registerDevnetTx } from "./devnet-tx.js";
 import { registerDevnetVisor } from "./devnet-visor.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
+import { registerImport } from "./import.js";
 import { queryMain } from "./query.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -59,6 +60,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerExplore(program, io, setExit);
   registerReport(program, io, setExit);
   registerServe(program, io, setExit);
+  registerImport(program, io, setExit);
   registerDevnetInit(program, io, setExit);
   registerDevnetStart(program, io, setExit);
   registerDevnetTx(program, io, setExit);
