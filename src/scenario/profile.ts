@@ -22,7 +22,6 @@ import { NESTING_DEPTH_MAX, nestedDeeperThan, parseSource, TOO_DEEP_MESSAGE } fr
 /** The profile format's version; a reader refuses any other. */
 export const PROFILE_VERSION = 1;
 
-
 const heightTime = z.strictObject({
   height: intMin(1),
   time: rfc3339("RFC 3339 time of that block"),
