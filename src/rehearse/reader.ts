@@ -114,8 +114,11 @@ export class NodeReader {
       return JSON.parse(a.body) as Json;
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      if (a.status >= 200 && a.status < 300) return fail("malformed", url, `malformed JSON (${why})`);
-      return fail("not-a-node", url, `HTTP ${a.status} with a body that is not JSON (${excerpt(a.body)}): not ${what}`);
+      const type = a.headers["content-type"] ?? "";
+      if (a.status >= 200 && a.status < 300 && type.includes("json"))
+        return fail("malformed", url, `malformed JSON (${why})`);
+      const shown = `${type === "" ? "" : `${type}, `}${excerpt(a.body)}`;
+      return fail("not-a-node", url, `HTTP ${a.status} with a body that is not JSON (${shown}): not ${what}`);
     }
   }
 
