@@ -102,9 +102,9 @@ export class NodeReader {
   async #get(url: string, headers: Record<string, string>): Promise<HttpAnswer> {
     if (this.#requests >= this.o.maxRequests)
       fail("request-cap", url, `the import's cap of ${this.o.maxRequests} requests is reached`);
-    this.#requests++;
+    const count = ++this.#requests;
     const r = await this.o.fetch(url, headers);
-    this.o.onRequest?.(this.#requests);
+    this.o.onRequest?.(count);
     if (!r.ok) return fail(r.error.kind, url, r.error.message);
     return r.value;
   }
