@@ -18,8 +18,14 @@ import { err, ok, type Result } from "../core/errors.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { Namespace } from "../core/namespace.js";
 import { namesOf } from "../core/namespace.js";
-import { PROFILE_VERSION, type Profile, parseProfile, profileToYaml } from "../scenario/profile.js";
-import { durationText, fitBlockTimes } from "./fit-adapter.js";
+import {
+  PROFILE_VERSION,
+  type Profile,
+  type ProfileHistory,
+  parseProfile,
+  profileToYaml,
+} from "../scenario/profile.js";
+import { type BlockTimeFitResult, durationText, fitBlockTimes } from "./fit-adapter.js";
 import { readHistory } from "./history.js";
 import { uniqueNames } from "./names.js";
 import { readPassedPlanNames, readPendingProposals } from "./proposals.js";
@@ -86,6 +92,28 @@ async function readApplied(reader: NodeReader): Promise<{ name: string; height: 
   return applied.sort((a, b) => a.height - b.height || a.name.localeCompare(b.name));
 }
 
+function historyOf(
+  samples: readonly { height: number; timeMs: number }[],
+  requests: number,
+  f: BlockTimeFitResult,
+): ProfileHistory {
+  const first = samples[0]!;
+  const last = samples[samples.length - 1]!;
+  return {
+    samples: samples.length,
+    requests,
+    from: { height: first.height, time: formatRfc3339(first.timeMs) },
+    to: { height: last.height, time: formatRfc3339(last.timeMs) },
+    meanBlockTime: {
+      lastHour: durationText(f.meanBlockTime.lastHourMs),
+      lastDay: durationText(f.meanBlockTime.lastDayMs),
+      window: durationText(f.meanBlockTime.windowMs),
+    },
+    ...(f.hourlyMs.length === 0 ? {} : { hourlyMs: [...f.hourlyMs] }),
+    fit: { ...f.fit },
+  };
+}
+
 async function run(reader: NodeReader, o: ImportOptions): Promise<Imported> {
   const status = await readStatus(reader);
   reader.pinnedHeight = status.latestHeight;
@@ -101,8 +129,6 @@ async function run(reader: NodeReader, o: ImportOptions): Promise<Imported> {
   if (!fitted.ok) return fail("no-history", rpcHistory, `the block-time history cannot be fitted: ${fitted.error}`);
   checkStatusAgain(reader, status, await readStatus(reader));
   const f = fitted.value;
-  const first = history.samples[0]!;
-  const last = history.samples[history.samples.length - 1]!;
   const at = { height: status.latestHeight, time: formatRfc3339(status.latestTimeMs) };
   const profile: Profile = {
     profile: PROFILE_VERSION,
@@ -118,19 +144,7 @@ async function run(reader: NodeReader, o: ImportOptions): Promise<Imported> {
     plan,
     applied,
     proposals,
-    history: {
-      samples: history.samples.length,
-      requests: history.requests,
-      from: { height: first.height, time: formatRfc3339(first.timeMs) },
-      to: { height: last.height, time: formatRfc3339(last.timeMs) },
-      meanBlockTime: {
-        lastHour: durationText(f.meanBlockTime.lastHourMs),
-        lastDay: durationText(f.meanBlockTime.lastDayMs),
-        window: durationText(f.meanBlockTime.windowMs),
-      },
-      ...(f.hourlyMs.length === 0 ? {} : { hourlyMs: [...f.hourlyMs] }),
-      fit: { ...f.fit },
-    },
+    history: historyOf(history.samples, history.requests, f),
   };
   const checked = parseProfile("import.profile.yaml", profileToYaml(profile));
   if (!checked.ok) {

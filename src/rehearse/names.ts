@@ -8,6 +8,9 @@
  * 3. Cut to 60 characters, leaving room for a suffix.
  * 4. A name already taken (case-insensitively) gets `-2`, `-3`, … in the node's order.
  */
+import { assert } from "../core/assert.js";
+import { validatorName } from "../scenario/profile.js";
+
 const NAME_BODY_MAX = 60;
 
 export function entityNameOf(moniker: string | undefined, address: string): string {
@@ -29,6 +32,7 @@ export function uniqueNames(entries: readonly { readonly moniker: string | undef
     let name = base;
     for (let i = 2; taken.has(name.toLowerCase()) && i <= entries.length + 1; i++) name = `${base}-${i}`;
     taken.add(name.toLowerCase());
+    assert(validatorName.safeParse(name).success, `validator name ${JSON.stringify(name)} is an entity name`);
     return name;
   });
 }
