@@ -9,7 +9,8 @@
  * 2. a deviation d_s = φ·d_{s-1} + σ·N(0, 1) (AR(1), φ = `persistence`, σ = `wander`), d_{-1} = ln(rateMs/meanMs):
  *    the anchor's recent rate decays towards the level;
  * 3. a daily cycle c_s = A·cos(2π(τ_s − peak)/day), τ_s the UTC time of day of the segment's middle on the expected
- *    path (anchor time plus the expected durations of the segments before: deterministic, no block draw in it);
+ *    path (anchor time plus the expected durations of the segments before, stalls counted at their mean:
+ *    deterministic, no block draw in it);
  * 4. the segment's local mean m_s = exp(λ_s + d_s + c_s);
  * 5. per block h: m_s × (1 + jitter·√6·(u1 + u2 − 1)) (a triangular factor of mean 1 and coefficient of variation
  *    `jitter`), plus, with probability `outages.rate`, an exponential stall of mean `outages.meanMs`; rounded to
@@ -139,7 +140,7 @@ export class DriftPath {
       const cycle = m.daily.amplitude * Math.cos((2 * Math.PI * (tod - m.daily.peakMs)) / DAY_MS);
       const mean = base * Math.exp(cycle);
       this.#means[i] = mean;
-      this.#startMs += m.segmentBlocks * mean;
+      this.#startMs += m.segmentBlocks * (mean + m.outages.rate * m.outages.meanMs);
     }
     this.#computed = s + 1;
   }

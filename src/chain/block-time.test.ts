@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
 import { streamFor } from "../core/random.js";
-import { type BlockTimeModel, BlockTimeSource, type StreamModel, sampleInterval } from "./block-time.js";
+import { BlockTimeSource, type StreamModel, sampleInterval } from "./block-time.js";
 
 const MODELS: readonly StreamModel[] = [
   { kind: "fixed", intervalMs: durationMs(6000) },
