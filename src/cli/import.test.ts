@@ -117,6 +117,10 @@ describe("chainsim import from a node in the reference's shapes (cosmos namespac
       // the recent regime (6.5 s), not the window's average.
       const h = p.history!;
       expect(h.to).toEqual(p.at);
+      // The fitted drift model, anchored at the imported block with the recent rate.
+      const drift = (p.chain.blockTime as { drift: { anchor: { height: number; rate: string } } }).drift;
+      expect(drift.anchor.height).toBe(blocks);
+      expect(Math.abs(ms(drift.anchor.rate) - 6_500)).toBeLessThan(100);
       const exact = (timeMs(blocks) - timeMs(h.from.height)) / (blocks - h.from.height);
       expect(ms(h.meanBlockTime.window)).toBeCloseTo(exact, -1);
       expect(Math.abs(ms(h.meanBlockTime.lastHour) - 6_500)).toBeLessThan(30);

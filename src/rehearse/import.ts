@@ -14,7 +14,9 @@
  * Returns the profile, or the first failure as data (never throws).
  */
 
+import { type BlockTimeFit, fitBlockTimes } from "../chain/block-time-fit.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { formatDurationNs } from "../core/go/duration.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { Namespace } from "../core/namespace.js";
 import { namesOf } from "../core/namespace.js";
@@ -25,7 +27,6 @@ import {
   parseProfile,
   profileToYaml,
 } from "../scenario/profile.js";
-import { type BlockTimeFitResult, durationText, fitBlockTimes } from "./fit-adapter.js";
 import { readHistory } from "./history.js";
 import { uniqueNames } from "./names.js";
 import { readPassedPlanNames, readPendingProposals } from "./proposals.js";
@@ -92,10 +93,13 @@ async function readApplied(reader: NodeReader): Promise<{ name: string; height: 
   return applied.sort((a, b) => a.height - b.height || a.name.localeCompare(b.name));
 }
 
+/** A duration string of fractional milliseconds (to the microsecond). */
+const durationText = (ms: number): string => formatDurationNs(BigInt(Math.round(ms * 1_000)) * 1_000n);
+
 function historyOf(
   samples: readonly { height: number; timeMs: number }[],
   requests: number,
-  f: BlockTimeFitResult,
+  f: BlockTimeFit,
 ): ProfileHistory {
   const first = samples[0]!;
   const last = samples[samples.length - 1]!;
