@@ -171,6 +171,11 @@ describe("chainsim import: bad input is one line naming the endpoint, a document
       /^Error: http:\/\/127\.0\.0\.1:\d+\/status: unreachable: .*ECONNREFUSED.*after 3 attempts$/,
     ],
     [
+      "hang",
+      IMPORT_EXIT.unreachable,
+      /^Error: http:\/\/127\.0\.0\.1:\d+\/status: unreachable: no answer within 200 ms, after 3 attempts$/,
+    ],
+    [
       "not-a-node",
       IMPORT_EXIT.badAnswer,
       /^Error: http:\/\/127\.0\.0\.1:\d+\/status: HTTP 200 with a body that is not JSON \(text\/html, "<html><body>It works!<\/body><\/html>"\): not a CometBFT RPC endpoint$/,
@@ -238,6 +243,7 @@ describe("chainsim import: bad input is one line naming the endpoint, a document
       try {
         const extra = ["history", "2h"];
         if (name === "too-many-validators") extra.push("maxValidators", "100");
+        if (name === "hang") extra.push("timeout", "200ms");
         if (name === "wrong-namespace") extra.push("namespace", "chain");
         const out = join(dir, `${name}.yaml`);
         const r = await importFrom(url, extra, out);
