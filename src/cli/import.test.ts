@@ -85,7 +85,11 @@ describe("chainsim import from a node in the reference's shapes (cosmos namespac
       });
       expect(p.chain.modules).toEqual({ auth: 5, gov: 5, upgrade: 2, consensus: 1 });
       expect(p.plan).toEqual({ name: FIXTURE_PLAN.name, height: 23_000_000, info: FIXTURE_PLAN.info });
-      expect(p.applied).toEqual([{ name: "v18", height: 50 }]);
+      // v18 from the passed proposal; v17, reused by a pending legacy proposal, was applied too.
+      expect(p.applied).toEqual([
+        { name: "v17", height: 40 },
+        { name: "v18", height: 50 },
+      ]);
       expect(p.proposals).toEqual([
         {
           id: 7,
@@ -110,7 +114,10 @@ describe("chainsim import from a node in the reference's shapes (cosmos namespac
           submitTime: "2026-01-08T08:00:00.123Z",
           depositEndTime: "2026-01-22T08:00:00.123Z",
           totalDeposit: "250000000uatom",
-          messages: [{ other: "/cosmos.bank.v1beta1.MsgSend" }],
+          messages: [
+            { other: "/cosmos.bank.v1beta1.MsgSend" },
+            { softwareUpgrade: { name: "v17", height: 30_000_000, info: "" } },
+          ],
         },
       ]);
       // History: the window's mean is the exact mean between its first and last samples; the last hour's mean is

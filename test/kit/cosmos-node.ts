@@ -130,7 +130,25 @@ export const FIXTURE_PROPOSALS = {
     proposal(
       8,
       "PROPOSAL_STATUS_DEPOSIT_PERIOD",
-      [{ "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: "a", to_address: "b", amount: [] }],
+      [
+        { "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: "a", to_address: "b", amount: [] },
+        {
+          "@type": "/cosmos.gov.v1.MsgExecLegacyContent",
+          content: {
+            "@type": "/cosmos.upgrade.v1beta1.SoftwareUpgradeProposal",
+            title: "legacy",
+            description: "",
+            plan: {
+              name: "v17",
+              time: "0001-01-01T00:00:00Z",
+              height: "30000000",
+              info: "",
+              upgraded_client_state: null,
+            },
+          },
+          authority: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn",
+        },
+      ],
       false,
     ),
   ],
@@ -293,7 +311,7 @@ class Fixture {
         ],
       });
     const applied = /^\/cosmos\/upgrade\/v1beta1\/applied_plan\/(.+)$/.exec(path);
-    if (applied !== null) return ok({ height: applied[1] === "v18" ? "50" : "0" });
+    if (applied !== null) return ok({ height: applied[1] === "v18" ? "50" : applied[1] === "v17" ? "40" : "0" });
     if (path === "/cosmos/staking/v1beta1/validators" && this.fault !== "no-staking") {
       const key = q.get("pagination.key") ?? "";
       const start = key === "" ? 0 : Number(Buffer.from(key, "base64").toString());
