@@ -14,6 +14,8 @@ export type QueuedPayload =
       readonly phase: OperatorPhase;
       readonly detail: string;
       readonly binary?: string | undefined;
+      /** On the restart step: cosmovisor's download failed earlier in this recovery. */
+      readonly afterDownloadFailure?: boolean | undefined;
     };
 export type QueuedEvent = QueuedPayload & { readonly seq: number };
 

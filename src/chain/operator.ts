@@ -47,6 +47,7 @@ export function scheduleOperator<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height:
   }
   const draws = new OperatorDraws(s.cfg.seed, node);
   const plan = planRecovery(op, { haltMs: timeMs, episode: height, binary, oldBinary: n.binary }, draws, true);
+  const afterDownloadFailure = (plan.steps ?? []).some((st) => st.phase === "download-failed");
   for (const st of plan.steps ?? [])
     pushEvent(s.schedule, {
       timeMs: st.atMs,
@@ -55,7 +56,7 @@ export function scheduleOperator<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height:
       haltSeq: n.haltSeq,
       phase: st.phase,
       detail: st.detail,
-      ...(st.phase === "restart" ? { binary } : {}),
+      ...(st.phase === "restart" ? { binary, afterDownloadFailure } : {}),
     });
 }
 
@@ -74,5 +75,8 @@ export function operatorStep<S>(
     detail: e.detail,
     timeMs: s.nowMs,
   });
-  return e.binary;
+  const hook = ctx.opts.operatorLaunch;
+  return e.binary === undefined || hook === undefined
+    ? e.binary
+    : hook(n.cfg.name, e.binary, n.binary, e.afterDownloadFailure === true);
 }
