@@ -68,14 +68,14 @@ const scenarioName = z
   .string()
   .regex(SCENARIO_NAME, { error: (iss) => `must match [a-z0-9._-]+, got ${quoted(iss.input)}` });
 
-const entityName = (what: string) =>
+export const entityName = (what: string) =>
   z
     .string()
     .regex(ENTITY_NAME, { error: (iss) => `${what} name must match ${ENTITY_NAME_TEXT}, got ${quoted(iss.input)}` });
 
 const label = (what: string) => z.string().min(1, { error: `${what} must not be empty` });
 
-const intMin = (min: number) => z.int().min(min);
+export const intMin = (min: number) => z.int().min(min);
 
 const runBlocksError = (iss: { input?: unknown }): string =>
   `must be ≤ ${RUN_BLOCKS_MAX} (a run commits at most ${RUN_BLOCKS_MAX} blocks), got ${quoted(iss.input)}`;
@@ -94,7 +94,7 @@ const unionError =
     iss.input === undefined ? undefined : `expected ${expected}, got ${describeValue(iss.input)}`;
 
 /** Any int64: a safe-integer number, or a decimal string for the full range. */
-const int64 = z.union(
+export const int64 = z.union(
   [
     z.int({
       error: (iss) =>
@@ -115,7 +115,7 @@ const int64 = z.union(
 const DURATION_BODY = "((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+";
 
 /** A Go duration string; `bound` is what the field needs. Values go through the Go-compatible parser. */
-function duration(bound: "positive" | "nonNegative", description: string) {
+export function duration(bound: "positive" | "nonNegative", description: string) {
   return z
     .string()
     .superRefine((text, ctx) => {
@@ -133,7 +133,7 @@ function duration(bound: "positive" | "nonNegative", description: string) {
     });
 }
 
-const rfc3339 = (description: string) =>
+export const rfc3339 = (description: string) =>
   z
     .string()
     .superRefine((text, ctx) => {
@@ -154,7 +154,7 @@ const timeSpec = (description: string) =>
 
 const COINS_PATTERN = `^\\s*([0-9]+${DENOM_PATTERN}\\s*(,\\s*[0-9]+${DENOM_PATTERN}\\s*)*)?$`;
 
-const coins = (description: string) =>
+export const coins = (description: string) =>
   z
     .string()
     .superRefine((text, ctx) => {
@@ -486,7 +486,7 @@ const blockTime = z.union([duration("positive", "Fixed block interval"), blockTi
   error: unionError('a duration such as "6s", or {min, max}, or {mean, stddev, min?, max?}'),
 });
 
-const GovParamsSchema = z
+export const GovParamsSchema = z
   .strictObject({
     minDeposit: z.optional(coins("Default 10000000stake")),
     expeditedMinDeposit: z.optional(coins("Default 50000000stake")),
@@ -536,7 +536,7 @@ const PruningSchema = z
   )
   .meta({ description: "Pruning of every node's state (default: strategy default, 362880 kept, interval 10)" });
 
-const ChainSchema = z.strictObject({
+export const ChainSchema = z.strictObject({
   chainId: z.optional(z.string().min(1).meta({ description: "Default chain-sim-1" })),
   genesisTime: z.optional(rfc3339("Default 2026-01-01T00:00:00Z")),
   blockTime: z.optional(blockTime.meta({ description: "Default 6s" })),
