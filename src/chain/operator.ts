@@ -9,7 +9,7 @@ import { pushEvent } from "./schedule.js";
  *
  * 1. On a node's `upgrade-needed` halt its operator reads upgrade-info.json and picks the binary (the configured one
  *    for the plan, else the only binary with the plan's handler); cosmovisor acts only on a height above the last it
- *    handled (§4.2 rule 3), a person always. Nothing to do is traced as phase `none`.
+ *    handled (docs/fidelity.md §4.2 rule 3), a person always. Nothing to do is traced as phase `none`.
  * 2. The recovery (operator-plan.ts) is planned at once, with the draws of episode = the halt height, and each of its
  *    steps queued at its time; each traces as it is reached, so the trace and the timeline show the sequence.
  * 3. A step of an older halt (the node was restarted or halted again meanwhile) is dropped. The restart step starts
