@@ -20,7 +20,7 @@ const sidecar = (name: string, delayMin: number, power = 100): RecoveryMember =>
   operator: undefined,
   sidecarDelayMs: delayMin * MIN,
 });
-const setupOf = (members: RecoveryMember[]): RecoverySetup => ({
+const setupOf = (members: readonly RecoveryMember[]): RecoverySetup => ({
   members,
   haltMs: Date.UTC(2026, 0, 1),
   seed: 1,
