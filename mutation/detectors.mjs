@@ -18,8 +18,13 @@ export const DECISION_LOGIC = [
   "src/chain/lifecycle.ts",
 ];
 
-/** The bounded subset CI mutates on every run (the PreBlocker; the detectors and floors are mutation/threshold.json). */
-export const CI_SUBSET = ["src/upgrade/preblocker.ts"];
+/** The campaign detector's seed unless `npm run mutate -- --seed N` gives another. */
+export const DEFAULT_SEED = 20261124;
+
+/** The campaign detector's command at a seed. */
+export const campaignCommand = (seed) =>
+  // One thread: Stryker already runs a detector per core, and each worker thread would load the sources anew.
+  `node mutation/detect.mjs check --seed ${seed} --bail --no-page --workers 1 --json --report-dir .mutation-out --regressions-dir .mutation-out`;
 
 /**
  * Each detector, as the command Stryker's command runner executes per mutant (a non-zero exit kills it), or the
@@ -29,9 +34,7 @@ export const CI_SUBSET = ["src/upgrade/preblocker.ts"];
 export const DETECTORS = {
   campaign: {
     statement: "the property campaign: chainsim check with the default budget and a fixed seed, no faults",
-    command:
-      // One thread: Stryker already runs a detector per core, and each worker thread would load the sources anew.
-      "node mutation/detect.mjs check --seed 20261124 --bail --no-page --workers 1 --json --report-dir .mutation-out --regressions-dir .mutation-out",
+    command: campaignCommand(DEFAULT_SEED),
   },
   scenarios: {
     statement: "the scenario library's own expect blocks (chainsim run scenarios/; golden hashes are not a detector)",

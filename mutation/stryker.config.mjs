@@ -1,18 +1,17 @@
 // StrykerJS configuration for one detector at a time (`MUTATE_DETECTOR=campaign|scenarios|units`); the driver
 // `scripts/mutate.ts` (npm run mutate) runs each detector and merges the reports. MUTATE_FILES narrows the
-// mutated files (comma-separated), MUTATE_OUT is the detector's report folder.
+// mutated files (comma-separated), MUTATE_OUT is the detector's report folder, MUTATE_SEED the campaign's seed.
 import { availableParallelism } from "node:os";
-import { CI_SUBSET, DECISION_LOGIC, DETECTORS } from "./detectors.mjs";
+import { campaignCommand, DECISION_LOGIC, DETECTORS } from "./detectors.mjs";
 
 const detector = process.env.MUTATE_DETECTOR ?? "scenarios";
 if (!(detector in DETECTORS)) throw new Error(`MUTATE_DETECTOR: unknown detector "${detector}"`);
-const files = process.env.MUTATE_FILES
-  ? process.env.MUTATE_FILES === "ci"
-    ? CI_SUBSET
-    : process.env.MUTATE_FILES.split(",")
-  : DECISION_LOGIC;
+const files = process.env.MUTATE_FILES ? process.env.MUTATE_FILES.split(",") : DECISION_LOGIC;
 const out = process.env.MUTATE_OUT ?? `reports/mutation/${detector}`;
-const command = DETECTORS[detector].command;
+const seed = process.env.MUTATE_SEED;
+if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error(`MUTATE_SEED: expected an integer, got "${seed}"`);
+const command =
+  detector === "campaign" && seed !== undefined ? campaignCommand(Number(seed)) : DETECTORS[detector].command;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -3,23 +3,31 @@
 // `chainsim` starts without transpiling TypeScript. The pure-JS dependencies are bundled in (one file parses faster
 // than hundreds of modules); native and file-located packages stay external and load from node_modules at run
 // time. Run by `npm ci` (the root package's `prepare`) and `npm run build`; bin/chainsim.js falls back to the
-// sources through tsx when the bundle is missing or older than the sources.
+// sources through tsx when the bundle is missing or any of its inputs (dist/chainsim.inputs.json) is newer.
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 // `--outdir DIR` builds elsewhere (the bundle test); DIR must lie inside the repository so that the external
 // packages resolve from its node_modules.
 const at = process.argv.indexOf("--outdir");
-const outdir = at > 0 ? process.argv[at + 1] : "dist";
+const outdir = `${root}${at > 0 ? process.argv[at + 1] : "dist"}`;
 
 /** Packages with native code, worker files or assets they locate on disk: never bundled. */
 const EXTERNAL = ["classic-level", "piscina", "swagger-ui-dist", "tsx", "tsx/*", "@grpc/*", "esbuild"];
 
-await build({
+const list = `${outdir}/chainsim.inputs.json`;
+rmSync(list, { force: true });
+const startedMs = Date.now();
+const result = await build({
   entryPoints: {
     chainsim: "src/cli/main.ts",
     "explore-worker": "src/explore/worker.ts",
     "check-worker": "src/cli/check-worker.ts",
   },
+  absWorkingDir: root,
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -32,4 +40,14 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
   logLevel: "warning",
+  metafile: true,
 });
+
+// Every file the three bundles were built from (esbuild's metafile: the sources under src/, properties/, models/,
+// the scenario schema's inputs, and the bundled dependencies' files), relative to the repository: bin/chainsim.js
+// runs the bundle only when none of them is newer than this list (or missing). Written last and atomically, so a
+// failed or interrupted build leaves no list and the CLI runs from the sources. `startedMs`: an input modified
+// after the build started may be missing from the bundle.
+const inputs = Object.keys(result.metafile.inputs).sort();
+writeFileSync(`${list}.tmp`, `${JSON.stringify({ startedMs, inputs })}\n`);
+renameSync(`${list}.tmp`, list);

@@ -3,16 +3,21 @@
 // table per file and detector. Stryker's own HTML report of each detector is <out>/<detector>/index.html.
 //
 //   npm run mutate                                   every detector, every file (the full run)
-//   npm run mutate -- --ci                           CI's bounded subset: the PreBlocker, the detectors named in
-//                                                    mutation/threshold.json, failing below their floors
-//   npm run mutate -- --detectors scenarios --files src/chain/consensus.ts
+//   npm run mutate -- --ci                           CI's bounded subset: the files and detectors of
+//                                                    mutation/threshold.json's `ci`
+//   npm run mutate -- --detectors scenarios --files src/chain/consensus.ts --seed 7
 //
-// Exit: 0 done (and at or above the threshold, if one applies), 1 a score below the threshold, 2 bad flags,
-// 3 Stryker failed.
+// Every run checks the floors of mutation/threshold.json (`survivors`: per file and detector, the most mutants left
+// unsettled, src/report/mutation-floors.ts) for the files and detectors it scored. A detector exit that is no
+// verdict (a harness crash, an environment failure, a start timeout: src/report/mutation-verdict.ts) is not a kill.
+//
+// Exit: 0 done (within the floors, and at or above --threshold if given), 1 a floor or the threshold broken, 2 bad
+// flags, 3 Stryker failed.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
+import { floorBreaches, type MutationFloors, parseFloors } from "../src/report/mutation-floors.js";
 import {
   DETECTOR_NAMES,
   type DetectorName,
@@ -30,6 +35,7 @@ interface Flags {
   readonly concurrency?: string;
   readonly threshold?: string;
   readonly ci?: boolean;
+  readonly seed?: string;
 }
 
 const program = new Command("mutate")
@@ -39,7 +45,8 @@ const program = new Command("mutate")
   .option("--out <dir>", "report folder", "reports/mutation")
   .option("--concurrency <n>", "Stryker workers (default: the cores available)")
   .option("--threshold <percent>", "exit 1 when a detector's score over all files is below this")
-  .option("--ci", "CI's bounded run: --files ci, the detectors and floors of mutation/threshold.json")
+  .option("--ci", "CI's bounded run: the files and detectors of mutation/threshold.json's `ci`")
+  .option("--seed <n>", "the campaign detector's seed (default 20261124)")
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
@@ -56,27 +63,23 @@ try {
   throw e;
 }
 
-/** CI's floors: detector → the lowest score CI accepts over CI's subset (mutation/threshold.json). */
-const ciFloors = (): ReadonlyMap<string, number> => {
-  const t = JSON.parse(readFileSync("mutation/threshold.json", "utf8")) as Record<string, unknown>;
-  const floors = new Map<string, number>();
-  for (const [d, v] of Object.entries(t)) {
-    if (typeof v !== "number") fail(`mutation/threshold.json: ${d}: expected a percentage`, 2);
-    floors.set(d, v);
-  }
-  if (floors.size === 0) fail("mutation/threshold.json: no detector", 2);
-  return floors;
-};
-const floors = flags.ci ? ciFloors() : undefined;
-const detectors = (flags.detectors ?? (floors !== undefined ? [...floors.keys()].join(",") : DETECTOR_NAMES.join(",")))
+/** The floors and CI's subset (mutation/threshold.json). */
+const floors: MutationFloors = (() => {
+  const parsed = parseFloors(readFileSync("mutation/threshold.json", "utf8"));
+  if (!parsed.ok) fail(`mutation/threshold.json: ${parsed.error}`, 2);
+  return parsed.value;
+})();
+const detectors = (flags.detectors ?? (flags.ci ? floors.ci.detectors : DETECTOR_NAMES).join(","))
   .split(",")
   .map((d) => d.trim());
 for (const d of detectors)
   if (!(DETECTOR_NAMES as readonly string[]).includes(d))
     fail(`--detectors: unknown detector "${d}" (known: ${DETECTOR_NAMES.join(", ")})`, 2);
-const files = flags.files ?? (flags.ci ? "ci" : undefined);
-if (files !== undefined && files !== "ci")
-  for (const f of files.split(",")) if (!existsSync(f)) fail(`--files: no such file "${f}"`, 2);
+const asked = flags.files ?? (flags.ci ? "ci" : undefined);
+const files = asked === "ci" ? floors.ci.files.join(",") : asked;
+if (files !== undefined) for (const f of files.split(",")) if (!existsSync(f)) fail(`--files: no such file "${f}"`, 2);
+if (flags.seed !== undefined && !/^(0|[1-9]\d{0,9})$/.test(flags.seed))
+  fail(`--seed: expected a non-negative integer, got "${flags.seed}"`, 2);
 const threshold = flags.threshold !== undefined ? Number(flags.threshold) : undefined;
 if (threshold !== undefined && !(threshold >= 0 && threshold <= 100))
   fail(`--threshold: expected a percentage from 0 to 100, got "${flags.threshold}"`, 2);
@@ -85,7 +88,7 @@ if (flags.concurrency !== undefined && !/^[1-9]\d*$/.test(flags.concurrency))
 
 const out = resolve(flags.out);
 const reports: Partial<Record<DetectorName, StrykerReport>> = {};
-let campaignTimings: DetectorTiming[] = [];
+const timingsByDetector: Partial<Record<DetectorName, DetectorTiming[]>> = {};
 const started = performance.now();
 for (const d of detectors as DetectorName[]) {
   const dir = join(out, d);
@@ -103,23 +106,25 @@ for (const d of detectors as DetectorName[]) {
       MUTATE_TIMINGS: timings,
       ...(files === undefined ? {} : { MUTATE_FILES: files }),
       ...(flags.concurrency === undefined ? {} : { MUTATE_CONCURRENCY: flags.concurrency }),
+      ...(flags.seed === undefined ? {} : { MUTATE_SEED: flags.seed }),
     },
   });
   if (r.status !== 0 || !existsSync(join(dir, "mutation.json")))
     fail(`Stryker failed for detector ${d} (exit ${r.status ?? r.signal})`, 3);
   reports[d] = JSON.parse(readFileSync(join(dir, "mutation.json"), "utf8")) as StrykerReport;
   process.stderr.write(`mutate: ${d} done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
-  if (d === "campaign" && existsSync(timings))
-    campaignTimings = readFileSync(timings, "utf8")
+  if (existsSync(timings))
+    timingsByDetector[d] = readFileSync(timings, "utf8")
       .split("\n")
       .filter((l) => l !== "")
       .map((l) => JSON.parse(l) as DetectorTiming);
 }
 
-const summary: MutationSummary & { wallS: number; files_mutated: string } = {
-  ...summarizeMutation(reports, campaignTimings),
+const summary: MutationSummary & { wallS: number; filesMutated: string; seed: number } = {
+  ...summarizeMutation(reports, timingsByDetector.campaign ?? [], timingsByDetector),
   wallS: Math.round((performance.now() - started) / 1000),
-  files_mutated: files ?? "decision logic",
+  filesMutated: files ?? "decision logic",
+  seed: Number(flags.seed ?? 20261124),
 };
 writeFileSync(join(out, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
 for (const l of mutationTable(summary)) process.stdout.write(`${l}\n`);
@@ -135,13 +140,16 @@ process.stdout.write(
     ? `${summary.survivors.length} survivor(s) of campaign+scenarios; ${join(out, "summary.json")}\n`
     : `survivors of campaign+scenarios need both detectors; ${join(out, "summary.json")}\n`,
 );
-const floorOf = (d: string): number | undefined => threshold ?? floors?.get(d);
-const below = detectors.filter((d) => {
-  const floor = floorOf(d);
-  return floor !== undefined && (summary.files.all?.[d]?.score ?? 0) < floor;
-});
-if (below.length > 0)
-  fail(
-    `score below the threshold for: ${below.map((d) => `${d} (${summary.files.all?.[d]?.score ?? 0}% < ${floorOf(d)}%)`).join(", ")}`,
-    1,
-  );
+const all = summary.files.all ?? {};
+for (const d of summary.detectors) {
+  const nv = all[d]?.noVerdict;
+  if (nv !== undefined && nv.harnessCrash + nv.environment + nv.startTimeout > 0)
+    process.stdout.write(
+      `${d}: no verdict (not kills): ${nv.harnessCrash} harness crash(es), ${nv.environment} environment failure(s), ${nv.startTimeout} start timeout(s)\n`,
+    );
+}
+const broken = floorBreaches(summary, floors);
+if (threshold !== undefined)
+  for (const d of detectors)
+    if ((all[d]?.score ?? 0) < threshold) broken.push(`${d}: score ${all[d]?.score ?? 0}% < ${threshold}%`);
+if (broken.length > 0) fail(`below the floors (mutation/threshold.json):\n  ${broken.join("\n  ")}`, 1);

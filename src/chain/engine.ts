@@ -28,7 +28,7 @@ import {
   RUN_BLOCKS_MAX,
   type StopCondition,
 } from "./records.js";
-import { addStep, nextMove } from "./schedule.js";
+import { addStep, nextMove, type WaitingStep, waitingSteps } from "./schedule.js";
 import { settled } from "./settle.js";
 import { type EngineSnapshot, restoreState, snapshotState } from "./snapshot.js";
 import { runStep } from "./steps.js";
@@ -226,6 +226,10 @@ export class ChainEngine<S, I = unknown> {
   /** Step results by step index, including steps whose transactions never landed (reported as failed). */
   stepResults(): readonly StepResult[] {
     return stepResults(this.#ctx.s);
+  }
+  /** The steps that have not run yet, and what each waits for (its trigger, or a halt step's delay). */
+  waitingSteps(): readonly WaitingStep[] {
+    return waitingSteps(this.#ctx.s.schedule);
   }
   /** True when an unfired step or queued event remains. */
   get pending(): boolean {

@@ -43,6 +43,32 @@ export function addStep<S>(s: EngineState<S>, step: Step): void {
   }
 }
 
+/**
+ * A step that has not run yet, and what it waits for: its trigger (a height, a time, or a matching halt), or, for a
+ * halt step whose halt came, the end of its delay.
+ */
+export interface WaitingStep {
+  readonly step: Step;
+  readonly waitsFor: "trigger" | "delay";
+  /** For a step waiting out its delay: when it is due. */
+  readonly dueMs?: number;
+}
+
+/** Every step that has not run yet, by step index. Reads only. */
+export function waitingSteps(schedule: Schedule): WaitingStep[] {
+  const out: WaitingStep[] = [];
+  for (const list of schedule.heightSteps.values()) for (const step of list) out.push({ step, waitsFor: "trigger" });
+  for (const e of schedule.queue)
+    if (e.kind === "step")
+      out.push(
+        e.step.trigger.kind === "halt"
+          ? { step: e.step, waitsFor: "delay", dueMs: e.timeMs }
+          : { step: e.step, waitsFor: "trigger" },
+      );
+  for (const w of schedule.haltWatchers) if (!w.claimed) out.push({ step: w.step, waitsFor: "trigger" });
+  return out.sort((a, b) => a.step.index - b.step.index);
+}
+
 /** Queues an event in canonical order. */
 export function pushEvent(schedule: Schedule, e: QueuedPayload): void {
   enqueue(schedule.queue, { ...e, seq: schedule.seq++ });

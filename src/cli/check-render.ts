@@ -88,3 +88,20 @@ export function summaryLines(s: CheckSummary): string[] {
   }
   return out;
 }
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * The campaign's last line: the verdict, and, when the time limit cut it short, how far it got: `PASSED, interrupted
+ * at 1,956 of 8,400 runs (time limit 1m40s): 12 properties; report <path>`. Else `PASSED: 8400 runs of 12
+ * properties; report <path>`. The planned runs are those of the shard's units.
+ */
+export function verdictLine(s: CheckSummary, report: string): string {
+  const verdict = s.verdict.toUpperCase();
+  const n = s.properties.length;
+  if (!s.properties.some((p) => p.interrupted))
+    return `${verdict}: ${s.runs} runs of ${n} properties; report ${report}`;
+  const planned = s.properties.reduce((sum, p) => sum + p.units.reduce((u, x) => u + x.numRuns, 0), 0);
+  const limit = s.options.timeLimitMs === null ? "" : ` (time limit ${formatDuration(s.options.timeLimitMs)})`;
+  return `${verdict}, interrupted at ${count(s.runs)} of ${count(planned)} runs${limit}: ${n} properties; report ${report}`;
+}

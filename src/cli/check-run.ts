@@ -26,7 +26,7 @@ import { type CheckSummary, checkSummary } from "../harness/summary.js";
 import type { ReplayFacts } from "../report/replay.js";
 import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
 import { CHECK_DEFAULT_RUNS, type CheckConfig } from "./check-options.js";
-import { headerLine, summaryLines } from "./check-render.js";
+import { headerLine, summaryLines, verdictLine } from "./check-render.js";
 import { latestNote, pointLatest } from "./latest.js";
 import { saveScenarios, writeRunReport } from "./report.js";
 
@@ -282,9 +282,7 @@ export async function executeCheck(
     env.out("");
     for (const l of summaryLines(summary)) env.out(l);
     env.out("");
-    env.out(
-      `${summary.verdict.toUpperCase()}: ${result.runs} runs of ${result.properties.length} properties; report ${pagePath ?? summaryPath}`,
-    );
+    env.out(verdictLine(summary, pagePath ?? summaryPath));
   }
   return { exitCode: summary.exitCode, summary, summaryPath, pagePath, result };
 }

@@ -77,7 +77,10 @@ export const initCommand: DevnetCommand = {
         JSON.stringify({
           chain_id: r.value.chainId,
           home: r.value.home,
-          gov: g,
+          // proto JSON's snake_case, as every node-style command's JSON (the scenario keys are camelCase)
+          gov: Object.fromEntries(
+            Object.entries(g).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+          ),
           keys: r.value.keys.map((k) => ({ name: k.name, address: k.address })),
           files: r.value.files,
         }),

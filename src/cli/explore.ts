@@ -437,7 +437,6 @@ export function registerExplore(
     .description(
       "how far ahead must an upgrade be scheduled so that a cancel can still pass? (docs/fidelity.md §3.11, measured on the engine)",
     )
-    .showHelpAfterError(false)
     .option("--deposit-period <dur>", "gov max_deposit_period D (Go duration)", "48h")
     .option("--voting-period <dur>", "gov voting_period V", "48h")
     .option("--expedited-voting-period <dur>", "gov expedited_voting_period (default 24h, or V/2 when V <= 24h)")

@@ -12,6 +12,7 @@ import { queryMain } from "./query.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerServe } from "./serve.js";
+import { oneLineUsageErrors } from "./usage-hint.js";
 
 export { ExitCode, UserError };
 
@@ -52,7 +53,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
       "Deterministic simulator and property-testing harness for coordinated software upgrades of a chain built like the Cosmos SDK.",
     )
     .version("0.1.0")
-    .showHelpAfterError()
     .exitOverride();
   registerRun(program, io, setExit);
   registerCheck(program, io, setExit);
@@ -74,6 +74,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .allowExcessArguments()
     .argument("[args...]")
     .action(async (args: string[]) => setExit(await queryMain(args, io)));
+  oneLineUsageErrors(program);
   return program;
 }
 

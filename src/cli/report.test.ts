@@ -155,6 +155,19 @@ describe("chainsim report", () => {
     );
   }, 30_000);
 
+  it("--merge given a report folder names the check-* run folders to pass instead", async () => {
+    const reports = tmp();
+    for (const run of ["check-20261124-120000-1", "check-20261124-120500-2"]) {
+      mkdirSync(join(reports, run));
+      writeFileSync(join(reports, run, RUN_FILES.summary), JSON.stringify(sampleSummary()));
+    }
+    const r = await cli(["report", "--report-dir", tmp(), "--merge", reports]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `Error: ${reports} is a report folder, not a run: --merge takes the run folders of the shards, its check-* folders (2 here: ${join(reports, "check-20261124-120000-1")} ${join(reports, "check-20261124-120500-2")})\n`,
+    );
+  });
+
   it("exits 2 with a message when there is no run", async () => {
     const dir = tmp();
     const r = await cli(["report", "--report-dir", dir]);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { machineTransitions } from "../../models/coverage.js";
@@ -121,11 +121,40 @@ interface ReportFlags {
  * one run `<report-dir>/<run-id>/` (src/report/merge.ts); it becomes the latest once its page is written. Returns the
  * run id.
  */
+/** The check runs (`check-*` folders with a summary) directly under `dir`, by name. */
+function checkRunsIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name.startsWith("check-") && existsSync(join(dir, e.name, RUN_FILES.summary)))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * When `dir` is a report folder (its runs below it) rather than a run, what to pass instead: its `check-*` run
+ * folders. Undefined when `dir` holds a summary, or holds no check run (the read then says what is missing).
+ */
+function reportFolderHint(dir: string): string | undefined {
+  if (existsSync(join(dir, RUN_FILES.summary))) return undefined;
+  const runs = checkRunsIn(dir);
+  if (runs.length === 0) return undefined;
+  const shown = runs.slice(0, 3).map((r) => join(dir, r));
+  return (
+    `${dir} is a report folder, not a run: --merge takes the run folders of the shards, its check-* folders ` +
+    `(${runs.length} here: ${shown.join(" ")}${runs.length > 3 ? " ..." : ""})`
+  );
+}
+
 function mergeRuns(dirs: readonly string[], reportDir: string, runId: string | undefined): Result<string, string> {
   const summaries = [];
   const junits = [];
   for (const dir of dirs) {
     const summaryPath = join(dir, RUN_FILES.summary);
+    const notRun = reportFolderHint(dir);
+    if (notRun !== undefined) return err(notRun);
     const text = read(summaryPath);
     if (!text.ok) return text;
     const summary = parseSummary(summaryPath, text.value);
@@ -168,7 +197,7 @@ export function registerReport(
       "--merge <dir...>",
       "merge the run directories of a sharded campaign (chainsim check --shard i/N) into one run and rebuild its report",
     )
-    .option("--json", 'print {"run_id","path"} as one JSON object instead of the path')
+    .option("--json", 'print {"runId","path"} as one JSON object instead of the path')
     .action(async (f: ReportFlags) => {
       let runId = f.runId ?? latestRunId(f.reportDir);
       if (f.merge !== undefined) {
@@ -203,7 +232,7 @@ export function registerReport(
       const named = f.runId !== undefined || f.merge !== undefined;
       io.out(
         f.json === true
-          ? JSON.stringify({ run_id: runId, path: r.value })
+          ? JSON.stringify({ runId, path: r.value })
           : named
             ? r.value
             : `rebuilt the newest run ${runId}: ${r.value}`,

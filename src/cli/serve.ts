@@ -141,9 +141,9 @@ export async function startServe(
       JSON.stringify({
         node,
         scenario: s.name,
-        chain_id: sim.cfg.chainId,
+        chainId: sim.cfg.chainId,
         height: b.latestHeight(),
-        earliest_height: b.earliestHeight(),
+        earliestHeight: b.earliestHeight(),
         rest: servers.value.restUrl ?? null,
         grpc: servers.value.grpcAddress ?? null,
         rpc: rpcUrl ?? null,

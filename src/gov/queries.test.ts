@@ -36,16 +36,30 @@ describe("gov queries", () => {
     expect(ids(c.gov.queryProposals(c.ctx(), { depositor: alice }))).toEqual([1n]);
   });
 
-  it("vote and deposit lookups use the reference's not-found texts", () => {
+  it("vote and deposit lookups answer as v0.50's query server: a missing vote is InvalidArgument, a missing deposit the collection's NotFound", () => {
     const c = new TestChain();
     c.submitActive();
     expect(c.gov.queryVote(c.ctx(), 1n, bob)).toEqual({
       ok: false,
-      error: { code: "NotFound", message: `voter: ${bob} not found for proposal: 1` },
+      error: { code: "InvalidArgument", message: `voter: ${bob} not found for proposal: 1` },
+    });
+    // the same for a proposal that does not exist: Vote does not look the proposal up
+    expect(c.gov.queryVote(c.ctx(), 9n, bob)).toEqual({
+      ok: false,
+      error: { code: "InvalidArgument", message: `voter: ${bob} not found for proposal: 9` },
     });
     expect(c.gov.queryDeposit(c.ctx(), 1n, bob)).toEqual({
       ok: false,
-      error: { code: "NotFound", message: `depositer: ${bob} not found for proposal: 1` },
+      error: {
+        code: "NotFound",
+        message: `collections: not found: key '("1", "${bob}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit`,
+      },
+    });
+    // the address as AccAddress.String() prints it: an upper-case bech32 comes back in lower case
+    expect(c.gov.queryDeposit(c.ctx(), 1n, bob.toUpperCase())).toMatchObject({
+      error: {
+        message: `collections: not found: key '("1", "${bob}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit`,
+      },
     });
     const d = c.gov.queryDeposit(c.ctx(), 1n, alice);
     expect(d.ok && d.value.deposit?.amount.map((x) => `${x.amount}${x.denom}`)).toEqual(["10000000stake"]);

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { decodeAddress } from "../core/address.js";
+import { addressFromBytes, decodeAddress } from "../core/address.js";
 import { be64, concat, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -105,7 +105,8 @@ export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVote
   if (id === 0n) return invalid(ZERO_ID);
   if (voter === "") return invalid("empty voter address");
   const vote = getVote(ctx, id, voter);
-  if (vote === undefined) return notFound(`voter: ${voter} not found for proposal: ${id}`);
+  // v0.50 answers a missing vote with InvalidArgument (HTTP 400), not NotFound, whether or not the proposal exists.
+  if (vote === undefined) return invalid(`voter: ${voter} not found for proposal: ${id}`);
   return ok(create(QueryVoteResponseSchema, { vote }));
 }
 
@@ -159,7 +160,15 @@ export function queryDeposit(ctx: Ctx, id: bigint, depositor: string): Result<Qu
   if (id === 0n) return invalid(ZERO_ID);
   if (depositor === "") return invalid("empty depositor address");
   const deposit = getDeposit(ctx, id, depositor);
-  if (deposit === undefined) return notFound(`depositer: ${depositor} not found for proposal: ${id}`);
+  // v0.50 returns the collection's own error as NotFound (v0.47's `depositer: ... not found for proposal: ...` is
+  // gone): the key as collections' pair codec prints it, the address re-encoded as AccAddress.String() does.
+  if (deposit === undefined) {
+    const bytes = decodeAddress(depositor);
+    const shown = bytes === undefined ? depositor : addressFromBytes(bytes);
+    return notFound(
+      `collections: not found: key '("${id}", "${shown}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit`,
+    );
+  }
   return ok(create(QueryDepositResponseSchema, { deposit }));
 }
 

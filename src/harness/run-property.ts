@@ -233,6 +233,7 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
     interrupted: details.interrupted,
   };
   if (!details.failed) return { ...base, passed: true };
+  if (outOfTimeBeforeFirstRun(details)) return { ...base, runs: 0, passed: true };
   const err = details.errorInstance;
   if (!(err instanceof Violation) || lastFailure === undefined) {
     return { ...base, passed: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
@@ -254,6 +255,18 @@ export function runProperty(o: PropertyRunOptions): PropertyOutcome {
     },
   };
 }
+
+/**
+ * fast-check reports a check that its time limit interrupted before a single run passed as failed, without an error
+ * or a counterexample. That is a unit out of time (interrupted, no runs), not a crash of the harness: a slow machine
+ * or a slow mutant must not turn it into a "crashed" verdict.
+ */
+export const outOfTimeBeforeFirstRun = (d: {
+  readonly failed: boolean;
+  readonly interrupted: boolean;
+  readonly counterexamplePath: string | null;
+  readonly errorInstance: unknown;
+}): boolean => d.failed && d.interrupted && d.counterexamplePath === null && d.errorInstance === null;
 
 /**
  * The failing session written as a scenario: the world, one step per command (and the steps an `end` check drove,

@@ -90,3 +90,43 @@ describe("summarizeMutation", () => {
     expect(s.files["a.ts"]?.units?.score).toBeNull();
   });
 });
+
+describe("detector exits that are no verdict on the mutant", () => {
+  const t = (mutant: string, verdict: string | undefined, exitCode = 1) =>
+    verdict === undefined
+      ? { mutant, ms: 0, exitCode: 0, phase: "loaded" as const }
+      : { mutant, ms: 1000, exitCode, verdict };
+  it("are counted apart by kind, never as kills, and count against a floor as survivors do", () => {
+    const campaign = report("a.ts", [
+      mutant("0", 1, "Killed"),
+      mutant("1", 2, "Killed"),
+      mutant("2", 3, "Killed"),
+      mutant("3", 4, "Timeout"),
+      mutant("4", 5, "Timeout"),
+      mutant("5", 6, "Survived"),
+    ]);
+    const timings = [
+      t("0", undefined),
+      t("0", "property"),
+      t("1", undefined),
+      t("1", "harnessCrash", 1),
+      t("2", "environment", 1),
+      t("3", undefined), // loaded, then Stryker stopped it: an endless loop, a kill
+      // mutant 4 never marked its sources loaded: the detector's start timed out
+      t("5", undefined),
+      t("5", "survived", 0),
+    ];
+    const s = summarizeMutation({ campaign }, timings, { campaign: timings });
+    expect(s.files["a.ts"]?.campaign).toMatchObject({
+      mutants: 6,
+      killed: 1,
+      timeout: 1,
+      survived: 1,
+      noVerdict: { harnessCrash: 1, environment: 1, startTimeout: 1 },
+      unsettled: 4,
+      score: 66.67,
+    });
+    // the campaign's time to kill counts its real kill only
+    expect(s.campaignTimeToKillS?.killed).toBe(1);
+  });
+});

@@ -8,7 +8,12 @@
  * runtime errors of the mutated program itself. The combined row "campaign+scenarios" kills a mutant that either
  * kills. Time to kill is the campaign's seconds from start to its first failing run, median and p90 over the
  * mutants it killed.
+ *
+ * A detector exit that is no verdict on the mutant (mutation-verdict.ts: a harness crash, an environment failure, a
+ * timeout of the detector's own start) is not a kill, whatever Stryker's status: given the detector's timings it is
+ * counted apart (`noVerdict`), outside the score, and counts against a floor like a survivor (`unsettled`).
  */
+import { KILLING_VERDICTS, NO_VERDICT, type NoVerdict } from "./mutation-verdict.js";
 
 export const DETECTOR_NAMES = ["campaign", "scenarios", "units"] as const;
 export type DetectorName = (typeof DETECTOR_NAMES)[number];
@@ -40,6 +45,10 @@ export interface DetectorTiming {
   /** The campaign's own time until it stopped (the units that ran; under `--bail`, up to the first failing run). */
   readonly searchMs?: number;
   readonly exitCode: number;
+  /** The detector's verdict (mutation-verdict.ts); absent in timings written before verdicts were recorded. */
+  readonly verdict?: string;
+  /** `"loaded"`: a mark written once the sources loaded, before the command ran (no exit code yet). */
+  readonly phase?: "loaded";
 }
 
 /**
@@ -63,6 +72,10 @@ export interface ScoreRow {
   readonly timeout: number;
   readonly ignored: number;
   readonly errors: number;
+  /** Exits that are no verdict on the mutant, by kind: neither kills nor survivors, outside the score. */
+  readonly noVerdict: Readonly<Record<NoVerdict, number>>;
+  /** Survivors plus no-verdict mutants: what a floor counts (a mutant not known to be killed). */
+  readonly unsettled: number;
   /** Percent of valid mutants killed or timed out; null when no mutant is valid. */
   readonly score: number | null;
 }
@@ -85,6 +98,8 @@ export interface MutationSummary {
 }
 
 const KILLED = new Set(["Killed"]);
+/** The recorded verdicts that are kills (mutation-verdict.ts). */
+const KILLS: ReadonlySet<string> = KILLING_VERDICTS;
 const TIMEOUT = new Set(["Timeout"]);
 const SURVIVED = new Set(["Survived", "NoCoverage"]);
 const IGNORED = new Set(["Ignored", "Pending"]);
@@ -94,7 +109,7 @@ const keyOf = (file: string, m: StrykerMutant): string => {
   return `${file}:${start.line}:${start.column}-${end?.line}:${end?.column}:${m.mutatorName}:${m.replacement ?? ""}`;
 };
 
-type Outcome = "killed" | "timeout" | "survived" | "ignored" | "error";
+type Outcome = "killed" | "timeout" | "survived" | "ignored" | "error" | NoVerdict;
 const outcomeOf = (status: string): Outcome =>
   KILLED.has(status)
     ? "killed"
@@ -112,6 +127,7 @@ function row(outcomes: readonly Outcome[]): ScoreRow {
   const timeout = count("timeout");
   const survived = count("survived");
   const valid = killed + timeout + survived;
+  const noVerdict = Object.fromEntries(NO_VERDICT.map((k) => [k, count(k)])) as Record<NoVerdict, number>;
   return {
     mutants: outcomes.length,
     killed,
@@ -119,6 +135,8 @@ function row(outcomes: readonly Outcome[]): ScoreRow {
     timeout,
     ignored: count("ignored"),
     errors: count("error"),
+    noVerdict,
+    unsettled: survived + NO_VERDICT.reduce((n, k) => n + noVerdict[k], 0),
     score: valid === 0 ? null : Math.round((10_000 * (killed + timeout)) / valid) / 100,
   };
 }
@@ -129,9 +147,30 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[i] ?? 0;
 }
 
+/**
+ * The mutants (by Stryker id) of one detector's timings whose run was no verdict. A mutant Stryker timed out is a
+ * start timeout when its detector never marked its sources loaded (`timedOut` lists Stryker's Timeout ids).
+ */
+export function noVerdictsOf(
+  timings: readonly DetectorTiming[],
+  timedOut: readonly string[] = [],
+): ReadonlyMap<string, NoVerdict> {
+  const out = new Map<string, NoVerdict>();
+  const loaded = new Set<string>();
+  for (const t of timings) {
+    if (t.mutant === null) continue;
+    if (t.phase === "loaded") loaded.add(t.mutant);
+    else if (t.verdict === "harnessCrash" || t.verdict === "environment") out.set(t.mutant, t.verdict);
+    else out.delete(t.mutant);
+  }
+  for (const id of timedOut) if (!loaded.has(id)) out.set(id, "startTimeout");
+  return out;
+}
+
 export function summarizeMutation(
   reports: Readonly<Partial<Record<DetectorName, StrykerReport>>>,
   campaignTimings: readonly DetectorTiming[] = [],
+  timingsByDetector: Readonly<Partial<Record<DetectorName, readonly DetectorTiming[]>>> = {},
 ): MutationSummary {
   const detectors = DETECTOR_NAMES.filter((d) => reports[d] !== undefined);
   // key → file, mutant, outcome per detector
@@ -139,11 +178,21 @@ export function summarizeMutation(
   for (const d of detectors) {
     const report = reports[d];
     if (report === undefined) continue;
+    const timings = timingsByDetector[d];
+    const timedOut = Object.values(report.files).flatMap((f) => f.mutants.filter((m) => TIMEOUT.has(m.status)));
+    const none =
+      timings === undefined
+        ? new Map<string, NoVerdict>()
+        : noVerdictsOf(
+            timings,
+            timedOut.map((m) => m.id),
+          );
     for (const [file, { mutants: ms }] of Object.entries(report.files)) {
       for (const m of ms) {
         const k = keyOf(file, m);
         const entry = mutants.get(k) ?? { file, m, by: {} };
-        entry.by[d] = outcomeOf(m.status);
+        const o = outcomeOf(m.status);
+        entry.by[d] = o === "killed" || o === "timeout" ? (none.get(m.id) ?? o) : o;
         mutants.set(k, entry);
       }
     }
@@ -193,7 +242,13 @@ export function summarizeMutation(
     for (const [col, os] of outcomes.get(f) ?? []) cols[col] = row(os);
     files[f] = cols;
   }
-  const killTimings = campaignTimings.filter((t) => t.mutant !== null && t.exitCode !== 0);
+  const killTimings = campaignTimings.filter(
+    (t) =>
+      t.mutant !== null &&
+      t.phase === undefined &&
+      t.exitCode !== 0 &&
+      (t.verdict === undefined || KILLS.has(t.verdict)),
+  );
   const seconds = (ms: readonly number[]): number[] => ms.map((v) => v / 1000).sort((a, b) => a - b);
   const kills = seconds(killTimings.map((t) => t.ms));
   const cpuKills = seconds(killTimings.flatMap((t) => (t.cpuMs === undefined ? [] : [t.cpuMs])));

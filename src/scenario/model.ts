@@ -192,7 +192,8 @@ export type Action =
     }
   | { readonly kind: "expect"; readonly expect: Expectations };
 
-export type Step = ChainStep<Action, Trigger>;
+/** A file's step; `optional`: it may legitimately never run (else a step that never ran fails the scenario). */
+export type Step = ChainStep<Action, Trigger> & { readonly optional?: true };
 
 export interface RunModel {
   readonly untilHeight?: Height;

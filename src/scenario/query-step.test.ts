@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { addressOfName } from "../core/address.js";
 import { failureText } from "./failure.js";
 import { parseScenario } from "./load.js";
 import { jsonEqual } from "./query-step.js";
@@ -74,5 +75,36 @@ describe("query steps", () => {
     expect(jsonEqual({ a: "1" }, { a: 1 })).toBe(false);
     expect(jsonEqual({ a: null }, {})).toBe(false);
     expect(jsonEqual([], {})).toBe(false);
+  });
+});
+
+describe("gov not-found answers over REST, as the reference v0.50 query server and its gateway give them", () => {
+  const val2 = addressOfName("val2");
+  const proposal = {
+    at: 2,
+    submitProposal: { id: "p", proposer: "val1", messages: [{ softwareUpgrade: { name: "v2", height: 900 } }] },
+  };
+  const query = (path: string, status: number, body: unknown) => ({ at: 4, query: { path, expect: { status, body } } });
+
+  it("a vote that was not cast is 400 code 3; a deposit that was not made is 404 code 5 with the collection's text", () => {
+    const s = scenario(
+      [
+        proposal,
+        query(`/chain/gov/v1/proposals/1/votes/${val2}`, 400, {
+          code: 3,
+          message: `voter: ${val2} not found for proposal: 1`,
+          details: [],
+        }),
+        query(`/chain/gov/v1/proposals/1/deposits/${val2}`, 404, {
+          code: 5,
+          message: `collections: not found: key '("1", "${val2}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit`,
+          details: [],
+        }),
+        query("/chain/gov/v1/proposals/7", 404, { code: 5, message: "proposal 7 doesn't exist", details: [] }),
+      ],
+      { chain: { gov: { maxDepositPeriod: "1h", votingPeriod: "1h", expeditedVotingPeriod: "30m" } } },
+    );
+    const { report } = runScenario(s);
+    expect(report.failures.map(failureText)).toEqual([]);
   });
 });

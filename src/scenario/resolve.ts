@@ -249,7 +249,13 @@ function resolveTrigger(s: StepDocument, genesis: UnixMs): Trigger {
 
 function resolveStep(s: StepDocument, index: number, ctx: StepContext): Step {
   const trigger = resolveTrigger(s, ctx.chain.genesisTime);
-  return { index, ...(s.label === undefined ? {} : { label: s.label }), trigger, action: resolveAction(s, ctx) };
+  return {
+    index,
+    ...(s.label === undefined ? {} : { label: s.label }),
+    trigger,
+    action: resolveAction(s, ctx),
+    ...(s.optional === true ? { optional: true } : {}),
+  };
 }
 
 function resolveMessages(msgs: readonly UpgradeMessageDocument[] | undefined, authority: string): UpgradeMessage[] {

@@ -194,3 +194,87 @@ describe("the log expectations: the lines the committed blocks and the halted no
     ]);
   });
 });
+
+describe("a step that never runs", () => {
+  const four = { chain: { validators: ["val1", "val2", "val3", "val4"].map((name) => ({ name, power: 100 })) } };
+
+  it("fails the scenario with its label, its trigger, and that the run stopped first", () => {
+    const { report } = runScenario(
+      load({ ...four, steps: [{ at: 50, label: "late-stop", stop: { node: "val2" } }], run: { untilHeight: 10 } }),
+    );
+    expect(report.passed).toBe(false);
+    expect(report.failures.map(failureText)).toEqual([
+      'steps[0] "late-stop": expected "to run (at: 50)", got "never ran: the run stopped first: the run ended at height 10 (2026-01-01T00:01:00Z)"',
+    ]);
+  });
+
+  it("names the earlier step that took the same halt trigger", () => {
+    const { report } = runScenario(
+      load({
+        ...four,
+        steps: [
+          { at: 2, authorityExec: { messages: [{ softwareUpgrade: { name: "v2", height: 5 } }] } },
+          { on: { halt: "val2", kind: "upgrade-needed" }, label: "first", expect: { height: 4 } },
+          { on: { halt: "val2", kind: "upgrade-needed" }, label: "second", expect: { height: 4 } },
+        ],
+        run: { untilHeight: 10 },
+      }),
+    );
+    const text = report.failures.map(failureText);
+    expect(text.filter((t) => t.startsWith("steps["))).toEqual([
+      'steps[2] "second": expected "to run (on: {halt: val2, kind: upgrade-needed})", got "never ran: an earlier step took the same trigger (steps[1] \\"first\\" took the matching halt: val2 at height 5)"',
+    ]);
+  });
+
+  it("says when the node of an `on` trigger never started", () => {
+    const { report } = runScenario(
+      load({
+        ...four,
+        steps: [
+          { at: 1, stop: { node: "val4" } },
+          { on: { halt: "val4" }, delay: "1m", restart: { node: "val4" } },
+        ],
+        run: { untilHeight: 5 },
+      }),
+    );
+    expect(report.failures.map(failureText)).toEqual([
+      'steps[1]: expected "to run (on: {halt: val4}, delay: 1m0s)", got "never ran: the node never started: val4 never executed a block (it is stopped); the run ended at height 5 (2026-01-01T00:00:30Z)"',
+    ]);
+  });
+
+  it("is no failure when marked optional, and the key leaves the trace as it was", () => {
+    const steps = [{ at: 50, stop: { node: "val2" } }];
+    const plain = runScenario(load({ ...four, steps: [{ at: 2, stop: { node: "val3" } }, ...steps] }));
+    const optional = runScenario(
+      load({
+        ...four,
+        steps: [
+          { at: 2, stop: { node: "val3" }, optional: true },
+          { ...steps[0], optional: true },
+        ],
+      }),
+    );
+    expect(optional.report.failures).toEqual([]);
+    expect(optional.report.traceHash).toBe(plain.report.traceHash);
+  });
+});
+
+describe("the total supply", () => {
+  it("is the sum of the bank balances: bonded stake is not in it (docs/fidelity.md §6, a known deviation)", () => {
+    const { report } = runScenario(
+      load({
+        chain: {
+          validators: [
+            { name: "val1", power: 300 },
+            { name: "val2", power: 100 },
+          ],
+          accounts: { alice: "5stake,7atom" },
+        },
+        run: { untilHeight: 3 },
+        // two unlisted validators with 1000000000000stake each, alice; not the 400 of bonded power
+        expect: { supply: "2000000000005stake,7atom" },
+      }),
+    );
+    expect(report.failures.map(failureText)).toEqual([]);
+  });
+});

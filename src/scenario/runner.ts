@@ -4,6 +4,7 @@ import { checkExpectations } from "./expect.js";
 import type { Failure } from "./failure.js";
 import type { Scenario } from "./model.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "./simulate.js";
+import { unfiredStepFailures } from "./unfired.js";
 
 /** The `chainsim run --json` object of one scenario (docs/scenario-format.md §3); key order as the spec lists it. */
 export interface RunReport {
@@ -121,6 +122,7 @@ export function runScenario(s: Scenario, o: RunOptions = {}): RunOutcome {
   const failures = [
     ...inlineFailures,
     ...cut,
+    ...unfiredStepFailures(s, sim),
     ...(s.expect === undefined ? [] : checkExpectations("expect", s.expect, sim)),
   ];
   return { report: reportOf(s, sim, failures, o.seed ?? s.seed, clock() - start), sim };

@@ -406,6 +406,9 @@ const haltTrigger = z.strictObject({
 export const StepSchema = z
   .strictObject({
     label: z.optional(label("step label")),
+    optional: z.optional(
+      z.boolean().meta({ description: "true: the step may never run (its trigger never reached) without failing" }),
+    ),
     at: z.optional(
       z.union([height, z.strictObject({ time: timeSpec('"+<duration>" after genesis, or an RFC 3339 time') })], {
         error: unionError('a height (integer ≥ 1) or {time: "+50h" | RFC 3339}'),

@@ -102,7 +102,7 @@ interface QueryContext {
 }
 
 /** A step as the engine runs it: a file's check (`query`, `expect`) becomes a reference to its step index. */
-const engineStep = (st: Step): EngineStep => {
+const engineStep = ({ optional: _optional, ...st }: Step): EngineStep => {
   const a = st.action;
   return { ...st, action: a.kind === "query" || a.kind === "expect" ? { kind: "check", id: st.index } : a };
 };
