@@ -232,7 +232,6 @@ export function registerHaltRecovery(explore: Command, io: HaltRecoveryIo, setEx
     .description(
       "how long does the chain stay down after an upgrade halt, and whom does it wait for? (Monte Carlo over the operator model, docs/fidelity.md §4.6)",
     )
-    .showHelpAfterError(false)
     .option("--profile <file>", "a rehearsal profile instead of a scenario (needs --operators)")
     .option("--operators <file>", "operators file: `operators: {default: <operator>, <validator>: <operator>}`")
     .option("--at <time>", "the halt time: RFC 3339, or +<duration> after genesis (the profile's time)")
