@@ -164,7 +164,7 @@ function cosmovisor(
     emit?.(t, "download", () => `downloading ${input.binary} (${formatDuration(d)})`);
     t += d;
     if (draws.uniform("download-failure", ep, 0) < c.autoDownload.failureProbability) {
-      emit?.(t, "download-failed", () => `download of ${input.binary} failed: cosmovisor exits`);
+      emit?.(t, "download-failed", () => `cannot download binary ${input.binary}: cosmovisor exits`);
       return { gaveUpMs: t };
     }
   }
