@@ -23,6 +23,7 @@ describe("operator-liveness over the library's operator scenarios", () => {
     "scenarios/operator-failed-download-manual-fallback.yaml",
     "scenarios/operator-night-time-halt.yaml",
     "scenarios/operator-third-never-upgrades.yaml",
+    "scenarios/operator-pre-upgrade-retries-and-wrong-binary.yaml",
   ])("holds on %s", (file) => expect(traceOf(file)).toEqual({ holds: true }));
 
   it("is violated when the node restarts on its old binary after a failed download", () => {

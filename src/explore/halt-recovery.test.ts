@@ -73,6 +73,7 @@ describe("halt-recovery trials", () => {
     "scenarios/operator-failed-download-manual-fallback.yaml",
     "scenarios/operator-night-time-halt.yaml",
     "scenarios/operator-third-never-upgrades.yaml",
+    "scenarios/operator-pre-upgrade-retries-and-wrong-binary.yaml",
   ])("agrees with the engine on %s (the trial whose episode is the halt height)", (file) => {
     const { setup, resumeMs, haltHeight } = scenarioSetup(file);
     const { downtimes } = runTrials(setup, 1, haltHeight);
