@@ -2,6 +2,7 @@ import { type GovBlockEvent, govEventWire, type HaltKind, type SimTx, simTxWire,
 import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
+import type { OperatorPhase } from "./operator-plan.js";
 
 /**
  * The trace: every event the chain engine records, as typed data. One discriminant, `kind`. Times are Unix ms.
@@ -83,6 +84,14 @@ export type TraceEvent =
       readonly action: "swap";
       readonly plan: string;
       readonly binary: string;
+      readonly timeMs: number;
+    }
+  /** A step of a node's operator model (cosmovisor or a person): the node is in `phase` from `timeMs` on. */
+  | {
+      readonly kind: "operator";
+      readonly node: string;
+      readonly phase: OperatorPhase | "none";
+      readonly detail: string;
       readonly timeMs: number;
     };
 
@@ -177,6 +186,8 @@ function traceWire(e: TraceEvent): Record<string, unknown> {
       return e.action === "none"
         ? { t: e.kind, node: e.node, action: e.action, reason: e.reason }
         : { t: e.kind, node: e.node, action: e.action, plan: e.plan, binary: e.binary, time: formatRfc3339(e.timeMs) };
+    case "operator":
+      return { t: e.kind, node: e.node, phase: e.phase, detail: e.detail, time: formatRfc3339(e.timeMs) };
   }
 }
 
@@ -225,6 +236,7 @@ export function advanceTrace(p: TracePosition, e: TraceEvent): TracePosition {
     case "plan":
       return timeMs === p.timeMs ? p : { ...p, timeMs };
     case "sidecar":
+    case "operator":
     case "step":
       return { ...p, timeMs, live: true };
     case "block":

@@ -3,9 +3,11 @@
  * typed trace events or one error line out. The inverse of `renderTraceEvent`: every line this accepts renders
  * back to the same bytes (tested over every scenario's trace). Nothing throws.
  */
+
 import { z } from "zod";
 import { type GovBlockEvent, VOTE_OPTIONS } from "../app/types.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
+import { OPERATOR_PHASES } from "../chain/operator-plan.js";
 import type { TraceEvent } from "../chain/trace-events.js";
 import { assert } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
@@ -156,6 +158,15 @@ const wire = z.discriminatedUnion("t", [
   z
     .strictObject({ t: z.literal("sidecar"), node: z.string(), action: z.literal("none"), reason: z.string() })
     .transform(({ t, ...e }): TraceEvent => ({ kind: t, ...e })),
+  z
+    .strictObject({
+      t: z.literal("operator"),
+      node: z.string(),
+      phase: z.enum(OPERATOR_PHASES),
+      detail: z.string(),
+      time,
+    })
+    .transform(({ t, time, ...e }): TraceEvent => ({ kind: t, timeMs: time, ...e })),
 ]);
 /** A sidecar swap shares `t` with the no-op; zod's discriminated union needs one schema per `t`, so it goes apart. */
 const sidecarSwap = z

@@ -8,6 +8,7 @@
  * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
  */
 
+import type { OperatorConfig } from "../app/operator.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { Action as ChainAction, Step as ChainStep, Trigger as ChainTrigger } from "../chain/actions.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
@@ -103,6 +104,8 @@ export interface NodeModel {
   readonly binary: string;
   readonly skipUpgradeHeights: readonly Height[];
   readonly sidecar: SidecarModel;
+  /** The operator model (docs/scenario-format.md §2.4); absent: none. */
+  readonly operator?: OperatorConfig | undefined;
   /** false simulates an unwritable data directory: writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
 }

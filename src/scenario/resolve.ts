@@ -31,6 +31,7 @@ import type {
   UpgradeHandlerModel,
   UpgradeMessage,
 } from "./model.js";
+import { resolveOperator } from "./resolve-operator.js";
 import {
   ANY_NODE,
   DEFAULT_NODE_KEY,
@@ -242,6 +243,8 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
   for (const m of members) {
     const own = options[m.name] ?? {};
     const sidecar = { ...base.sidecar, ...own.sidecar };
+    const binaries = new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]);
+    const operator = resolveOperator(base.operator, own.operator, binaries);
     nodes.set(m.name, {
       ...m,
       binary: own.binary ?? base.binary ?? genesisBinary,
@@ -249,9 +252,10 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
       sidecar: {
         enabled: sidecar.enabled ?? false,
         delayMs: dur(sidecar.delay ?? SCENARIO_DEFAULTS.sidecarDelay),
-        binaries: new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]),
+        binaries,
       },
       upgradeInfoWritable: own.upgradeInfoWritable ?? base.upgradeInfoWritable ?? true,
+      ...(operator === undefined ? {} : { operator }),
     });
   }
   return nodes;

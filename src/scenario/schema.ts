@@ -21,6 +21,7 @@ import { pruningOptions } from "../store/pruning.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { quoteValue } from "./errors.js";
+import { OperatorSchema } from "./operator-schema.js";
 import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -669,6 +670,7 @@ const NodeOptionsSchema = z.strictObject({
   upgradeInfoWritable: z.optional(
     z.boolean().meta({ description: "false simulates an unwritable data directory (default true)" }),
   ),
+  operator: z.optional(OperatorSchema),
 });
 
 export const ScenarioSchema = z

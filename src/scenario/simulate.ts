@@ -8,7 +8,7 @@ import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type EngineSnapshot, type StopCondition } from "../chain/engine.js";
-import { type LaunchHook, RUN_BLOCKS_MAX } from "../chain/records.js";
+import { type LaunchHook, type OperatorLaunchHook, RUN_BLOCKS_MAX } from "../chain/records.js";
 import { addressOfName } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -180,6 +180,7 @@ interface ComposedHost {
   readonly host: SimAppHost;
   readonly consensus: ConsensusHook | undefined;
   readonly launch: LaunchHook | undefined;
+  readonly operatorLaunch: OperatorLaunchHook | undefined;
 }
 
 /**
@@ -197,11 +198,12 @@ function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
-  const { app, consensus, launch } = composeFaults(s.options.faults);
+  const { app, consensus, launch, operatorLaunch } = composeFaults(s.options.faults);
   return ok({
     host: new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, app),
     consensus,
     launch,
+    operatorLaunch,
   });
 }
 
@@ -213,6 +215,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     skipUpgradeHeights: [...n.skipUpgradeHeights],
     sidecar: n.sidecar,
     upgradeInfoWritable: n.upgradeInfoWritable,
+    ...(n.operator === undefined ? {} : { operator: n.operator }),
   }));
   const checks = new Map(s.steps.map((st) => [st.index, st.action]));
   return simulationOf(s, o, checks, (host, opts) =>
@@ -280,6 +283,7 @@ function simulationOf(
     check,
     ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }),
     ...(host.value.launch === undefined ? {} : { launch: host.value.launch }),
+    ...(host.value.operatorLaunch === undefined ? {} : { operatorLaunch: host.value.operatorLaunch }),
   });
   checkSteps.set(engine, checks);
   return ok(engine);

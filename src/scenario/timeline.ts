@@ -100,6 +100,9 @@ export function renderTimeline(events: readonly TraceEvent[], labels: ReadonlyMa
           row(height, e.timeMs, `sidecar of ${e.node}: swapping to binary ${e.binary} for plan "${e.plan}"`);
         else row(height, undefined, `sidecar of ${e.node}: no action (${e.reason})`);
         break;
+      case "operator":
+        row(height, e.timeMs, `operator of ${e.node}: ${e.phase}: ${e.detail}`);
+        break;
     }
     return undefined;
   });
