@@ -101,6 +101,7 @@ const wire = z.discriminatedUnion("t", [
       appHash: z.string(),
       blockTime,
       nodes: z.array(z.strictObject({ name: z.string(), power: int, binary: z.string(), skip })),
+      initialHeight: z.optional(int),
     })
     .transform(({ t, time, ...e }): TraceEvent => ({ kind: t, timeMs: time, ...e })),
   z

@@ -1,0 +1,42 @@
+import type { DurationMs } from "../core/brand.js";
+import { type BlockTimeModel, type BlockTimeSnapshot, BlockTimeSource } from "./block-time.js";
+
+/**
+ * The block times of a chain that starts at a later height (CometBFT's `initial_height`; a scenario `from:` a
+ * profile): block `base + k` takes the interval a chain from height 1 gives block `k`. So the first simulated block
+ * draws first, whatever the imported height, and a chain at height 20,000,000 costs no draws for the blocks it never
+ * simulates. With `base` 0 the engine uses the `BlockTimeSource` itself (existing traces are unchanged).
+ */
+export type ChainBlockTimes = Pick<BlockTimeSource, "model" | "interval" | "idleTimes" | "snapshot">;
+
+class ShiftedBlockTimes implements ChainBlockTimes {
+  readonly #inner: BlockTimeSource;
+  readonly #base: number;
+
+  constructor(inner: BlockTimeSource, base: number) {
+    this.#inner = inner;
+    this.#base = base;
+  }
+
+  get model(): BlockTimeModel {
+    return this.#inner.model;
+  }
+
+  interval(h: number): DurationMs {
+    return this.#inner.interval(h - this.#base);
+  }
+
+  idleTimes(from: number, heightEnd: number, startMs: number, limitMs: number, out: Float64Array, at: number): number {
+    return this.#inner.idleTimes(from - this.#base, heightEnd - this.#base, startMs, limitMs, out, at);
+  }
+
+  snapshot(): BlockTimeSnapshot {
+    return this.#inner.snapshot();
+  }
+}
+
+/** The block times of a chain whose first block is `base + 1`, from a source's snapshot (seed and model). */
+export function chainBlockTimes(snap: BlockTimeSnapshot, base: number): ChainBlockTimes {
+  const source = BlockTimeSource.fromSnapshot(snap);
+  return base === 0 ? source : new ShiftedBlockTimes(source, base);
+}
