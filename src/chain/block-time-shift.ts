@@ -3,7 +3,7 @@ import { type BlockTimeModel, type BlockTimeSnapshot, BlockTimeSource } from "./
 
 /**
  * The block times of a chain that starts at a later height (CometBFT's `initial_height`; a scenario `from:` a
- * profile): block `base + k` takes the interval a chain from height 1 gives block `k`. So the first simulated block
+ * profile): for a model drawn from height 1 on, block `base + k` takes the interval a chain from height 1 gives block `k`. So the first simulated block
  * draws first, whatever the imported height, and a chain at height 20,000,000 costs no draws for the blocks it never
  * simulates. With `base` 0 the engine uses the `BlockTimeSource` itself (existing traces are unchanged).
  */
@@ -35,8 +35,13 @@ class ShiftedBlockTimes implements ChainBlockTimes {
   }
 }
 
-/** The block times of a chain whose first block is `base + 1`, from a source's snapshot (seed and model). */
+/**
+ * The block times of a chain whose first block is `base + 1`, from a source's snapshot (seed and model). Only the
+ * models drawn from the seed's stream from height 1 on (uniform, normal) are shifted; a fixed interval needs no
+ * shift, and a model that places itself by absolute height (an anchored one) is used as it is.
+ */
 export function chainBlockTimes(snap: BlockTimeSnapshot, base: number): ChainBlockTimes {
   const source = BlockTimeSource.fromSnapshot(snap);
-  return base === 0 ? source : new ShiftedBlockTimes(source, base);
+  const drawnFromOne = snap.model.kind === "uniform" || snap.model.kind === "normal";
+  return base === 0 || !drawnFromOne ? source : new ShiftedBlockTimes(source, base);
 }

@@ -8,6 +8,7 @@ import { registerDevnetTx } from "./devnet-tx.js";
 import { registerDevnetVisor } from "./devnet-visor.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
+import { registerPreflight } from "./preflight.js";
 import { queryMain } from "./query.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -57,6 +58,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerRun(program, io, setExit);
   registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
+  registerPreflight(program, io, setExit);
   registerReport(program, io, setExit);
   registerServe(program, io, setExit);
   registerDevnetInit(program, io, setExit);
