@@ -11,8 +11,9 @@
  *   5  src/api                  the query pipeline (gateway, services, backends, JSON, statuses): pure, in-process;
  *                               below scenario because a scenario's `query` step runs it
  *   6  src/scenario             scenario files, their simulation and expectations
- *   7  src/harness, src/explore, src/server   property harness, cancel-window explorer, and the network edge (the
- *                               REST and gRPC listeners and app.toml over the query pipeline)
+ *   7  src/harness, src/explore, src/server, src/rehearse   property harness, cancel-window explorer, the network
+ *                               edge (the REST and gRPC listeners and app.toml over the query pipeline), and the
+ *                               importer's deterministic core (reading a live node through an injected fetcher)
  *   8  src/report, src/devnet   the HTML report, the live devnet node
  *   9  src/cli                  the `chainsim` command
  *

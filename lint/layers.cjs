@@ -12,7 +12,7 @@ const LAYERS = [
   ["chain", ["chain", "faults"]],
   ["api", ["api"]],
   ["scenario", ["scenario"]],
-  ["harness", ["harness", "explore", "server"]],
+  ["harness", ["harness", "explore", "server", "rehearse"]],
   ["report", ["report", "devnet"]],
   ["cli", ["cli"]],
 ];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
 import { streamFor } from "../core/random.js";
-import { type BlockTimeModel, BlockTimeSource, sampleInterval } from "./block-time.js";
+import { BlockTimeSource, type StreamModel, sampleInterval } from "./block-time.js";
 
-const MODELS: readonly BlockTimeModel[] = [
+const MODELS: readonly StreamModel[] = [
   { kind: "fixed", intervalMs: durationMs(6000) },
   { kind: "uniform", minMs: durationMs(5000), maxMs: durationMs(7000) },
   { kind: "uniform", minMs: durationMs(1), maxMs: durationMs(1) },
@@ -19,7 +19,7 @@ const MODELS: readonly BlockTimeModel[] = [
 const SEEDS = [0, 1, 7, 42, 2_147_483_647];
 
 /** The contract written out: two draws of the seed's own stream per height, in height order, nothing shared. */
-function reference(seed: number, model: BlockTimeModel, heights: number): number[] {
+function reference(seed: number, model: StreamModel, heights: number): number[] {
   const s = streamFor(seed, "blockTime");
   return Array.from({ length: heights }, () => {
     const u1 = s.next();

@@ -1,6 +1,9 @@
-import { present } from "../core/assert.js";
+import { assert, present } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
 import { type RandomStream, streamFor } from "../core/random.js";
+import { type DriftBlockTime, DriftPath, driftMeanInterval } from "./block-time-drift.js";
+
+export type { DriftBlockTime };
 
 /** How long a block takes: the `chain.blockTime` models of docs/scenario-format.md. All values are whole milliseconds. */
 export type BlockTimeModel =
@@ -14,7 +17,8 @@ export type BlockTimeModel =
       readonly minMs: DurationMs;
       /** Absent: no upper clip. */
       readonly maxMs?: DurationMs | undefined;
-    };
+    }
+  | DriftBlockTime;
 
 /** A block-time source as plain data (see `BlockTimeSource.snapshot`). */
 export interface BlockTimeSnapshot {
@@ -62,6 +66,7 @@ class StreamDraws {
 
 const DRAWN = "the draws reach the height read (drawTo before)";
 const COMPUTED = "a normal model's intervals are computed up to the height read";
+const DRIFT = "a drift model's source holds its path";
 
 /** Heights drawn per chunk (16 KiB of draws). */
 const DRAW_CHUNK_BITS = 10;
@@ -103,10 +108,13 @@ export class BlockTimeSource {
   /** normal only: intervals[h - 1] = interval(h) for every height computed so far. */
   #intervals: Float64Array | undefined;
   #computed = 0;
+  /** drift only: the segment means and the counter-based block draws (docs/block-time-model.md). */
+  readonly #drift: DriftPath | undefined;
 
   constructor(seed: number, model: BlockTimeModel) {
     this.#model = model;
     this.#seed = seed;
+    this.#drift = model.kind === "drift" ? new DriftPath(seed, model) : undefined;
     this.#base = model.kind === "fixed" ? model.intervalMs : model.kind === "uniform" ? model.minMs : 0;
     this.#width = model.kind === "uniform" ? model.maxMs - model.minMs + 1 : 0;
   }
@@ -128,6 +136,10 @@ export class BlockTimeSource {
       case "normal":
         if (h > this.#computed) this.#computeTo(h);
         return present(this.#intervals?.[h - 1], COMPUTED) as DurationMs;
+      case "drift": {
+        const p = present(this.#drift, DRIFT);
+        return p.intervalIn(h, p.meanOf(p.segmentOf(h))) as DurationMs;
+      }
     }
   }
 
@@ -170,6 +182,8 @@ export class BlockTimeSource {
           out[at + h - from] = t;
         }
         break;
+      case "drift":
+        return driftIdleTimes(present(this.#drift, DRIFT), from, heightEnd, startMs, limitMs, out, at);
     }
     return h - from;
   }
@@ -180,6 +194,8 @@ export class BlockTimeSource {
   }
 
   #computeTo(h: number): void {
+    const model = this.#model;
+    assert(model.kind !== "drift", "only a stream model memoises its intervals");
     const d = this.#streamDraws();
     d.drawTo(h);
     const target = Math.min(d.heights, Math.max(h, 2 * this.#computed));
@@ -188,8 +204,7 @@ export class BlockTimeSource {
       if (this.#intervals !== undefined) grown.set(this.#intervals.subarray(0, this.#computed));
       this.#intervals = grown;
     }
-    for (let i = this.#computed; i < target; i++)
-      this.#intervals[i] = sampleInterval(this.#model, d.u1(i + 1), d.u2(i + 1));
+    for (let i = this.#computed; i < target; i++) this.#intervals[i] = sampleInterval(model, d.u1(i + 1), d.u2(i + 1));
     this.#computed = target;
   }
 
@@ -206,8 +221,11 @@ export class BlockTimeSource {
   }
 }
 
+/** The models drawn from the seed's alea stream, two draws per height (a drift model draws by counter). */
+export type StreamModel = Exclude<BlockTimeModel, DriftBlockTime>;
+
 /** One interval from two uniforms in [0, 1). Pure. */
-export function sampleInterval(model: BlockTimeModel, u1: number, u2: number): number {
+export function sampleInterval(model: StreamModel, u1: number, u2: number): number {
   switch (model.kind) {
     case "fixed":
       return model.intervalMs;
@@ -233,5 +251,32 @@ export function meanInterval(model: BlockTimeModel): number {
       return (model.minMs + model.maxMs) / 2;
     case "normal":
       return model.meanMs;
+    case "drift":
+      return driftMeanInterval(model);
   }
+}
+
+/** `BlockTimeSource.idleTimes` of a drift model: one segment mean per segment, the block draws inline. */
+function driftIdleTimes(
+  p: DriftPath,
+  from: number,
+  heightEnd: number,
+  startMs: number,
+  limitMs: number,
+  out: Float64Array,
+  at: number,
+): number {
+  let t = startMs;
+  let h = from;
+  while (h < heightEnd) {
+    const s = p.segmentOf(h);
+    const mean = p.meanOf(s);
+    const end = Math.min(heightEnd, p.segmentEnd(s));
+    for (; h < end; h++) {
+      t += p.intervalIn(h, mean);
+      if (t >= limitMs) return h - from;
+      out[at + h - from] = t;
+    }
+  }
+  return h - from;
 }

@@ -68,7 +68,22 @@ describe("the command tree", () => {
 
   it("has the node-style and simulator commands at the top", () => {
     expect([...tree.get("")!].sort()).toEqual(
-      ["all", "check", "explore", "init", "keys", "preflight", "query", "report", "run", "serve", "start", "tx", "visor"].sort(),
+      [
+        "all",
+        "check",
+        "explore",
+        "import",
+        "init",
+        "keys",
+        "preflight",
+        "query",
+        "report",
+        "run",
+        "serve",
+        "start",
+        "tx",
+        "visor",
+      ].sort(),
     );
   });
 
@@ -86,7 +101,7 @@ describe("the command tree", () => {
   });
 
   it("simulator commands take --json; a bad flag exits 2", async () => {
-    for (const path of ["run", "check", "all", "explore cancel-window", "serve", "report", "preflight"]) {
+    for (const path of ["run", "check", "all", "explore cancel-window", "serve", "report", "import", "preflight"]) {
       const words = path.split(" ");
       expect((await cli(...words, "--help")).out, path).toContain("--json");
       expect((await cli(...words, "--no-such-flag")).code, path).toBe(2);

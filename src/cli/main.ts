@@ -8,6 +8,7 @@ import { registerDevnetTx } from "./devnet-tx.js";
 import { registerDevnetVisor } from "./devnet-visor.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
+import { registerImport } from "./import.js";
 import { registerPreflight } from "./preflight.js";
 import { queryMain } from "./query.js";
 import { registerReport } from "./report.js";
@@ -61,6 +62,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerPreflight(program, io, setExit);
   registerReport(program, io, setExit);
   registerServe(program, io, setExit);
+  registerImport(program, io, setExit);
   registerDevnetInit(program, io, setExit);
   registerDevnetStart(program, io, setExit);
   registerDevnetTx(program, io, setExit);

@@ -79,3 +79,40 @@ export const streamFor = (seed: number, subsystem: string): RandomStream =>
   new AleaStream(`${seed}/${subsystem}`, true);
 
 export const restoreStream = (s: StreamState): RandomStream => new AleaStream(s.key, { ...s.alea });
+
+/**
+ * A counter-based generator: `counterU32(key, i)` is a pure function of (key, i), so the i-th draw costs the same
+ * whatever was drawn before and nothing is computed from index 0. Used where draws must be addressable by height
+ * without walking a stream from height 1 (the `drift` block-time model anchored at a live chain's height). The
+ * mixer is Wellons' lowbias32 applied twice, with the index's high word folded in for indexes beyond 2^32.
+ */
+export interface CounterKey {
+  readonly k0: number;
+  readonly k1: number;
+}
+
+/** The key of `subsystem` under `seed`: two words from the alea stream `<seed>/<subsystem>`. */
+export function counterKey(seed: number, subsystem: string): CounterKey {
+  const s = streamFor(seed, subsystem);
+  return { k0: Math.floor(s.next() * 4294967296) >>> 0, k1: Math.floor(s.next() * 4294967296) >>> 0 };
+}
+
+function mix32(v: number): number {
+  let x = v;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** A uniform 32-bit unsigned integer for index `i` (an integer in [0, 2^53)). Pure. */
+export function counterU32(key: CounterKey, i: number): number {
+  const lo = i >>> 0;
+  const hi = Math.floor(i / 4294967296) >>> 0;
+  return mix32(mix32(lo ^ key.k0) ^ Math.imul(hi + 1, 0x9e3779b9) ^ key.k1);
+}
+
+/** A uniform in (0, 1) for index `i`: never 0, so `Math.log(u)` is finite. Pure. */
+export const counterUniform = (key: CounterKey, i: number): number => (counterU32(key, i) + 0.5) / 4294967296;

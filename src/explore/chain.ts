@@ -8,7 +8,9 @@
  * give the same tallies, the same block times and the same outcome, and only repeat each executed block on more
  * nodes. trial.test.ts runs trials on four validators and on one and compares every result.
  */
+
 import type { BlockTimeModel } from "../chain/block-time.js";
+import { driftDocument } from "../chain/block-time-drift.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatDuration } from "../core/go/duration.js";
 import { SCENARIO_DEFAULTS } from "../scenario/defaults.js";
@@ -39,6 +41,8 @@ export function blockTimeDocument(m: BlockTimeModel): unknown {
         min: formatDuration(m.minMs),
         ...(m.maxMs === undefined ? {} : { max: formatDuration(m.maxMs) }),
       };
+    case "drift":
+      return driftDocument(m);
   }
 }
 

@@ -3,7 +3,9 @@
  * ends with the sentence an operator acts on: "schedule at least N blocks ahead; the rule of thumb … gives M (X%
  * short/over)".
  */
+
 import type { BlockTimeModel } from "../chain/block-time.js";
+import { driftDuration } from "../chain/block-time-drift.js";
 import { formatDuration } from "../core/go/duration.js";
 import type { Exploration, OffsetPoint, SweepExploration } from "./explore.js";
 import type { CancelWindowConfig, DelaySpec } from "./model.js";
@@ -24,6 +26,8 @@ export function blockTimeText(m: BlockTimeModel): string {
       return `normal mean ${dur(m.meanMs)} stddev ${dur(m.stddevMs)}${m.minMs > 1 ? ` min ${dur(m.minMs)}` : ""}${
         m.maxMs === undefined ? "" : ` max ${dur(m.maxMs)}`
       }`;
+    case "drift":
+      return `drift mean ${driftDuration(m.meanMs)} (anchored at ${m.anchor.height}, rate ${driftDuration(m.anchor.rateMs)})`;
   }
 }
 

@@ -17,9 +17,16 @@ export interface IntervalBasis {
   readonly basis: string;
 }
 
+const MEAN_BASIS: Readonly<Record<BlockTimeModel["kind"], string>> = {
+  fixed: "fixed",
+  uniform: "(min + max) / 2",
+  normal: "mean of the normal model",
+  drift: "long-run mean of the drift model",
+};
+
 export const meanBlockTime = (m: BlockTimeModel): IntervalBasis => ({
   ms: meanInterval(m),
-  basis: m.kind === "normal" ? "mean of the normal model" : m.kind === "uniform" ? "(min + max) / 2" : "fixed",
+  basis: MEAN_BASIS[m.kind],
 });
 
 /**
@@ -37,6 +44,12 @@ export function minBlockTime(m: BlockTimeModel): IntervalBasis {
       return m.minMs > 1
         ? { ms: m.minMs, basis: "lower clip" }
         : { ms: Math.max(1, m.meanMs - 3 * m.stddevMs), basis: "mean - 3 stddev" };
+    case "drift": {
+      // The lowest local mean the wander plausibly reaches (3 stationary deviations), times the lowest jitter factor.
+      const sd = m.wander / Math.sqrt(1 - m.persistence * m.persistence);
+      const low = Math.min(m.meanMs, m.anchor.rateMs) * Math.exp(-3 * sd - m.daily.amplitude);
+      return { ms: Math.max(1, low * (1 - Math.sqrt(6) * m.jitter)), basis: "drift: low local mean x low jitter" };
+    }
   }
 }
 

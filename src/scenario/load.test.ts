@@ -201,7 +201,7 @@ describe("errors name the file and the exact path", () => {
     expect(chain("-1s")).toEqual(['s.json: chain.blockTime: must be at least 1ms, got "-1s"']);
     expect(chain("500us")).toEqual(['s.json: chain.blockTime: must be at least 1ms, got "500us"']);
     expect(chain(6)).toEqual([
-      's.json: chain.blockTime: expected a duration such as "6s", or {min, max}, or {mean, stddev, min?, max?}, got number 6',
+      's.json: chain.blockTime: expected a duration such as "6s", or {min, max}, or {mean, stddev, min?, max?}, or {drift: {...}}, got number 6',
     ]);
     expect(chain({ min: "1s" })).toEqual(["s.json: chain.blockTime.max: required by the uniform model {min, max}"]);
     expect(chain({ mean: "5s" })).toEqual([

@@ -13,6 +13,7 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { err, ok, type Result } from "../core/errors.js";
+import { NAMESPACES } from "../core/namespace.js";
 import { bindIssues, type ScenarioError } from "./errors.js";
 import { flattenIssues, scenarioErrorMap } from "./issues.js";
 import { ChainSchema, coins, duration, entityName, int64, intMin, rfc3339 } from "./schema.js";
@@ -20,10 +21,6 @@ import { NESTING_DEPTH_MAX, nestedDeeperThan, parseSource, TOO_DEEP_MESSAGE } fr
 
 /** The profile format's version; a reader refuses any other. */
 export const PROFILE_VERSION = 1;
-
-/** The wire namespaces a node can speak (docs/node-api.md): chainsim's own `chain`, or the reference's `cosmos`. */
-export const NAMESPACES = ["chain", "cosmos"] as const;
-export type Namespace = (typeof NAMESPACES)[number];
 
 const heightTime = z.strictObject({
   height: intMin(1),

@@ -7,7 +7,7 @@
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { type DurationMs, type Height, height, type UnixMs } from "../core/brand.js";
 import type { Result } from "../core/errors.js";
-import { parseDuration } from "../core/go/duration.js";
+import { parseDuration, parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { PRUNE_DEFAULT, type PruningOptions, pruningOptions } from "../store/pruning.js";
 import type { StoreUpgrades } from "../store/types.js";
@@ -108,7 +108,10 @@ function resolveChain(doc: ScenarioDocument): ChainModel {
   return {
     chainId: c.chainId ?? SCENARIO_DEFAULTS.chainId,
     genesisTime: must(parseRfc3339(c.genesisTime ?? SCENARIO_DEFAULTS.genesisTime), "genesis time"),
-    blockTime: resolveBlockTime(c.blockTime ?? SCENARIO_DEFAULTS.blockTime),
+    blockTime: resolveBlockTime(
+      c.blockTime ?? SCENARIO_DEFAULTS.blockTime,
+      must(parseRfc3339(c.genesisTime ?? SCENARIO_DEFAULTS.genesisTime), "genesis time"),
+    ),
     gov: resolveGov(c.gov ?? {}),
     validators,
     accounts,
@@ -125,8 +128,9 @@ function resolvePruning(p: NonNullable<ScenarioDocument["chain"]>["pruning"]): P
 
 type BlockTimeDocument = NonNullable<NonNullable<ScenarioDocument["chain"]>["blockTime"]>;
 
-function resolveBlockTime(b: BlockTimeDocument): BlockTimeModel {
+function resolveBlockTime(b: BlockTimeDocument, genesisMs: UnixMs): BlockTimeModel {
   if (typeof b === "string") return { kind: "fixed", intervalMs: dur(b) };
+  if (b.drift !== undefined) return resolveDrift(b.drift, genesisMs);
   if (b.mean !== undefined && b.stddev !== undefined) {
     return {
       kind: "normal",
@@ -139,6 +143,38 @@ function resolveBlockTime(b: BlockTimeDocument): BlockTimeModel {
   if (b.min === undefined || b.max === undefined) throw new InvariantError("uniform block time without min/max");
   return { kind: "uniform", minMs: dur(b.min), maxMs: dur(b.max) };
 }
+
+type DriftDocument = NonNullable<Exclude<BlockTimeDocument, string>["drift"]>;
+
+/** A drift document's model: durations to the nanosecond (fractional ms), absent keys at their documented default. */
+function resolveDrift(d: DriftDocument, genesisMs: UnixMs): BlockTimeModel {
+  const ms = (text: string): number => Number(must(parseDurationNs(text), "drift duration")) / 1e6;
+  const meanMs = ms(d.mean);
+  const peak = d.daily?.peak ?? "00:00";
+  return {
+    kind: "drift",
+    meanMs,
+    anchor: {
+      height: d.anchor?.height ?? 0,
+      timeMs: d.anchor === undefined ? genesisMs : must(parseRfc3339(d.anchor.time), "drift anchor time"),
+      rateMs: d.anchor?.rate === undefined ? meanMs : ms(d.anchor.rate),
+    },
+    segmentBlocks: d.segmentBlocks ?? Math.max(1, Math.round(DRIFT_SEGMENT_MS / meanMs)),
+    persistence: d.persistence ?? DRIFT_PERSISTENCE_DEFAULT,
+    wander: d.wander ?? 0,
+    daily: {
+      amplitude: d.daily?.amplitude ?? 0,
+      peakMs: (Number(peak.slice(0, 2)) * 60 + Number(peak.slice(3, 5))) * 60_000,
+    },
+    shifts: { rate: d.shifts?.rate ?? 0, size: d.shifts?.size ?? 0 },
+    outages: { rate: d.outages?.rate ?? 0, meanMs: d.outages === undefined ? 0 : ms(d.outages.mean) },
+    jitter: d.jitter ?? 0,
+  };
+}
+
+/** A drift model's default segment: an hour of blocks at its mean. */
+const DRIFT_SEGMENT_MS = 3_600_000;
+const DRIFT_PERSISTENCE_DEFAULT = 0.9;
 
 function resolveGov(g: NonNullable<NonNullable<ScenarioDocument["chain"]>["gov"]>): GenesisGovParams {
   const d = GOV_DEFAULTS;

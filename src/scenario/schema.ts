@@ -446,9 +446,62 @@ export const StepSchema = z
 // ---------------------------------------------------------------------------------------------------------------
 // Chain, binaries, nodes
 
-/** `{min, max}` (uniform) or `{mean, stddev, min?, max?}` (normal, clipped); told apart by `mean`/`stddev`. */
+const unit = (description: string) => z.number().min(0).max(1).meta({ description });
+
+/** The drift model (docs/block-time-model.md): a wandering local mean, anchored where its state is known. */
+const driftBlockTime = z
+  .strictObject({
+    mean: duration("positive", "Long-run mean local block time (the current regime)"),
+    anchor: z.optional(
+      z
+        .strictObject({
+          height: intMin(0),
+          time: rfc3339("Time of the anchor block"),
+          rate: z.optional(
+            duration("positive", "Local mean block time at the anchor, daily cycle removed (default: mean)"),
+          ),
+        })
+        .meta({ description: "Where the model's state is known (default: height 0 at genesis, rate = mean)" }),
+    ),
+    segmentBlocks: z.optional(intMin(1).meta({ description: "Blocks per step of the mean (default: 1h / mean)" })),
+    persistence: z.optional(
+      z.number().min(0).lt(1).meta({ description: "AR(1) coefficient of the log mean per segment (default 0.9)" }),
+    ),
+    wander: z.optional(unit("Standard deviation of the log mean's innovation per segment (default 0)")),
+    daily: z.optional(
+      z.strictObject({
+        amplitude: unit("Amplitude of the daily cycle on the log mean"),
+        peak: z
+          .string()
+          .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, { error: (iss) => `must be HH:MM (UTC), got ${quoted(iss.input)}` })
+          .meta({ description: "UTC time of day of the slowest blocks, HH:MM" }),
+      }),
+    ),
+    shifts: z.optional(
+      z.strictObject({
+        rate: unit("Probability of a regime shift per segment"),
+        size: unit("Standard deviation of a shift's jump of the log mean"),
+      }),
+    ),
+    outages: z.optional(
+      z.strictObject({
+        rate: unit("Probability per block of a stall"),
+        mean: duration("positive", "Mean length of a stall"),
+      }),
+    ),
+    jitter: z.optional(
+      z.number().min(0).max(0.4).meta({ description: "Coefficient of variation of one block (default 0)" }),
+    ),
+  })
+  .meta({ description: "A local mean that drifts: AR(1), daily cycle, regime shifts, outages, per-block jitter" });
+
+/**
+ * `{min, max}` (uniform), `{mean, stddev, min?, max?}` (normal, clipped) or `{drift: {...}}`; told apart by
+ * `drift`, then `mean`/`stddev`. One object schema, so an error inside `drift` is reported at its own path.
+ */
 const blockTimeObject = z
   .strictObject({
+    drift: z.optional(driftBlockTime),
     min: z.optional(duration("positive", "Smallest interval (normal: default 1ms)")),
     max: z.optional(duration("positive", "Largest interval")),
     mean: z.optional(duration("positive", "Mean interval (normal)")),
@@ -458,6 +511,11 @@ const blockTimeObject = z
     (_v, ctx) => {
       const value: unknown = ctx.value;
       if (!isRecord(value)) return;
+      if (value.drift !== undefined) {
+        for (const k of Object.keys(value))
+          if (k !== "drift") ctx.addIssue({ code: "custom", path: [k], message: `not allowed beside "drift"` });
+        return;
+      }
       const normal = value.mean !== undefined || value.stddev !== undefined;
       const required = normal ? ["mean", "stddev"] : ["min", "max"];
       for (const k of required) {
@@ -476,13 +534,17 @@ const blockTimeObject = z
   )
   .meta({
     oneOf: [
-      { required: ["min", "max"], not: { anyOf: [{ required: ["mean"] }, { required: ["stddev"] }] } },
-      { required: ["mean", "stddev"] },
+      {
+        required: ["min", "max"],
+        not: { anyOf: [{ required: ["mean"] }, { required: ["stddev"] }, { required: ["drift"] }] },
+      },
+      { required: ["mean", "stddev"], not: { required: ["drift"] } },
+      { required: ["drift"], maxProperties: 1 },
     ],
   });
 
 const blockTime = z.union([duration("positive", "Fixed block interval"), blockTimeObject], {
-  error: unionError('a duration such as "6s", or {min, max}, or {mean, stddev, min?, max?}'),
+  error: unionError('a duration such as "6s", or {min, max}, or {mean, stddev, min?, max?}, or {drift: {...}}'),
 });
 
 export const GovParamsSchema = z
