@@ -428,7 +428,7 @@ export function registerExplore(
   program: Command,
   io: { out: (s: string) => void; err: (s: string) => void },
   setExit: (c: number) => void,
-): void {
+): Command {
   const explore = program.command("explore").description("explore a question by Monte Carlo runs of the chain engine");
   explore
     .command("cancel-window")
@@ -487,4 +487,5 @@ export function registerExplore(
         }),
       );
     });
+  return explore;
 }

@@ -8,6 +8,7 @@ import { registerDevnetTx } from "./devnet-tx.js";
 import { registerDevnetVisor } from "./devnet-visor.js";
 import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
+import { registerUpgradeHeight } from "./explore-height.js";
 import { registerImport } from "./import.js";
 import { registerPreflight } from "./preflight.js";
 import { queryMain } from "./query.js";
@@ -58,7 +59,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .exitOverride();
   registerRun(program, io, setExit);
   registerCheck(program, io, setExit);
-  registerExplore(program, io, setExit);
+  registerUpgradeHeight(registerExplore(program, io, setExit), io, setExit);
   registerPreflight(program, io, setExit);
   registerReport(program, io, setExit);
   registerServe(program, io, setExit);

@@ -126,9 +126,9 @@ function resolvePruning(p: NonNullable<ScenarioDocument["chain"]>["pruning"]): P
   return r.value;
 }
 
-type BlockTimeDocument = NonNullable<NonNullable<ScenarioDocument["chain"]>["blockTime"]>;
+export type BlockTimeDocument = NonNullable<NonNullable<ScenarioDocument["chain"]>["blockTime"]>;
 
-function resolveBlockTime(b: BlockTimeDocument, genesisMs: UnixMs): BlockTimeModel {
+export function resolveBlockTime(b: BlockTimeDocument, genesisMs: UnixMs): BlockTimeModel {
   if (typeof b === "string") return { kind: "fixed", intervalMs: dur(b) };
   if (b.drift !== undefined) return resolveDrift(b.drift, genesisMs);
   if (b.mean !== undefined && b.stddev !== undefined) {

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { DriftBlockTime } from "../chain/block-time-drift.js";
+import { parseScenario } from "../scenario/load.js";
+import { buildSimulation } from "../scenario/simulate.js";
+import {
+  type DailyWindow,
+  haltTimes,
+  heightsAt,
+  inWindow,
+  type PlanClock,
+  quantile,
+  recommendedHeight,
+  runSeed,
+} from "./plan-height.js";
+
+const GENESIS = Date.UTC(2026, 0, 1);
+const DRIFT_DOC = {
+  drift: {
+    mean: "6s",
+    segmentBlocks: 100,
+    persistence: 0.9,
+    wander: 0.05,
+    daily: { amplitude: 0.05, peak: "14:00" },
+    shifts: { rate: 0.02, size: 0.1 },
+    outages: { rate: 0.002, mean: "1m" },
+    jitter: 0.2,
+  },
+};
+
+/** A scenario on the drift model anchored at genesis, run to height `h` with `seed`: the time of block h. */
+function engineTimeOf(h: number, seed: number): number {
+  const text = JSON.stringify({ name: "drift", chain: { blockTime: DRIFT_DOC }, binaries: { v1: {} } });
+  const sc = parseScenario("drift.json", text);
+  if (!sc.ok) throw new Error(JSON.stringify(sc.error));
+  const sim = buildSimulation(sc.value, { seed });
+  if (!sim.ok) throw new Error(sim.error);
+  sim.value.run({ untilHeight: h });
+  expect(sim.value.height).toBe(h);
+  return sim.value.lastBlockTimeMs;
+}
+
+function genesisClock(): PlanClock {
+  const sc = parseScenario(
+    "d.json",
+    JSON.stringify({ name: "d", chain: { blockTime: DRIFT_DOC }, binaries: { v1: {} } }),
+  );
+  if (!sc.ok) throw new Error("bad scenario");
+  return { height: 0, timeMs: GENESIS, blockTime: sc.value.chain.blockTime };
+}
+
+describe("the planner draws what the engine commits", () => {
+  it("an engine run with seed + i commits block H at exactly the planner's time for run i", () => {
+    const clock = genesisClock();
+    const H = 3000;
+    const runs = 4;
+    const planned = [...haltTimes(clock, H, runs, 40)];
+    const engine = Array.from({ length: runs }, (_, i) => engineTimeOf(H, runSeed(40, i))).sort((a, b) => a - b);
+    expect(planned).toEqual(engine);
+  });
+
+  it("heightsAt and haltTimes agree: P(halt(h) ≤ T) = P(height at T ≥ h)", () => {
+    const clock: PlanClock = { ...genesisClock(), height: 20_000_000 };
+    const m = clock.blockTime as DriftBlockTime;
+    const anchored: PlanClock = {
+      ...clock,
+      blockTime: { ...m, anchor: { height: 20_000_000, timeMs: GENESIS, rateMs: 7000 } },
+    };
+    const target = GENESIS + 2 * 86_400_000;
+    const heights = heightsAt(anchored, target, 200, 3);
+    const h = recommendedHeight(heights);
+    const times = haltTimes(anchored, h, 200, 3);
+    const below = times.filter((t) => t <= target).length;
+    const reached = heights.filter((x) => x >= h).length;
+    expect(below).toBe(reached);
+    expect(Math.abs(quantile(times, 0.5) - target)).toBeLessThan(60_000);
+  });
+});
+
+describe("quantile and the daily window", () => {
+  it("interpolates between order statistics", () => {
+    const xs = Float64Array.from([1, 2, 3, 4, 5]);
+    expect(quantile(xs, 0)).toBe(1);
+    expect(quantile(xs, 0.5)).toBe(3);
+    expect(quantile(xs, 0.05)).toBeCloseTo(1.2, 10);
+    expect(quantile(xs, 1)).toBe(5);
+  });
+
+  it("reads a window in local time, wrapping past midnight", () => {
+    const utc: DailyWindow = { startMin: 22 * 60, endMin: 2 * 60, offsetMin: () => 0, text: "22:00-02:00 UTC" };
+    expect(inWindow(utc, Date.UTC(2026, 0, 1, 23, 30))).toBe(true);
+    expect(inWindow(utc, Date.UTC(2026, 0, 1, 1, 59))).toBe(true);
+    expect(inWindow(utc, Date.UTC(2026, 0, 1, 2, 0))).toBe(false);
+    const plus2: DailyWindow = { startMin: 14 * 60, endMin: 16 * 60, offsetMin: () => 120, text: "14:00-16:00 +02" };
+    expect(inWindow(plus2, Date.UTC(2026, 0, 1, 12, 30))).toBe(true);
+    expect(inWindow(plus2, Date.UTC(2026, 0, 1, 14, 30))).toBe(false);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * The upgrade-height planner (docs/block-time-model.md §3): a Monte Carlo over block times from a clock (a known
+ * height and time, and a block-time model, usually the `drift` model fitted by `chainsim import`).
+ *
+ * Contract:
+ * - Run i uses the engine seed `seed + i` and draws its block times through `BlockTimeSource` (the engine's own
+ *   source, its bulk `idleTimes`), so a scenario run with that seed and that model commits block H at exactly the
+ *   time `haltTimes` reports for run i when no block stalls (plan-height.test.ts holds one to the other).
+ * - The recommended height for a target time T is the lower median of the heights reached by T: for every h,
+ *   P(halt(h) ≤ T) = P(height at T ≥ h), so at that height the median halt time is T (within one block).
+ * - Pure and deterministic: the same clock, runs and seed give the same arrays.
+ */
+
+import { type BlockTimeModel, BlockTimeSource } from "../chain/block-time.js";
+import { assert } from "../core/assert.js";
+
+export interface PlanClock {
+  /** The last known block and its time (ms since the epoch). */
+  readonly height: number;
+  readonly timeMs: number;
+  readonly blockTime: BlockTimeModel;
+}
+
+/** Runs at most per call (a bound on every loop). */
+export const PLAN_RUNS_MAX = 100_000;
+/** Blocks per idleTimes call while looking for the height reached by a time. */
+const CHUNK = 1 << 16;
+/** Chunks per run at most: 2^16 × 2^14 = 10^9 blocks. */
+const CHUNKS_MAX = 1 << 14;
+
+/** The seed of run i: the engine seed a scenario uses to reproduce it. */
+export const runSeed = (seed: number, i: number): number => seed + i;
+
+/** A reusable buffer of block times. */
+let scratch = new Float64Array(CHUNK);
+function buffer(n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+  return scratch;
+}
+
+/** Sorted simulated times (ms) of block `height` (> clock.height), one per run. */
+export function haltTimes(clock: PlanClock, height: number, runs: number, seed: number): Float64Array {
+  return blockAndPrevious(clock, height, runs, seed).at;
+}
+
+/**
+ * The times of block `height` and of the block before it, per run, each array sorted on its own: a cancel must
+ * pass in a block before the plan's height, so its deadline reads the previous block's time.
+ */
+export function blockAndPrevious(
+  clock: PlanClock,
+  height: number,
+  runs: number,
+  seed: number,
+): { at: Float64Array; previous: Float64Array } {
+  assert(Number.isInteger(height) && height > clock.height, "a height after the clock's");
+  assert(Number.isInteger(runs) && runs >= 1 && runs <= PLAN_RUNS_MAX, "runs within PLAN_RUNS_MAX");
+  const blocks = height - clock.height;
+  const at = new Float64Array(runs);
+  const previous = new Float64Array(runs);
+  for (let i = 0; i < runs; i++) {
+    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const buf = buffer(blocks);
+    const n = src.idleTimes(clock.height + 1, height + 1, clock.timeMs, Number.POSITIVE_INFINITY, buf, 0);
+    assert(n === blocks, "every block up to the height is drawn");
+    at[i] = buf[blocks - 1] as number;
+    previous[i] = blocks >= 2 ? (buf[blocks - 2] as number) : clock.timeMs;
+  }
+  return { at: at.sort(), previous: previous.sort() };
+}
+
+/** Sorted heights reached by `timeMs` (the last block whose time is ≤ timeMs), one per run. */
+export function heightsAt(clock: PlanClock, timeMs: number, runs: number, seed: number): Float64Array {
+  assert(Number.isInteger(runs) && runs >= 1 && runs <= PLAN_RUNS_MAX, "runs within PLAN_RUNS_MAX");
+  const out = new Float64Array(runs);
+  const buf = buffer(CHUNK);
+  for (let i = 0; i < runs; i++) {
+    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    let h = clock.height;
+    let t = clock.timeMs;
+    for (let c = 0; c < CHUNKS_MAX; c++) {
+      const n = src.idleTimes(h + 1, h + 1 + CHUNK, t, timeMs + 1, buf, 0);
+      h += n;
+      if (n < CHUNK) break;
+      t = buf[CHUNK - 1] as number;
+    }
+    out[i] = h;
+  }
+  return out.sort();
+}
+
+/** The q-quantile (0 ≤ q ≤ 1) of sorted values, linear between order statistics (Hyndman–Fan type 7). */
+export function quantile(sorted: Float64Array, q: number): number {
+  assert(sorted.length > 0 && q >= 0 && q <= 1, "a quantile of a non-empty sample");
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const a = sorted[lo] as number;
+  const b = sorted[Math.min(sorted.length - 1, lo + 1)] as number;
+  return a + (b - a) * (pos - lo);
+}
+
+/** The height whose median halt time is `targetMs`: the lower median of the heights reached by then. */
+export function recommendedHeight(heights: Float64Array): number {
+  assert(heights.length > 0, "at least one run");
+  return heights[(heights.length - 1) >> 1] as number;
+}
+
+export interface HaltBand {
+  readonly p5: number;
+  readonly p50: number;
+  readonly p95: number;
+}
+
+export const band = (times: Float64Array): HaltBand => ({
+  p5: quantile(times, 0.05),
+  p50: quantile(times, 0.5),
+  p95: quantile(times, 0.95),
+});
+
+/** A daily window in minutes of the local day [startMin, endMin) (wrapping past midnight when end ≤ start). */
+export interface DailyWindow {
+  readonly startMin: number;
+  readonly endMin: number;
+  /** The window's time zone's offset from UTC at an instant, in minutes (0 for UTC). */
+  readonly offsetMin: (timeMs: number) => number;
+  readonly text: string;
+}
+
+const DAY_MIN = 1440;
+
+/** True when the instant falls in the daily window. */
+export function inWindow(w: DailyWindow, timeMs: number): boolean {
+  const local = Math.floor(timeMs / 60_000) + w.offsetMin(timeMs);
+  const m = ((local % DAY_MIN) + DAY_MIN) % DAY_MIN;
+  return w.startMin < w.endMin ? m >= w.startMin && m < w.endMin : m >= w.startMin || m < w.endMin;
+}
+
+/** The share of halt times inside the window. */
+export function windowProbability(w: DailyWindow, times: Float64Array): number {
+  let k = 0;
+  for (const t of times) if (inWindow(w, t)) k++;
+  return times.length === 0 ? 0 : k / times.length;
+}
