@@ -36,9 +36,13 @@ class ShiftedBlockTimes implements ChainBlockTimes {
 }
 
 /**
- * The block times of a chain whose first block is `base + 1`, from a source's snapshot (seed and model). Only the
- * models drawn from the seed's stream from height 1 on (uniform, normal) are shifted; a fixed interval needs no
- * shift, and a model that places itself by absolute height (an anchored one) is used as it is.
+ * The block times of a chain whose first block is `base + 1`, from a source's snapshot (seed and model), by kind:
+ * - fixed: every block the same interval; nothing to shift.
+ * - uniform, normal: drawn from the seed's stream from height 1 on, so shifted: block `base + k` draws k.
+ * - drift: anchored at an absolute height (its anchor, where `chainsim import` read the chain) and counter-based per
+ *   height and per segment after the anchor, so read at absolute heights, never shifted: block `base + k` of a chain
+ *   `from:` a profile anchored at `base` is the model's block `base + k`, the one the planner (explore/plan-height.ts)
+ *   draws for the same seed.
  */
 export function chainBlockTimes(snap: BlockTimeSnapshot, base: number): ChainBlockTimes {
   const source = BlockTimeSource.fromSnapshot(snap);

@@ -3,15 +3,19 @@
  * height and time, and a block-time model, usually the `drift` model fitted by `chainsim import`).
  *
  * Contract:
- * - Run i uses the engine seed `seed + i` and draws its block times through `BlockTimeSource` (the engine's own
- *   source, its bulk `idleTimes`), so a scenario run with that seed and that model commits block H at exactly the
- *   time `haltTimes` reports for run i when no block stalls (plan-height.test.ts holds one to the other).
+ * - Run i uses the engine seed `seed + i` and draws its block times through the engine's own source for a chain
+ *   that starts at the clock's height (chain/block-time-shift.ts `chainBlockTimes`, its bulk `idleTimes`): a
+ *   model drawn from height 1 on (uniform, normal) gives block `clock.height + k` the interval of block k, an
+ *   anchored one (drift) is read at absolute heights. So a scenario run with that seed and that model, from genesis
+ *   or `from:` a profile at the clock, commits block H at exactly the time `haltTimes` reports for run i when no
+ *   block stalls (plan-height.test.ts and scenario/from-drift.test.ts hold one to the other).
  * - The recommended height for a target time T is the lower median of the heights reached by T: for every h,
  *   P(halt(h) ≤ T) = P(height at T ≥ h), so at that height the median halt time is T (within one block).
  * - Pure and deterministic: the same clock, runs and seed give the same arrays.
  */
 
-import { type BlockTimeModel, BlockTimeSource } from "../chain/block-time.js";
+import type { BlockTimeModel } from "../chain/block-time.js";
+import { chainBlockTimes } from "../chain/block-time-shift.js";
 import { assert } from "../core/assert.js";
 
 export interface PlanClock {
@@ -59,7 +63,7 @@ export function blockAndPrevious(
   const at = new Float64Array(runs);
   const previous = new Float64Array(runs);
   for (let i = 0; i < runs; i++) {
-    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const src = chainBlockTimes({ seed: runSeed(seed, i), model: clock.blockTime }, clock.height);
     const buf = buffer(blocks);
     const n = src.idleTimes(clock.height + 1, height + 1, clock.timeMs, Number.POSITIVE_INFINITY, buf, 0);
     assert(n === blocks, "every block up to the height is drawn");
@@ -75,7 +79,7 @@ export function heightsAt(clock: PlanClock, timeMs: number, runs: number, seed: 
   const out = new Float64Array(runs);
   const buf = buffer(CHUNK);
   for (let i = 0; i < runs; i++) {
-    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const src = chainBlockTimes({ seed: runSeed(seed, i), model: clock.blockTime }, clock.height);
     let h = clock.height;
     let t = clock.timeMs;
     for (let c = 0; c < CHUNKS_MAX; c++) {

@@ -24,7 +24,7 @@ import { formatDuration } from "../core/go/duration.js";
 import { formatRfc3339, parseRfc3339 } from "../core/go/time.js";
 import type { GenesisGovParams } from "../scenario/model.js";
 import type { Profile } from "../scenario/profile.js";
-import { haltTimes, heightsAt, type PlanClock, quantile } from "./preflight-clock.js";
+import { haltTimes, heightsAt, type PlanClock, quantile } from "./plan-height.js";
 import { type Finding, infoFindings } from "./preflight-info.js";
 
 export type { Finding };
@@ -64,10 +64,18 @@ export interface PreflightReport {
   readonly cancelWindowHeight: number;
 }
 
-const band = (sorted: Float64Array): Band => ({
-  p5: quantile(sorted, 0.05),
-  p50: quantile(sorted, 0.5),
-  p95: quantile(sorted, 0.95),
+/** A band of halt times, to the millisecond. */
+const timeBand = (sorted: Float64Array): Band => ({
+  p5: Math.round(quantile(sorted, 0.05)),
+  p50: Math.round(quantile(sorted, 0.5)),
+  p95: Math.round(quantile(sorted, 0.95)),
+});
+
+/** A band of heights, whole heights widened outwards (the quantiles interpolate between runs). */
+const heightBand = (sorted: Float64Array): Band => ({
+  p5: Math.floor(quantile(sorted, 0.05)),
+  p50: Math.round(quantile(sorted, 0.5)),
+  p95: Math.ceil(quantile(sorted, 0.95)),
 });
 
 const RULE = {
@@ -93,7 +101,7 @@ export function preflight(input: PreflightInput): PreflightReport {
     timeMs: msOf(input.profile.at.time),
     blockTime: input.blockTime,
   };
-  const heightsBy = (t: number): Band => band(heightsAt(clock, t, input.runs, input.seed));
+  const heightsBy = (t: number): Band => heightBand(heightsAt(clock, t, input.runs, input.seed));
   const g = input.gov;
   const votingEndMs = input.submitAtMs + g.votingPeriodMs;
   const cancelEndMs = input.submitAtMs + 2 * (g.votingPeriodMs + g.maxDepositPeriodMs) + input.safetyDeltaMs;
@@ -109,7 +117,7 @@ export function preflight(input: PreflightInput): PreflightReport {
         message: `height ${input.height} is less than 2 × (voting ${formatDuration(g.votingPeriodMs)} + deposit ${formatDuration(g.maxDepositPeriodMs)}) + safety ${formatDuration(input.safetyDeltaMs)} after submission (${formatRfc3339(cancelEndMs)}): a cancel proposal may not pass before it; schedule at height ${cancelWindowHeight} or later`,
         rule: RULE.cancel,
       });
-    haltTimeMs = band(haltTimes(clock, input.height, input.runs, input.seed));
+    haltTimeMs = timeBand(haltTimes(clock, input.height, input.runs, input.seed));
     if (input.window !== undefined && !bandInsideWindow(haltTimeMs.p5, haltTimeMs.p95, input.window))
       findings.push({
         kind: "window",
@@ -177,7 +185,7 @@ function timingFindings(input: PreflightInput, heightsBy: (t: number) => Band): 
           },
         ]),
     {
-      endMs: input.submitAtMs + g.maxDepositPeriodMs + (input.expedited ? g.votingPeriodMs : g.votingPeriodMs),
+      endMs: input.submitAtMs + g.maxDepositPeriodMs + g.votingPeriodMs,
       what: `the deposit period (${formatDuration(g.maxDepositPeriodMs)}) and the voting period (${formatDuration(g.votingPeriodMs)}) when the deposit is short at submission`,
       rule: RULE.deposit,
     },

@@ -5,7 +5,8 @@
  * 1. `from` is a path relative to the scenario file. A profile that cannot be read or is invalid is ONE error at
  *    path `from`, quoting the profile's own first error.
  * 2. The chain: the profile's `chain` (minus `modules`), the scenario's `chain` keys over it (`gov` field by field,
- *    every other key whole), and the genesis time is the profile's `at.time` (a scenario may not set it).
+ *    every other key whole), and the genesis time is the profile's `at.time` (a scenario may not set it). A drift
+ *    block time without an anchor is anchored at the profile's height and time.
  * 3. Checks that need both: the genesis binary carries exactly the profile's module versions; a height step is
  *    above the imported height; an imported proposal's label is not reused.
  * 4. The start (model.ts `StartModel`): height and time, module versions, the pending plan, the applied plans, and
@@ -72,7 +73,17 @@ export function withProfileChain(data: Rec, from: FromProfile): Rec {
   const gov = isRecord(own.gov) ? { ...base.gov, ...own.gov } : base.gov;
   const chain: Record<string, unknown> = { ...base, ...own, genesisTime: from.profile.at.time };
   if (gov !== undefined) chain.gov = gov;
+  chain.blockTime = anchoredAtStart(chain.blockTime, from.profile.at);
   return { ...data, chain };
+}
+
+/**
+ * A drift model without an anchor is anchored at the chain's start (docs/scenario-format.md): for a `from:` scenario
+ * that is the profile's height and time, not height 0, since the model reads absolute heights.
+ */
+function anchoredAtStart(blockTime: unknown, at: Profile["at"]): unknown {
+  if (!isRecord(blockTime) || !isRecord(blockTime.drift) || blockTime.drift.anchor !== undefined) return blockTime;
+  return { ...blockTime, drift: { ...blockTime.drift, anchor: { height: at.height, time: at.time } } };
 }
 
 /** The checks that need the document and the profile (header, step 3). */
