@@ -13,8 +13,9 @@
  *    deterministic, no block draw in it);
  * 4. the segment's local mean m_s = exp(λ_s + d_s + c_s);
  * 5. per block h: m_s × (1 + jitter·√6·(u1 + u2 − 1)) (a triangular factor of mean 1 and coefficient of variation
- *    `jitter`), plus, with probability `outages.rate`, an exponential stall of mean `outages.meanMs`; rounded to
- *    whole ms, at least 1.
+ *    `jitter`; u1, u2 the two 16-bit halves of the block's word x = counterU32(h)), plus, with probability
+ *    `outages.rate`, an exponential stall of mean `outages.meanMs` (its uniform from a second mix of x under its
+ *    own key); rounded half up to whole ms, at least 1.
  *
  * Contract: every draw is counter-based (core/random.ts `counterU32`) from (seed, h) for blocks and (seed, s) for
  * segments, so interval(h) depends only on (seed, model, h) and nothing is computed from height 1: a model anchored
@@ -23,7 +24,7 @@
 import { assert } from "../core/assert.js";
 import { formatDurationNs } from "../core/go/duration.js";
 import { formatRfc3339 } from "../core/go/time.js";
-import { type CounterKey, counterKey, counterU32, counterUniform } from "../core/random.js";
+import { type CounterKey, counterKey, counterU32, counterUniform, GOLDEN, mix32 } from "../core/random.js";
 
 export interface DriftBlockTime {
   readonly kind: "drift";
@@ -49,6 +50,8 @@ export interface DriftBlockTime {
 
 export const DAY_MS = 86_400_000;
 const SQRT6 = Math.sqrt(6);
+/** counterU32's high-word term for indexes below 2^32. */
+const HI0 = Math.imul(1, GOLDEN);
 /** Segments a path computes at most: ~ 1,000 years of hourly segments, far beyond any horizon asked. */
 const SEGMENTS_MAX = 10_000_000;
 
@@ -62,6 +65,24 @@ export function assertDrift(m: DriftBlockTime): void {
   assert(m.jitter >= 0 && m.jitter <= 0.4, "drift: jitter in [0, 0.4]");
 }
 
+/**
+ * One block's interval from its 32-bit word `x` (two 16-bit uniforms: the triangular jitter factor, mean 1) and, when
+ * the model has stalls (`stallU32` > 0: the stall probability × 2^32), a second word from `x` under the key `k2`
+ * (half a lowbias32 round: a stall is rare, its word needs no more): below `stallU32` it is a stall of exponential
+ * length, mean `stallMs`. Rounded half up to whole ms, at least 1.
+ */
+function drawInterval(meanMs: number, x: number, k2: number, jit: number, stallU32: number, stallMs: number): number {
+  const tri = ((x >>> 16) + (x & 0xffff) + 1) / 65536 - 1; // u1 + u2 − 1, u_i = (16-bit + 0.5) / 2^16
+  let v = meanMs * (1 + jit * tri);
+  if (stallU32 > 0) {
+    const m = Math.imul(x ^ k2, 0x7feb352d);
+    const y = (m ^ (m >>> 15)) >>> 0;
+    if (y < stallU32) v -= stallMs * Math.log((y + 0.5) / stallU32);
+  }
+  const r = Math.floor(v + 0.5);
+  return r < 1 ? 1 : r;
+}
+
 /** A standard normal from two uniforms in (0, 1) (Box–Muller). */
 const normal = (u1: number, u2: number): number => Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
 
@@ -71,8 +92,12 @@ const normal = (u1: number, u2: number): number => Math.sqrt(-2 * Math.log(u1)) 
  */
 export class DriftPath {
   readonly model: DriftBlockTime;
-  readonly #blockKey: CounterKey;
-  readonly #stallKey: CounterKey;
+  /** The block draw's key; k2 keys the stall draw, a second mix of the block's word. */
+  readonly blockKey: CounterKey & { readonly k2: number };
+  readonly jitterScale: number;
+  /** The stall probability × 2^32 (0: no stalls). */
+  readonly stallU32: number;
+  readonly stallMs: number;
   readonly #segmentKey: CounterKey;
   #means = new Float64Array(64);
   #computed = 0;
@@ -83,8 +108,11 @@ export class DriftPath {
   constructor(seed: number, model: DriftBlockTime) {
     assertDrift(model);
     this.model = model;
-    this.#blockKey = counterKey(seed, "blockTime/drift/block");
-    this.#stallKey = counterKey(seed, "blockTime/drift/stall");
+    const stall = counterKey(seed, "blockTime/drift/stall");
+    this.blockKey = { ...counterKey(seed, "blockTime/drift/block"), k2: stall.k0 };
+    this.jitterScale = model.jitter * SQRT6;
+    this.stallU32 = model.outages.rate * 4294967296;
+    this.stallMs = model.outages.meanMs;
     this.#segmentKey = counterKey(seed, "blockTime/drift/segment");
     this.#level = Math.log(model.meanMs);
     this.#dev = Math.log(model.anchor.rateMs / model.meanMs);
@@ -110,16 +138,35 @@ export class DriftPath {
 
   /** The interval of block h in a segment of local mean `meanMs`. */
   intervalIn(h: number, meanMs: number): number {
-    const m = this.model;
-    const x = counterU32(this.#blockKey, h);
-    const tri = ((x >>> 16) + (x & 0xffff) + 1) / 65536 - 1; // u1 + u2 − 1, u_i = (16-bit + 0.5) / 2^16
-    let v = meanMs * (1 + m.jitter * SQRT6 * tri);
-    if (m.outages.rate > 0) {
-      const u = counterUniform(this.#stallKey, h);
-      if (u < m.outages.rate) v -= m.outages.meanMs * Math.log(u / m.outages.rate);
+    const k = this.blockKey;
+    const x = counterU32(k, h);
+    return drawInterval(meanMs, x, k.k2, this.jitterScale, this.stallU32, this.stallMs);
+  }
+
+  /**
+   * The times of blocks from..heightEnd−1 after `startMs`, below `limitMs`, into `out[at…]`; how many. The same
+   * values as adding `intervalIn(h, meanOf(segmentOf(h)))` one by one (the same draw, inlined per segment for speed).
+   */
+  idleTimes(from: number, heightEnd: number, startMs: number, limitMs: number, out: Float64Array, at: number): number {
+    const { k0, k1, k2 } = this.blockKey;
+    const jit = this.jitterScale;
+    const stallU32 = this.stallU32;
+    const stallMs = this.stallMs;
+    let t = startMs;
+    let h = from;
+    while (h < heightEnd) {
+      const s = this.segmentOf(h);
+      const mean = this.meanOf(s);
+      const end = Math.min(heightEnd, this.segmentEnd(s));
+      for (; h < end; h++) {
+        const hiKey = h < 4294967296 ? HI0 ^ k1 : Math.imul(Math.floor(h / 4294967296) + 1, GOLDEN) ^ k1;
+        const x = mix32(mix32((h >>> 0) ^ k0) ^ hiKey);
+        t += drawInterval(mean, x, k2, jit, stallU32, stallMs);
+        if (t >= limitMs) return h - from;
+        out[at + h - from] = t;
+      }
     }
-    const r = Math.round(v);
-    return r < 1 ? 1 : r;
+    return h - from;
   }
 
   #computeTo(s: number): void {

@@ -183,7 +183,7 @@ export class BlockTimeSource {
         }
         break;
       case "drift":
-        return driftIdleTimes(present(this.#drift, DRIFT), from, heightEnd, startMs, limitMs, out, at);
+        return present(this.#drift, DRIFT).idleTimes(from, heightEnd, startMs, limitMs, out, at);
     }
     return h - from;
   }
@@ -254,29 +254,4 @@ export function meanInterval(model: BlockTimeModel): number {
     case "drift":
       return driftMeanInterval(model);
   }
-}
-
-/** `BlockTimeSource.idleTimes` of a drift model: one segment mean per segment, the block draws inline. */
-function driftIdleTimes(
-  p: DriftPath,
-  from: number,
-  heightEnd: number,
-  startMs: number,
-  limitMs: number,
-  out: Float64Array,
-  at: number,
-): number {
-  let t = startMs;
-  let h = from;
-  while (h < heightEnd) {
-    const s = p.segmentOf(h);
-    const mean = p.meanOf(s);
-    const end = Math.min(heightEnd, p.segmentEnd(s));
-    for (; h < end; h++) {
-      t += p.intervalIn(h, mean);
-      if (t >= limitMs) return h - from;
-      out[at + h - from] = t;
-    }
-  }
-  return h - from;
 }

@@ -91,27 +91,30 @@ export interface CounterKey {
   readonly k1: number;
 }
 
+/** 2^32 / φ, the high word's multiplier. */
+export const GOLDEN = 0x9e3779b9;
+
 /** The key of `subsystem` under `seed`: two words from the alea stream `<seed>/<subsystem>`. */
 export function counterKey(seed: number, subsystem: string): CounterKey {
   const s = streamFor(seed, subsystem);
-  return { k0: Math.floor(s.next() * 4294967296) >>> 0, k1: Math.floor(s.next() * 4294967296) >>> 0 };
+  return { k0: Math.floor(s.next() * 4294967296) | 0, k1: Math.floor(s.next() * 4294967296) | 0 };
 }
 
-function mix32(v: number): number {
-  let x = v;
+/** Wellons' lowbias32: a bijective mix of a 32-bit word, returned as a signed int32 (the same bits; `>>> 0` reads it unsigned). */
+export function mix32(v: number): number {
+  let x = v | 0;
   x ^= x >>> 16;
   x = Math.imul(x, 0x7feb352d);
   x ^= x >>> 15;
   x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
+  return x ^ (x >>> 16);
 }
 
 /** A uniform 32-bit unsigned integer for index `i` (an integer in [0, 2^53)). Pure. */
 export function counterU32(key: CounterKey, i: number): number {
   const lo = i >>> 0;
   const hi = Math.floor(i / 4294967296) >>> 0;
-  return mix32(mix32(lo ^ key.k0) ^ Math.imul(hi + 1, 0x9e3779b9) ^ key.k1);
+  return mix32(mix32(lo ^ key.k0) ^ Math.imul(hi + 1, GOLDEN) ^ key.k1) >>> 0;
 }
 
 /** A uniform in (0, 1) for index `i`: never 0, so `Math.log(u)` is finite. Pure. */

@@ -93,6 +93,69 @@ export function heightsAt(clock: PlanClock, timeMs: number, runs: number, seed: 
   return out.sort();
 }
 
+/** Pilot runs that place the checkpoint of `planHeight`'s second pass. */
+const PILOT_RUNS = 32;
+
+export interface HeightPlan {
+  /** Sorted heights reached by the target, one per run. */
+  readonly heights: Float64Array;
+  /** The recommended height (> clock.height). */
+  readonly height: number;
+  /** Sorted times of that height and of the block before it. */
+  readonly at: Float64Array;
+  readonly previous: Float64Array;
+}
+
+/**
+ * heightsAt, the recommended height, and blockAndPrevious at it, in about one pass: the first pass draws each run
+ * to the target and records its time at a checkpoint height below the recommended one (placed by a pilot of the
+ * first runs); the second draws each run from its checkpoint to the height. The draws are counter-based, so starting
+ * at the checkpoint with its time gives the same times as drawing from the clock (plan-height.test.ts holds it
+ * equal to the separate functions). When the height falls below the checkpoint, the second pass starts at the clock.
+ */
+export function planHeight(clock: PlanClock, targetMs: number, runs: number, seed: number): HeightPlan {
+  assert(Number.isInteger(runs) && runs >= 1 && runs <= PLAN_RUNS_MAX, "runs within PLAN_RUNS_MAX");
+  const pilot = heightsAt(clock, targetMs, Math.min(runs, PILOT_RUNS), seed);
+  const spread = (pilot[pilot.length - 1] as number) - (pilot[0] as number);
+  const checkpoint = Math.max(clock.height, (pilot[0] as number) - spread - 10);
+  const heights = new Float64Array(runs);
+  const checkMs = new Float64Array(runs);
+  const buf = buffer(CHUNK);
+  for (let i = 0; i < runs; i++) {
+    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    let h = clock.height;
+    let t = clock.timeMs;
+    let atCheck = h === checkpoint ? t : Number.NaN;
+    let reached = -1;
+    for (let c = 0; c < CHUNKS_MAX && (reached < 0 || h < checkpoint); c++) {
+      const end = reached < 0 ? h + 1 + CHUNK : Math.min(h + 1 + CHUNK, checkpoint + 1);
+      const n = src.idleTimes(h + 1, end, t, reached < 0 ? targetMs + 1 : Number.POSITIVE_INFINITY, buf, 0);
+      if (Number.isNaN(atCheck) && checkpoint > h && checkpoint <= h + n) atCheck = buf[checkpoint - h - 1] as number;
+      if (n > 0) t = buf[n - 1] as number;
+      h += n;
+      if (reached < 0 && h < end - 1) reached = h;
+    }
+    heights[i] = reached;
+    checkMs[i] = atCheck;
+  }
+  const sorted = heights.slice().sort();
+  const height = Math.max(clock.height + 1, recommendedHeight(sorted));
+  if (height - 1 < checkpoint) return { heights: sorted, height, ...blockAndPrevious(clock, height, runs, seed) };
+  const at = new Float64Array(runs);
+  const previous = new Float64Array(runs);
+  const blocks = height - checkpoint;
+  const tail = buffer(blocks);
+  for (let i = 0; i < runs; i++) {
+    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const from = checkMs[i] as number;
+    const n = src.idleTimes(checkpoint + 1, height + 1, from, Number.POSITIVE_INFINITY, tail, 0);
+    assert(n === blocks, "every block from the checkpoint to the height is drawn");
+    at[i] = tail[blocks - 1] as number;
+    previous[i] = blocks >= 2 ? (tail[blocks - 2] as number) : from;
+  }
+  return { heights: sorted, height, at: at.sort(), previous: previous.sort() };
+}
+
 /** The q-quantile (0 ≤ q ≤ 1) of sorted values, linear between order statistics (Hyndman–Fan type 7). */
 export function quantile(sorted: Float64Array, q: number): number {
   assert(sorted.length > 0 && q >= 0 && q <= 1, "a quantile of a non-empty sample");

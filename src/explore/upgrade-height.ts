@@ -26,13 +26,11 @@ import type { Profile } from "../scenario/profile.js";
 import { type BlockTimeDocument, resolveBlockTime } from "../scenario/resolve.js";
 import {
   band,
-  blockAndPrevious,
   type DailyWindow,
   type HaltBand,
-  heightsAt,
   type PlanClock,
+  planHeight,
   quantile,
-  recommendedHeight,
   windowProbability,
 } from "./plan-height.js";
 
@@ -111,9 +109,7 @@ export function planUpgradeHeight(p: Profile, req: UpgradeHeightRequest): Result
   const clock = c.value;
   const offset = c.value.relative ? p.at.height : 0;
   if (req.targetMs <= clock.timeMs) return err(`--target: must be after the profile's at.time ${p.at.time}`);
-  const heights = heightsAt(clock, req.targetMs, req.runs, req.seed);
-  const h = Math.max(clock.height + 1, recommendedHeight(heights));
-  const times = blockAndPrevious(clock, h, req.runs, req.seed);
+  const { heights, height: h, ...times } = planHeight(clock, req.targetMs, req.runs, req.seed);
   const naive = naiveMean(p, clock.blockTime);
   const g = p.chain.gov ?? {};
   const depositPeriodMs = durationOr(g.maxDepositPeriod, GOV_DEFAULTS.maxDepositPeriod);
