@@ -48,26 +48,36 @@ describe("fitBlockTimes on a week sampled as the importer samples it (1,000 page
     }
   });
 
-  it("recovers the AR(1) (persistence ±0.1: a week holds 168 hourly segments, wander ±35%), the jitter (±15%) and the outages (±50%)", () => {
-    for (const seed of SEEDS) {
-      const { model } = fitted(seed, truth());
-      expect(Math.abs(model.persistence - 0.95)).toBeLessThan(0.1);
-      expect(Math.abs(model.wander - 0.02) / 0.02).toBeLessThan(0.35);
+  it("recovers the AR(1) (persistence ±0.15 per week, ±0.06 on average; wander ±50%, its stationary spread ±25% on average), the jitter (±15%), the outages (±50%)", () => {
+    // A week holds 168 hourly segments: one week's φ estimate is noisy, the average over five is not.
+    const fits = SEEDS.map((seed) => fitted(seed, truth()).model);
+    for (const model of fits) {
+      expect(Math.abs(model.persistence - 0.95)).toBeLessThan(0.15);
+      expect(Math.abs(model.wander - 0.02) / 0.02).toBeLessThan(0.5);
+
       expect(Math.abs(model.jitter - 0.15) / 0.15).toBeLessThan(0.15);
       expect(Math.abs(model.outages.rate - 0.001) / 0.001).toBeLessThan(0.5);
       expect(Math.abs(model.outages.meanMs - 60_000) / 60_000).toBeLessThan(0.5);
     }
+    const mean = (f: (m: DriftBlockTime) => number): number => fits.reduce((s, m) => s + f(m), 0) / fits.length;
+    expect(Math.abs(mean((m) => m.persistence) - 0.95)).toBeLessThan(0.06);
+    // The stationary spread of the hourly mean (a week is ~4 independent looks at a 20-hour memory): on average.
+    const target = 0.02 / Math.sqrt(1 - 0.95 ** 2);
+    expect(Math.abs(mean((m) => m.wander / Math.sqrt(1 - m.persistence ** 2)) - target) / target).toBeLessThan(0.25);
   });
 
-  it("recovers the daily cycle (amplitude ±0.02, peak ±2 h) and finds none where there is none", () => {
+  it("recovers the daily cycle (amplitude ±0.025, ±0.01 on average; peak ±2 h) and finds none where there is none", () => {
+    const amps: number[] = [];
     for (const seed of SEEDS) {
       const { model } = fitted(seed, truth());
-      expect(Math.abs(model.daily.amplitude - 0.05)).toBeLessThan(0.02);
+      amps.push(model.daily.amplitude);
+      expect(Math.abs(model.daily.amplitude - 0.05)).toBeLessThan(0.025);
       const off = Math.abs(model.daily.peakMs - 14 * HOUR_MS);
       expect(Math.min(off, 24 * HOUR_MS - off)).toBeLessThan(2 * HOUR_MS);
       const flat = fitted(seed, truth({ daily: { amplitude: 0, peakMs: 0 } })).model;
       expect(flat.daily.amplitude).toBeLessThan(0.015);
     }
+    expect(Math.abs(amps.reduce((s, a) => s + a, 0) / amps.length - 0.05)).toBeLessThan(0.01);
   });
 
   it("sees a regime shift and takes the level since it: a 15% slowdown two days before the anchor", () => {

@@ -166,8 +166,9 @@ function means(ip: Interp, first: BlockTimeSample, last: BlockTimeSample) {
 
 /**
  * Step 6: AR(1) of a series seen through white noise (the jitter's share of a segment mean, stalls between sampled
- * pages): the autocorrelations of an AR(1) plus noise are c·φ^k for k ≥ 1, so φ = ρ(2)/ρ(1) (clamped to
- * [0, 0.995]), the AR variance γ(1)/φ, and the innovation sd √(γ(1)/φ · (1 − φ²)).
+ * pages): the autocorrelations of an AR(1) plus noise are c·φ^k for k ≥ 1, so φ = ρ(2)/ρ(1) (at least ρ(1), with
+ * Kendall's bias correction, at most 0.995), the AR variance γ(1)/φ (divided by the share a window of n sees,
+ * 1 − (1 + φ)/(n(1 − φ)), at least 0.3), and the innovation sd √(var · (1 − φ²)).
  */
 function ar1(e: readonly number[]): { phi: number; sigma: number; sd: number } {
   const n = e.length;
@@ -179,8 +180,12 @@ function ar1(e: readonly number[]): { phi: number; sigma: number; sd: number } {
       g[k] = (g[k] as number) + ((e[i] as number) - mu) * ((e[i - k] as number) - mu);
   const [g0, g1, g2] = g.map((x) => x / n) as [number, number, number];
   if (g0 <= 0 || g1 <= 0) return { phi: 0, sigma: Math.sqrt(Math.max(0, g0)), sd: Math.sqrt(Math.max(0, g0)) };
-  const phi = Math.min(0.995, Math.max(g1 / g0, Math.min(1, g2 / g1)));
-  const arVar = Math.min(g0, g1 / phi);
+  // Kendall's small-sample bias of the AR(1) estimate, −(1 + 3φ)/n, added back (a week is 168 segments).
+  const raw = Math.max(g1 / g0, Math.min(1, g2 / g1));
+  const phi = Math.min(0.995, raw + (1 + 3 * raw) / n);
+  // A short window sees less than the stationary variance: E[sample var] ≈ var·(1 − (1 + φ)/(n(1 − φ))).
+  const seen = Math.max(0.3, 1 - (1 + phi) / (n * (1 - phi)));
+  const arVar = Math.min(g0, g1 / phi) / seen;
   return { phi, sigma: Math.sqrt(arVar * (1 - phi * phi)), sd: Math.sqrt(arVar) };
 }
 

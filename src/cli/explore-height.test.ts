@@ -37,7 +37,7 @@ function chain(): { file: string; times: Float64Array; atHeight: number } {
     outages: { rate: 0.0003, meanMs: 60_000 },
     jitter: 0.12,
   };
-  const times = drawTimes(21, m, START, WEEK + 30_000, T0);
+  const times = drawTimes(21, m, START, WEEK + 45_000, T0);
   const samples = importerSamples(times.subarray(0, WEEK), START);
   const f = fitBlockTimes(samples);
   if (!f.ok) throw new Error(f.error);
@@ -67,6 +67,7 @@ describe("chainsim explore upgrade-height", () => {
     expect(r.code).toBe(0);
     const x = JSON.parse(r.out);
     const actual = c.times[x.recommendedHeight - START] as number;
+
     const target = Date.parse(x.target);
     const atMs = c.times[c.atHeight - START] as number;
     expect(Math.abs(actual - target) / (target - atMs)).toBeLessThan(0.03);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -32,7 +32,7 @@ async function importFrom(url: string, extra: string[] = [], out = join(dir, `p$
   const flags: Record<string, string | boolean> = { rest: url, rpc: url, namespace: "cosmos", out, json: true };
   for (let i = 0; i < extra.length; i += 2) flags[extra[i]!] = extra[i + 1]!;
   const code = await runImport(flags, { out: (s) => lines.out.push(s), err: (s) => lines.err.push(s) });
-  const profile = existsSync(out) ? parseProfile(out, readFileSync(out, "utf8")) : undefined;
+  const profile = existsSync(out) && statSync(out).isFile() ? parseProfile(out, readFileSync(out, "utf8")) : undefined;
   if (profile !== undefined && !profile.ok) throw new Error(JSON.stringify(profile.error));
   return { code, stdout: lines.out, err: lines.err, out, profile: profile?.value as Profile | undefined };
 }
@@ -85,7 +85,11 @@ describe("chainsim import from a node in the reference's shapes (cosmos namespac
       });
       expect(p.chain.modules).toEqual({ auth: 5, gov: 5, upgrade: 2, consensus: 1 });
       expect(p.plan).toEqual({ name: FIXTURE_PLAN.name, height: 23_000_000, info: FIXTURE_PLAN.info });
-      expect(p.applied).toEqual([{ name: "v18", height: 50 }]);
+      // v18 from the passed proposal; v17, reused by a pending legacy proposal, was applied too.
+      expect(p.applied).toEqual([
+        { name: "v17", height: 40 },
+        { name: "v18", height: 50 },
+      ]);
       expect(p.proposals).toEqual([
         {
           id: 7,
@@ -110,7 +114,10 @@ describe("chainsim import from a node in the reference's shapes (cosmos namespac
           submitTime: "2026-01-08T08:00:00.123Z",
           depositEndTime: "2026-01-22T08:00:00.123Z",
           totalDeposit: "250000000uatom",
-          messages: [{ other: "/cosmos.bank.v1beta1.MsgSend" }],
+          messages: [
+            { other: "/cosmos.bank.v1beta1.MsgSend" },
+            { softwareUpgrade: { name: "v17", height: 30_000_000, info: "" } },
+          ],
         },
       ]);
       // History: the window's mean is the exact mean between its first and last samples; the last hour's mean is
@@ -164,11 +171,21 @@ describe("chainsim import from a node in the reference's shapes (cosmos namespac
 });
 
 describe("chainsim import: bad input is one line naming the endpoint, a documented exit code, no file", () => {
-  const cases: [Fault | "unreachable" | "too-many-validators" | "wrong-namespace", number, RegExp][] = [
+  const cases: [Fault | "unreachable" | "too-many-validators" | "wrong-namespace" | "request-cap", number, RegExp][] = [
     [
       "unreachable",
       IMPORT_EXIT.unreachable,
       /^Error: http:\/\/127\.0\.0\.1:\d+\/status: unreachable: .*ECONNREFUSED.*after 3 attempts$/,
+    ],
+    [
+      "request-cap",
+      IMPORT_EXIT.badAnswer,
+      /^Error: http:\/\/127\.0\.0\.1:\d+\/.*: the import's cap of 10 requests is reached$/,
+    ],
+    [
+      "hang",
+      IMPORT_EXIT.unreachable,
+      /^Error: http:\/\/127\.0\.0\.1:\d+\/status: unreachable: no answer within 200 ms, after 3 attempts$/,
     ],
     [
       "not-a-node",
@@ -226,7 +243,9 @@ describe("chainsim import: bad input is one line naming the endpoint, a document
     "%s → exit %i",
     async (name, code, line) => {
       const fault: Fault =
-        name === "unreachable" || name === "too-many-validators" || name === "wrong-namespace" ? "none" : name;
+        name === "unreachable" || name === "too-many-validators" || name === "wrong-namespace" || name === "request-cap"
+          ? "none"
+          : name;
       const node = await startFixtureNode({
         blocks: 3_000,
         timeMs: (h) => GENESIS_MS + h * 6_000,
@@ -238,6 +257,8 @@ describe("chainsim import: bad input is one line naming the endpoint, a document
       try {
         const extra = ["history", "2h"];
         if (name === "too-many-validators") extra.push("maxValidators", "100");
+        if (name === "hang") extra.push("timeout", "200ms");
+        if (name === "request-cap") extra.push("maxRequests", "10");
         if (name === "wrong-namespace") extra.push("namespace", "chain");
         const out = join(dir, `${name}.yaml`);
         const r = await importFrom(url, extra, out);
@@ -253,6 +274,19 @@ describe("chainsim import: bad input is one line naming the endpoint, a document
     },
     30_000,
   );
+
+  it("an --out that cannot be replaced is exit 2, and no temporary file is left", async () => {
+    const node = await startFixtureNode({ blocks: 1_000, timeMs: (h) => GENESIS_MS + h * 6_000 });
+    try {
+      const r = await importFrom(node.url, ["history", "1h"], dir);
+      expect(r.code).toBe(IMPORT_EXIT.usage);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toMatch(/^Error: --out: .*: EISDIR: illegal operation on a directory, rename/);
+      expect(readdirSync(join(dir, "..")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    } finally {
+      await node.close();
+    }
+  });
 
   it("rejects bad flags with exit 2 before any request", async () => {
     const io = { out: (_: string) => {}, err: (s: string) => errs.push(s) };

@@ -6,8 +6,9 @@
  * Steps:
  * 1. RPC `status`: chain id, latest height H and time; every REST query after this is pinned to H.
  * 2. The bonded validators at H (RPC `validators`, paged), named by staking's monikers where served.
- * 3. Every gov param; module versions; the current plan; the applied plans named by passed proposals.
- * 4. The proposals in the deposit and the voting period, messages decoded, voting ones with their tally.
+ * 3. Every gov param; module versions; the current plan.
+ * 4. The proposals in the deposit and the voting period, messages decoded, voting ones with their tally; then the
+ *    applied plans among the names of passed proposals and of these pending ones.
  * 5. The block-time history over the window (./history.ts), fitted.
  * 6. RPC `status` again: the same chain id, no lower height.
  * 7. The profile, checked against the profile schema.
@@ -24,6 +25,7 @@ import {
   PROFILE_VERSION,
   type Profile,
   type ProfileHistory,
+  type ProfileProposal,
   parseProfile,
   profileToYaml,
 } from "../scenario/profile.js";
@@ -84,9 +86,19 @@ async function readNamedValidators(reader: NodeReader, height: number, max: numb
   return powers.map((v, i) => ({ name: names[i]!, power: v.power }));
 }
 
-async function readApplied(reader: NodeReader): Promise<{ name: string; height: number }[]> {
+/**
+ * The applied plans among the names the node lets us know: those of passed proposals, and those the pending
+ * proposals carry (a name already done would make their plan fail).
+ */
+async function readApplied(
+  reader: NodeReader,
+  pending: readonly ProfileProposal[],
+): Promise<{ name: string; height: number }[]> {
+  const carried = pending.flatMap((p) =>
+    p.messages.flatMap((m) => ("softwareUpgrade" in m ? [m.softwareUpgrade.name] : [])),
+  );
   const applied: { name: string; height: number }[] = [];
-  for (const name of await readPassedPlanNames(reader)) {
+  for (const name of new Set([...(await readPassedPlanNames(reader)), ...carried])) {
     const height = await readAppliedHeight(reader, name);
     if (height > 0) applied.push({ name, height });
   }
@@ -125,8 +137,8 @@ async function run(reader: NodeReader, o: ImportOptions): Promise<Imported> {
   const gov = await readGovParams(reader);
   const modules = await readModuleVersions(reader);
   const plan = await readCurrentPlan(reader);
-  const applied = await readApplied(reader);
   const proposals = await readPendingProposals(reader);
+  const applied = await readApplied(reader, proposals);
   const history = await readHistory(reader, status, o.historyMs, o.concurrency);
   const fitted = fitBlockTimes(history.samples);
   const rpcHistory = `${reader.o.rpc}/blockchain`;

@@ -23,7 +23,8 @@ export type Fault =
   | "chain-id-changes"
   | "height-backwards"
   | "header-height-backwards"
-  | "no-staking";
+  | "no-staking"
+  | "hang";
 
 export interface FixtureOptions {
   readonly blocks: number;
@@ -129,7 +130,25 @@ export const FIXTURE_PROPOSALS = {
     proposal(
       8,
       "PROPOSAL_STATUS_DEPOSIT_PERIOD",
-      [{ "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: "a", to_address: "b", amount: [] }],
+      [
+        { "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: "a", to_address: "b", amount: [] },
+        {
+          "@type": "/cosmos.gov.v1.MsgExecLegacyContent",
+          content: {
+            "@type": "/cosmos.upgrade.v1beta1.SoftwareUpgradeProposal",
+            title: "legacy",
+            description: "",
+            plan: {
+              name: "v17",
+              time: "0001-01-01T00:00:00Z",
+              height: "30000000",
+              info: "",
+              upgraded_client_state: null,
+            },
+          },
+          authority: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn",
+        },
+      ],
       false,
     ),
   ],
@@ -142,48 +161,49 @@ export interface FixtureNode {
   close(): Promise<void>;
 }
 
-export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> {
-  const requests: string[] = [];
-  const vals = fixtureValidators(o.validators ?? 4);
-  const fault = o.fault ?? "none";
-  let statusCalls = 0;
-  const server = createServer((req, res) => {
-    requests.push(req.url ?? "");
-    try {
-      answer(req, res);
-    } catch (e) {
-      res.writeHead(500).end(String(e));
-    }
-  });
-  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    const text = JSON.stringify(body, null, 2);
-    res.writeHead(status, { "content-type": "application/json", ...headers }).end(text);
-  };
-  const rpc = (res: ServerResponse, result: unknown) => json(res, 200, { jsonrpc: "2.0", id: -1, result });
-  const rpcError = (res: ServerResponse, data: string) =>
-    json(res, 500, { jsonrpc: "2.0", id: -1, error: { code: -32603, message: "Internal error", data } });
-  const header = (h: number) => ({
-    version: { block: "11", app: "0" },
-    chain_id: fault === "chain-id-changes" && h === o.blocks - 700 ? "other-chain" : FIXTURE_CHAIN_ID,
-    height: String(h),
-    time: nanoTime(o.timeMs(h), h),
-    last_block_id: { hash: hex(`block${h - 1}`), parts: { total: 1, hash: hex(`parts${h - 1}`) } },
-    last_commit_hash: hex(`commit${h}`),
-    data_hash: hex(`data${h}`),
-    validators_hash: hex("vals"),
-    next_validators_hash: hex("vals"),
-    consensus_hash: hex("consensus"),
-    app_hash: hex(`app${h}`),
-    last_results_hash: hex(`results${h}`),
-    evidence_hash: hex(""),
-    proposer_address: vals[h % vals.length]!.address,
-  });
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(text);
+};
+const rpc = (res: ServerResponse, result: unknown) => json(res, 200, { jsonrpc: "2.0", id: -1, result });
+const rpcError = (res: ServerResponse, data: string) =>
+  json(res, 500, { jsonrpc: "2.0", id: -1, error: { code: -32603, message: "Internal error", data } });
 
-  function answerRpc(path: string, q: URLSearchParams, res: ServerResponse) {
-    const latest = o.blocks;
+class Fixture {
+  readonly requests: string[] = [];
+  readonly vals: FixtureValidator[];
+  readonly fault: Fault;
+  statusCalls = 0;
+
+  constructor(readonly o: FixtureOptions) {
+    this.vals = fixtureValidators(o.validators ?? 4);
+    this.fault = o.fault ?? "none";
+  }
+
+  header(h: number) {
+    return {
+      version: { block: "11", app: "0" },
+      chain_id: this.fault === "chain-id-changes" && h === this.o.blocks - 700 ? "other-chain" : FIXTURE_CHAIN_ID,
+      height: String(h),
+      time: nanoTime(this.o.timeMs(h), h),
+      last_block_id: { hash: hex(`block${h - 1}`), parts: { total: 1, hash: hex(`parts${h - 1}`) } },
+      last_commit_hash: hex(`commit${h}`),
+      data_hash: hex(`data${h}`),
+      validators_hash: hex("vals"),
+      next_validators_hash: hex("vals"),
+      consensus_hash: hex("consensus"),
+      app_hash: hex(`app${h}`),
+      last_results_hash: hex(`results${h}`),
+      evidence_hash: hex(""),
+      proposer_address: this.vals[h % this.vals.length]!.address,
+    };
+  }
+
+  answerRpc(path: string, q: URLSearchParams, res: ServerResponse) {
+    const latest = this.o.blocks;
     if (path === "/status") {
-      statusCalls++;
-      const moved = statusCalls > 1 && fault === "height-backwards";
+      this.statusCalls++;
+      const moved = this.statusCalls > 1 && this.fault === "height-backwards";
       const h = moved ? latest - 10 : latest;
       const body = {
         node_info: {
@@ -200,25 +220,25 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
           latest_block_hash: hex(`block${h}`),
           latest_app_hash: hex(`app${h}`),
           latest_block_height: String(h),
-          latest_block_time: nanoTime(o.timeMs(h), h),
+          latest_block_time: nanoTime(this.o.timeMs(h), h),
           earliest_block_hash: hex("block1"),
           earliest_app_hash: hex("app1"),
           earliest_block_height: "1",
-          earliest_block_time: nanoTime(o.timeMs(1), 1),
+          earliest_block_time: nanoTime(this.o.timeMs(1), 1),
           catching_up: false,
         },
         validator_info: {
-          address: vals[0]!.address,
-          pub_key: { type: "tendermint/PubKeyEd25519", value: vals[0]!.pubkey },
-          voting_power: String(vals[0]!.power),
+          address: this.vals[0]!.address,
+          pub_key: { type: "tendermint/PubKeyEd25519", value: this.vals[0]!.pubkey },
+          voting_power: String(this.vals[0]!.power),
         },
       };
-      if (fault === "truncated-json") {
+      if (this.fault === "truncated-json") {
         const text = JSON.stringify({ jsonrpc: "2.0", id: -1, result: body }, null, 2);
         res.writeHead(200, { "content-type": "application/json" }).end(text.slice(0, text.length / 2));
         return;
       }
-      if (fault === "cut-connection") {
+      if (this.fault === "cut-connection") {
         res.writeHead(200, { "content-type": "application/json", "content-length": "5000" });
         res.write('{"jsonrpc":"2.0",');
         setTimeout(() => res.socket?.destroy(), 10);
@@ -230,10 +250,10 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
     if (path === "/validators") {
       const page = Number(q.get("page") ?? "1");
       const per = Math.min(100, Number(q.get("per_page") ?? "30"));
-      const pages = Math.max(1, Math.ceil(vals.length / per));
+      const pages = Math.max(1, Math.ceil(this.vals.length / per));
       if (page < 1 || page > pages) return rpcError(res, `page should be within [1, ${pages}] range, given ${page}`);
-      const from = fault === "validators-loop" ? 0 : (page - 1) * per;
-      const list = vals.slice(from, from + per).map((v) => ({
+      const from = this.fault === "validators-loop" ? 0 : (page - 1) * per;
+      const list = this.vals.slice(from, from + per).map((v) => ({
         address: v.address,
         pub_key: { type: "tendermint/PubKeyEd25519", value: v.pubkey },
         voting_power: String(v.power),
@@ -243,7 +263,7 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
         block_height: q.get("height") ?? String(latest),
         validators: list,
         count: String(list.length),
-        total: String(vals.length),
+        total: String(this.vals.length),
       });
     }
     if (path === "/blockchain") {
@@ -255,7 +275,7 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
         metas.push({
           block_id: { hash: hex(`block${max}`), parts: { total: 1, hash: hex(`parts${max}`) } },
           block_size: "2313",
-          header: header(max),
+          header: this.header(max),
           num_txs: "0",
         });
       return rpc(res, { last_height: String(latest), block_metas: metas });
@@ -263,13 +283,13 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("404 page not found\n");
   }
 
-  function answerRest(path: string, q: URLSearchParams, res: ServerResponse) {
-    const pinned = fault === "header-height-backwards" ? o.blocks - 5 : o.blocks;
+  answerRest(path: string, q: URLSearchParams, res: ServerResponse) {
+    const pinned = this.fault === "header-height-backwards" ? this.o.blocks - 5 : this.o.blocks;
     const ok = (body: unknown) => json(res, 200, body, { "x-cosmos-block-height": String(pinned) });
     const notImplemented = () => json(res, 501, { code: 12, message: "Not Implemented", details: [] });
     const m = /^\/cosmos\/gov\/v1\/params\/(voting|deposit|tallying)$/.exec(path);
     if (m !== null) {
-      const params = fault === "malformed-field" ? { ...FIXTURE_GOV, voting_period: 1209600 } : FIXTURE_GOV;
+      const params = this.fault === "malformed-field" ? { ...FIXTURE_GOV, voting_period: 1209600 } : FIXTURE_GOV;
       return ok({ voting_params: null, deposit_params: null, tally_params: null, params });
     }
     if (path === "/cosmos/gov/v1/proposals") {
@@ -291,15 +311,15 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
         ],
       });
     const applied = /^\/cosmos\/upgrade\/v1beta1\/applied_plan\/(.+)$/.exec(path);
-    if (applied !== null) return ok({ height: applied[1] === "v18" ? "50" : "0" });
-    if (path === "/cosmos/staking/v1beta1/validators" && fault !== "no-staking") {
+    if (applied !== null) return ok({ height: applied[1] === "v18" ? "50" : applied[1] === "v17" ? "40" : "0" });
+    if (path === "/cosmos/staking/v1beta1/validators" && this.fault !== "no-staking") {
       const key = q.get("pagination.key") ?? "";
       const start = key === "" ? 0 : Number(Buffer.from(key, "base64").toString());
       const limit = Number(q.get("pagination.limit") ?? "100");
-      const page = vals.slice(start, start + limit);
+      const page = this.vals.slice(start, start + limit);
       const next =
-        start + limit < vals.length
-          ? Buffer.from(String(fault === "staking-loop" ? 1 : start + limit)).toString("base64")
+        start + limit < this.vals.length
+          ? Buffer.from(String(this.fault === "staking-loop" ? 1 : start + limit)).toString("base64")
           : null;
       return ok({
         validators: page.map((v, i) => ({
@@ -324,27 +344,39 @@ export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> 
           unbonding_on_hold_ref_count: "0",
           unbonding_ids: [],
         })),
-        pagination: { next_key: next, total: String(vals.length) },
+        pagination: { next_key: next, total: String(this.vals.length) },
       });
     }
     return notImplemented();
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse): void {
+  answer(req: IncomingMessage, res: ServerResponse): void {
     const u = new URL(req.url ?? "/", "http://fixture");
-    if (fault === "not-a-node") {
+    if (this.fault === "hang") return;
+    if (this.fault === "not-a-node") {
       res.writeHead(200, { "content-type": "text/html" }).end("<html><body>It works!</body></html>");
       return;
     }
-    if (u.pathname.startsWith("/cosmos/")) answerRest(u.pathname, u.searchParams, res);
-    else answerRpc(u.pathname, u.searchParams, res);
+    if (u.pathname.startsWith("/cosmos/")) this.answerRest(u.pathname, u.searchParams, res);
+    else this.answerRpc(u.pathname, u.searchParams, res);
   }
+}
 
+export async function startFixtureNode(o: FixtureOptions): Promise<FixtureNode> {
+  const f = new Fixture(o);
+  const server = createServer((req, res) => {
+    f.requests.push(req.url ?? "");
+    try {
+      f.answer(req, res);
+    } catch (e) {
+      res.writeHead(500).end(String(e));
+    }
+  });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
+    requests: f.requests,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
