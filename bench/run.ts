@@ -9,13 +9,17 @@ import * as explore from "./explore.bench.js";
 import * as fork from "./fork.bench.js";
 import * as harness from "./harness.bench.js";
 import * as lifecycle from "./lifecycle.bench.js";
+import * as planner from "./planner.bench.js";
 import * as soak from "./soak.bench.js";
 import * as startup from "./startup.bench.js";
 
 const BENCHES: readonly BenchModule[] = [lifecycle, engine, fork, harness, explore, api, startup];
 
-/** Run only when named (`npm run bench -- soak`): full-size floods of the hostile-input faults. */
-const ON_REQUEST: readonly BenchModule[] = [soak];
+/**
+ * Run only when named: `npm run bench -- soak` (full-size floods of the hostile-input faults), `npm run bench --
+ * planner` (the upgrade-height planner's backtest and speed, minutes; PLANNER_BENCH=speed|calibration runs one half).
+ */
+const ON_REQUEST: readonly BenchModule[] = [soak, planner];
 
 const only = process.argv.slice(2);
 for (const b of [...BENCHES, ...ON_REQUEST]) {

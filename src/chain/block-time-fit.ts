@@ -51,11 +51,12 @@ const SHIFT_SIGMAS = 4;
 const CONSECUTIVE_MIN = 30;
 const SAMPLES_MAX = 10_000_000;
 /**
- * Regime shifts seen in a week are rare, so the rate adds half a shift to the count (a prior: never seeing one in a
- * week does not make one impossible in the next two), and a shift's size is at least `SHIFT_SIZE_MIN`.
+ * Regime shifts seen in a week are rare, so the rate adds one shift to the count (a prior: never seeing one in a
+ * week does not make one unlikely in the next two; chains change validator sets and binaries), and a shift's size is
+ * at least `SHIFT_SIZE_MIN` (5% on the mean).
  */
-const SHIFT_PRIOR = 0.5;
-const SHIFT_SIZE_MIN = 0.03;
+const SHIFT_PRIOR = 1;
+const SHIFT_SIZE_MIN = 0.05;
 
 /** Piecewise-linear time at a height, and height at a time, over the samples. */
 class Interp {
@@ -228,7 +229,9 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
   const lastShift = steps.at(-1);
   const since = lastShift === undefined ? first.height : (starts[lastShift.index] as number);
   const regimeMs = (last.timeMs - ip.timeAt(since)) / (last.height - since);
-  const bias = Math.exp((a.sd * a.sd) / 2) * (1 + (cyc.amplitude * cyc.amplitude) / 4);
+  // The window's mean per block is the level times E[exp(d)] over segments (uniform in blocks), and divided by
+  // E_t[exp(−c)] = I0(A) ≈ 1 + A²/4 for the daily cycle (blocks crowd into the fast hours).
+  const bias = Math.exp((a.sd * a.sd) / 2) / (1 + (cyc.amplitude * cyc.amplitude) / 4);
   const meanMs = Math.max(1, (regimeMs - pb.rate * pb.meanMs) / bias);
   const n = Math.max(1, logs.length);
   const shiftSize = steps.length > 0 ? Math.sqrt(steps.reduce((s, x) => s + x.size * x.size, 0) / steps.length) : 0;

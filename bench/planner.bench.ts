@@ -1,0 +1,147 @@
+/**
+ * `npm run bench -- planner` (docs/block-time-model.md §4): the upgrade-height planner's calibration and speed.
+ *
+ * Calibration: for each generator of planner-histories.ts (not the fitted model) and each seed, a chain of 24 days;
+ * the importer's samples of its first 7 days (test/kit/history.ts) are fitted; at the end of day 7 the planner
+ * (`RUNS` Monte Carlo runs) recommends the height for a target 3, 7 and 14 days ahead; the held-out actual time of
+ * that height is compared with
+ * - the planner's 90% band (P5..P95): coverage, target 85–95%;
+ * - its median (P50) and the naive estimate, now + (H − now height) × the window's mean block time (the common
+ *   practice): median absolute error, target ≤ half the naive one.
+ * Lines: planner-coverage-<h>d (value: share inside the band; baseline: the nominal 0.9), planner-error-<h>d (value:
+ * the planner's median absolute error in hours; baseline: the naive estimator's), and the same over all horizons.
+ *
+ * Speed: `explore upgrade-height`'s planning (planUpgradeHeight) with 1,000 runs over 14 days on a ~6 s chain
+ * (about 200,000 blocks per run), one thread; baseline: the same planning with a uniform 5–7 s model.
+ */
+import { loadavg } from "node:os";
+import { fitBlockTimes } from "../src/chain/block-time-fit.js";
+import { formatRfc3339 } from "../src/core/go/time.js";
+import { type PlanClock, planHeight, quantile } from "../src/explore/plan-height.js";
+import { planUpgradeHeight } from "../src/explore/upgrade-height.js";
+import type { Profile } from "../src/scenario/profile.js";
+import { importerSamples } from "../test/kit/history.js";
+import { type BenchResult, median, result } from "./bench.js";
+import { GENERATORS, history, indexAt } from "./planner-histories.js";
+
+export const name = "planner";
+
+const DAY_MS = 86_400_000;
+const HORIZONS_DAYS = [3, 7, 14] as const;
+const SEEDS = 8;
+const RUNS = 100;
+const START_MS = Date.UTC(2026, 0, 1);
+const FIRST = 20_000_000;
+
+interface Outcome {
+  readonly horizon: number;
+  readonly inside: boolean;
+  readonly plannerErrMs: number;
+  readonly naiveErrMs: number;
+}
+
+function backtestCase(kind: (typeof GENERATORS)[number], seed: number): Outcome[] {
+  const h = history(kind, seed, 24, FIRST, START_MS);
+  const now = indexAt(h.times, START_MS + 7 * DAY_MS);
+  const samples = importerSamples(h.times.subarray(0, now + 1), FIRST);
+  const fit = fitBlockTimes(samples);
+  if (!fit.ok) throw new Error(`${kind}/${seed}: ${fit.error}`);
+  const nowHeight = FIRST + now;
+  const nowMs = h.times[now] as number;
+  const clock: PlanClock = { height: nowHeight, timeMs: nowMs, blockTime: fit.value.model };
+  const out: Outcome[] = [];
+  for (const days of HORIZONS_DAYS) {
+    const p = planHeight(clock, nowMs + days * DAY_MS, RUNS, seed * 7919 + days);
+    const actual = h.times[p.height - FIRST];
+    if (actual === undefined) continue;
+    const p5 = quantile(p.at, 0.05);
+    const p95 = quantile(p.at, 0.95);
+    const naive = nowMs + (p.height - nowHeight) * fit.value.meanBlockTime.windowMs;
+    out.push({
+      horizon: days,
+      inside: actual >= p5 && actual <= p95,
+      plannerErrMs: Math.abs(quantile(p.at, 0.5) - actual),
+      naiveErrMs: Math.abs(naive - actual),
+    });
+  }
+  return out;
+}
+
+function calibration(): BenchResult[] {
+  const all: Outcome[] = [];
+  for (const kind of GENERATORS)
+    for (let s = 1; s <= SEEDS; s++) {
+      const o = backtestCase(kind, s);
+      all.push(...o);
+      const cover = o.filter((x) => x.inside).length;
+      process.stderr.write(
+        `planner backtest ${kind}/${s}: inside ${cover}/${o.length}; |err| planner ${o.map((x) => (x.plannerErrMs / 3.6e6).toFixed(2)).join(",")} h, naive ${o.map((x) => (x.naiveErrMs / 3.6e6).toFixed(2)).join(",")} h\n`,
+      );
+    }
+  const lines: BenchResult[] = [];
+  const groups: [string, Outcome[]][] = [
+    ...HORIZONS_DAYS.map((d): [string, Outcome[]] => [`${d}d`, all.filter((x) => x.horizon === d)]),
+    ["all", all],
+  ];
+  for (const [label, xs] of groups) {
+    const coverage = xs.filter((x) => x.inside).length / xs.length;
+    lines.push(result(`planner-coverage-${label}`, coverage, "share of held-out cases in P5..P95", 0.9));
+    const planner = median(xs.map((x) => x.plannerErrMs)) / 3.6e6;
+    const naive = median(xs.map((x) => x.naiveErrMs)) / 3.6e6;
+    lines.push(result(`planner-error-${label}`, planner, "h median |error|; baseline: naive", naive));
+    process.stderr.write(
+      `planner ${label}: ${xs.length} cases, coverage ${(100 * coverage).toFixed(1)}%, median |err| ${planner.toFixed(2)} h vs naive ${naive.toFixed(2)} h (ratio ${(planner / naive).toFixed(2)})\n`,
+    );
+  }
+  return lines;
+}
+
+/** A profile of a ~6 s chain fitted on a week of the mixed generator. */
+function speedProfile(): Profile {
+  const h = history("mixed", 99, 7, FIRST, START_MS);
+  const samples = importerSamples(h.times, FIRST);
+  const fit = fitBlockTimes(samples);
+  if (!fit.ok) throw new Error(fit.error);
+  const last = samples[samples.length - 1] as { height: number; timeMs: number };
+  return {
+    profile: 1,
+    source: { namespace: "chain", chainId: "bench-1" },
+    at: { height: last.height, time: formatRfc3339(last.timeMs) },
+    chain: { chainId: "bench-1", blockTime: fit.value.document as never },
+    plan: null,
+  };
+}
+
+function timed(p: Profile, runs: number): { wallS: number; cpuS: number; blocks: number } {
+  const at = Date.parse(p.at.time);
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const r = planUpgradeHeight(p, { targetMs: at + 14 * DAY_MS, runs, seed: 1, window: undefined });
+  const wallS = (performance.now() - t0) / 1000;
+  const c = process.cpuUsage(c0);
+  if (!r.ok) throw new Error(r.error);
+  return { wallS, cpuS: (c.user + c.system) / 1e6, blocks: r.value.recommendedHeight - p.at.height };
+}
+
+function speed(): BenchResult[] {
+  const drift = speedProfile();
+  const uniform: Profile = { ...drift, chain: { ...drift.chain, blockTime: { min: "5s", max: "7s" } } };
+  timed(drift, 20); // warm-up
+  const d = timed(drift, 1000);
+  const u = timed(uniform, 1000);
+  process.stderr.write(
+    `planner speed: 1000 runs × ${d.blocks} blocks (14 days): drift ${d.wallS.toFixed(2)} s wall, ${d.cpuS.toFixed(2)} s CPU; ` +
+      `uniform 5–7 s ${u.wallS.toFixed(2)} s wall, ${u.cpuS.toFixed(2)} s CPU; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}\n`,
+  );
+  return [
+    result("planner-14d-1000-runs", d.wallS, "s wall; baseline: uniform model", u.wallS),
+    result("planner-14d-1000-runs-cpu", d.cpuS, "s CPU; baseline: uniform model", u.cpuS),
+  ];
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const only = process.env.PLANNER_BENCH;
+  return [...(only === "speed" ? [] : calibration()), ...(only === "calibration" ? [] : speed())];
+}
