@@ -27,8 +27,11 @@ describe("chainsim serve: a chain from a profile", () => {
     writeFileSync(toml, `[api]\nenable = true\naddress = "tcp://127.0.0.1:0"\n[grpc]\nenable = false\n`);
     const child = spawn(
       process.execPath,
-      ["bin/chainsim.js", "serve", SCENARIO, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0"]
-        .concat(["--until-height", String(UNTIL), "--json"]),
+      ["bin/chainsim.js", "serve", SCENARIO, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0"].concat([
+        "--until-height",
+        String(UNTIL),
+        "--json",
+      ]),
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     children.push(child);
