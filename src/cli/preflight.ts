@@ -8,6 +8,7 @@ import { parseDuration } from "../core/go/duration.js";
 import { formatRfc3339, parseRfc3339 } from "../core/go/time.js";
 import { type Band, type PreflightInput, type PreflightReport, preflight } from "../explore/preflight.js";
 import { parseWindow } from "../explore/preflight-window.js";
+import { withProfileChain } from "../scenario/from.js";
 import { formatScenarioError, scenarioFromData } from "../scenario/index.js";
 import { type Profile, parseProfile } from "../scenario/profile.js";
 import { ExitCode } from "./exit.js";
@@ -36,10 +37,13 @@ function intFlag(flag: string, v: string, min: number, max: number): Result<numb
   return ok(n);
 }
 
-/** The profile's block-time model and gov params with the scenario format's defaults (a scenario resolves them). */
+/**
+ * The profile's block-time model and gov params as a scenario `from:` the profile resolves them (the format's
+ * defaults, the genesis time at `at`, a drift model without an anchor anchored at `at`).
+ */
 function resolvedChain(file: string, p: Profile): Result<Pick<PreflightInput, "blockTime" | "gov">, string> {
-  const { modules: _m, ...chain } = p.chain;
-  const s = scenarioFromData(file, { name: "preflight", chain, binaries: { v1: {} } });
+  const data = withProfileChain({ name: "preflight", binaries: { v1: {} } }, { file, profile: p });
+  const s = scenarioFromData(file, data);
   if (!s.ok) return err(s.error.map(formatScenarioError)[0] ?? `${file}: invalid chain`);
   return ok({ blockTime: s.value.chain.blockTime, gov: s.value.chain.gov });
 }
