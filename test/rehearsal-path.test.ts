@@ -9,7 +9,7 @@ import { type Profile, parseProfile } from "../src/scenario/profile.js";
 import { buildSimulation } from "../src/scenario/simulate.js";
 import { exited, waitFor } from "./kit/devnet.js";
 
-// The rehearsal's whole path (issue #23 §7), each command a real process over loopback, as a chain team runs it:
+// The rehearsal's whole path (issue #23, part 7), each command a real process over loopback, as a chain team runs it:
 // `chainsim serve` a chain whose block times, validators, gov params, pending plan and voting proposal are known →
 // `chainsim import` it → a scenario `from:` the profile → `chainsim run` (its expectations pass) → `chainsim serve`
 // that replay and import it again → `chainsim explore upgrade-height` (its height lands where the served chain
