@@ -120,6 +120,20 @@ describe("fitBlockTimes on a week sampled as the importer samples it (1,000 page
     });
   });
 
+  it("fits a short history (the last hour only, or two samples) to a sane model: no cycle, a shift prior of one a week", () => {
+    const times = drawTimes(4, truth(), START, WEEK_BLOCKS, T0);
+    const hour = importerSamples(times, START).filter((s) => s.timeMs >= (times[WEEK_BLOCKS - 1] as number) - HOUR_MS);
+    for (const samples of [hour, [hour[0], hour[hour.length - 1]] as typeof hour]) {
+      const r = fitBlockTimes(samples);
+      if (!r.ok || r.value.model.kind !== "drift") throw new Error("fit failed");
+      const m = r.value.model;
+      expect(Math.abs(m.meanMs - r.value.meanBlockTime.windowMs) / r.value.meanBlockTime.windowMs).toBeLessThan(0.05);
+      expect(m.daily.amplitude).toBe(0);
+      expect(m.shifts.rate).toBeLessThanOrEqual(1 / 168 + 1e-5);
+      expect(m.anchor.height).toBe(samples[samples.length - 1]?.height);
+    }
+  });
+
   it("refuses samples it cannot fit, in one line", () => {
     expect(fitBlockTimes([{ height: 1, timeMs: 0 }])).toEqual({ ok: false, error: "need at least 2 samples, got 1" });
     const back = fitBlockTimes([

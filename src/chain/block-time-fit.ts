@@ -56,6 +56,8 @@ const SAMPLES_MAX = 10_000_000;
  * at least `SHIFT_SIZE_MIN` (5% on the mean).
  */
 const SHIFT_PRIOR = 1;
+/** The prior's shift is spread over at least a week of hourly segments (a short history is not a shift an hour). */
+const PRIOR_SEGMENTS = 168;
 const SHIFT_SIZE_MIN = 0.05;
 
 /** Piecewise-linear time at a height, and height at a time, over the samples. */
@@ -246,7 +248,7 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
     wander: round(Math.min(1, a.sigma), 5),
     daily: { amplitude: round(Math.min(1, cyc.amplitude), 4), peakMs: Math.floor(cyc.peakMs / 60_000) * 60_000 },
     shifts: {
-      rate: round(Math.min(1, (steps.length + SHIFT_PRIOR) / n), 5),
+      rate: round(Math.min(1, (steps.length + SHIFT_PRIOR) / Math.max(n, PRIOR_SEGMENTS)), 5),
       size: round(Math.min(1, Math.max(SHIFT_SIZE_MIN, shiftSize)), 4),
     },
     outages: { rate: round(pb.rate, 6), meanMs: pb.rate > 0 ? round(pb.meanMs, 3) : 0 },
