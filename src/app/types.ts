@@ -143,6 +143,10 @@ export const govEventWire = ({ kind, ...rest }: GovBlockEvent): unknown => ({ ty
  */
 export interface NodeProcess {
   readonly binary: string;
+  /**
+   * The last committed height; before the first commit, the chain's initial height − 1 (CometBFT's handshake: an
+   * app at version 0 gets InitChain and then block `initial_height`), 0 for a chain from height 1.
+   */
   lastHeight(): number;
   lastAppHash(): string;
   /**

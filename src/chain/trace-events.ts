@@ -22,6 +22,8 @@ export type TraceEvent =
       readonly appHash: string;
       readonly blockTime: BlockTimeModel;
       readonly nodes: readonly GenesisNode[];
+      /** CometBFT's `initial_height` when the chain starts later than 1 (a scenario `from:` a profile). */
+      readonly initialHeight?: number | undefined;
     }
   /** A node's process started (at genesis, by a step or by its sidecar). */
   | {
@@ -134,6 +136,7 @@ function traceWire(e: TraceEvent): Record<string, unknown> {
         appHash: e.appHash,
         blockTime: e.blockTime,
         nodes: e.nodes,
+        ...(e.initialHeight === undefined ? {} : { initialHeight: e.initialHeight }),
       };
     case "start":
       return { t: e.kind, node: e.node, binary: e.binary, skip: e.skip, time: formatRfc3339(e.timeMs) };
@@ -229,7 +232,12 @@ export function advanceTrace(p: TracePosition, e: TraceEvent): TracePosition {
   const timeMs = t === undefined ? p.timeMs : Math.max(p.timeMs, t);
   switch (e.kind) {
     case "genesis":
-      return { ...p, timeMs, genesisTimeMs: e.timeMs };
+      return {
+        ...p,
+        timeMs,
+        genesisTimeMs: e.timeMs,
+        ...(e.initialHeight === undefined ? {} : { height: e.initialHeight - 1 }),
+      };
     case "start":
     case "stop":
     case "halt":

@@ -34,6 +34,18 @@ const blockTime = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("fixed"), intervalMs: ms }),
   z.strictObject({ kind: z.literal("uniform"), minMs: ms, maxMs: ms }),
   z.strictObject({ kind: z.literal("normal"), meanMs: ms, stddevMs: ms, minMs: ms, maxMs: z.optional(ms) }),
+  z.strictObject({
+    kind: z.literal("drift"),
+    meanMs: z.number(),
+    anchor: z.strictObject({ height: int, timeMs: z.number(), rateMs: z.number() }),
+    segmentBlocks: int,
+    persistence: z.number(),
+    wander: z.number(),
+    daily: z.strictObject({ amplitude: z.number(), peakMs: z.number() }),
+    shifts: z.strictObject({ rate: z.number(), size: z.number() }),
+    outages: z.strictObject({ rate: z.number(), meanMs: z.number() }),
+    jitter: z.number(),
+  }),
 ]) satisfies z.ZodType<BlockTimeModel, unknown>;
 const coins = z.array(z.strictObject({ denom: z.string(), amount: bigintText }));
 const upgradeMsg = z.discriminatedUnion("type", [
@@ -103,6 +115,7 @@ const wire = z.discriminatedUnion("t", [
       appHash: z.string(),
       blockTime,
       nodes: z.array(z.strictObject({ name: z.string(), power: int, binary: z.string(), skip })),
+      initialHeight: z.optional(int),
     })
     .transform(({ t, time, ...e }): TraceEvent => ({ kind: t, timeMs: time, ...e })),
   z

@@ -26,6 +26,7 @@ import type {
   NodeModel,
   PlanExpectation,
   Scenario,
+  StartModel,
   Step,
   Trigger,
   UpgradeHandlerModel,
@@ -60,7 +61,7 @@ const entries = <V>(r: Readonly<Record<string, V>> | undefined): [string, V][] =
 const mapOf = <V, W>(r: Readonly<Record<string, V>> | undefined, f: (v: V, k: string) => W): ReadonlyMap<string, W> =>
   new Map(entries(r).map(([k, v]) => [k, f(v, k)]));
 
-export function resolveScenario(file: string, doc: ScenarioDocument): Scenario {
+export function resolveScenario(file: string, doc: ScenarioDocument, start?: StartModel): Scenario {
   const chain = resolveChain(doc);
   const binaries = mapOf(doc.binaries, (b, name) => resolveBinary(name, b));
   const genesisBinary = doc.genesisBinary ?? [...binaries.keys()][0];
@@ -72,6 +73,7 @@ export function resolveScenario(file: string, doc: ScenarioDocument): Scenario {
   const run = doc.run ?? {};
   return {
     file,
+    ...(start === undefined ? {} : { start }),
     name: doc.name,
     description: doc.description ?? SCENARIO_DEFAULTS.description,
     seed: doc.seed ?? SCENARIO_DEFAULTS.seed,

@@ -676,6 +676,12 @@ const NodeOptionsSchema = z.strictObject({
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.optional(z.string().meta({ description: "Ignored; lets editors find this schema" })),
+    from: z.optional(
+      z.string().min(1).meta({
+        description:
+          "A profile (docs/profile-format.md), path relative to this file: the chain starts at its height and time with its state; `chain` keys here override the profile's",
+      }),
+    ),
     name: scenarioName,
     description: z.optional(z.string()),
     seed: z.optional(intMin(0).meta({ description: "Default 1" })),
