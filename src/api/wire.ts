@@ -185,6 +185,14 @@ function renameAny(a: Any, from: Namespace, to: Namespace, depth: number): void 
   }
 }
 
+/** A `chain` Any in namespace `ns`: its type URL and those inside its payload, at every depth. */
+export function anyToWire(a: Any, ns: Namespace): Any {
+  if (ns === "chain") return a;
+  const out = clone(AnySchema, a);
+  renameAny(out, "chain", ns, 0);
+  return out;
+}
+
 /** A message of one schema re-read as another with the same fields, its Any values renamed from `from` to `to`. */
 function convert(bytesOf: DescMessage, readAs: DescMessage, m: Message, from: Namespace, to: Namespace): Message {
   const out = fromBinary(readAs, toBinary(bytesOf, m));
@@ -218,14 +226,6 @@ export function wireBackend(backend: QueryBackend, ns: Namespace): QueryBackend 
     services: backend.services.map((b) => wireBound(b, ns)),
     namespace: ns,
   };
-}
-
-/** A message built with a `chain` schema, as the wire's schema in namespace `ns` (Any values renamed). */
-export function toWire(desc: DescMessage, m: Message, ns: Namespace): { desc: DescMessage; message: Message } {
-  if (ns === "chain") return { desc, message: m };
-  const wireDesc = wireRegistry(ns).getMessage(namesOf(ns).fromChain(desc.typeName));
-  assert(wireDesc !== undefined, `message ${desc.typeName} has no ${ns} descriptor`);
-  return { desc: wireDesc, message: convert(desc, wireDesc, m, "chain", ns) };
 }
 
 /** Gateway JSON options for namespace `ns`: Any payloads resolved by the wire's registry, field names renamed. */
