@@ -10,10 +10,11 @@ import * as fork from "./fork.bench.js";
 import * as harness from "./harness.bench.js";
 import * as lifecycle from "./lifecycle.bench.js";
 import * as planner from "./planner.bench.js";
+import * as recovery from "./recovery.bench.js";
 import * as soak from "./soak.bench.js";
 import * as startup from "./startup.bench.js";
 
-const BENCHES: readonly BenchModule[] = [lifecycle, engine, fork, harness, explore, api, startup];
+const BENCHES: readonly BenchModule[] = [lifecycle, engine, fork, harness, explore, recovery, api, startup];
 
 /**
  * Run only when named: `npm run bench -- soak` (full-size floods of the hostile-input faults), `npm run bench --

@@ -12,6 +12,10 @@ export const DECISION_LOGIC = [
   "src/gov/end-blocker.ts",
   "src/gov/deposit.ts",
   "src/gov/cancel.ts",
+  // The operator model (issue 25): cosmovisor's sequence and the person, and the engine's side of it.
+  "src/chain/operator-plan.ts",
+  "src/chain/operator.ts",
+  "src/chain/lifecycle.ts",
 ];
 
 /** The campaign detector's seed unless `npm run mutate -- --seed N` gives another. */

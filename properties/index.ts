@@ -8,6 +8,7 @@ import { gracefulHalt } from "./graceful-halt.js";
 import { latestScheduleWins } from "./latest-schedule-wins.js";
 import { liveness } from "./liveness.js";
 import { modelAgreement } from "./model-agreement.js";
+import { operatorLiveness } from "./operator-liveness.js";
 import { runOnce } from "./run-once.js";
 import { scheduleChecks } from "./schedule-checks.js";
 import { storeUpgradesOnce } from "./store-upgrades-once.js";
@@ -27,6 +28,7 @@ export const PROPERTIES = [
   storeUpgradesOnce,
   govFollowsTally,
   liveness,
+  operatorLiveness,
   determinism,
   modelAgreement,
 ] as const satisfies readonly Property[];

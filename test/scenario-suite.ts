@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineOptions } from "../src/chain/records.js";
+import { err, ok, type Result } from "../src/core/errors.js";
 import { FAULT_NAMES, type Fault } from "../src/faults/index.js";
 import { parseScenario, type Scenario } from "../src/scenario/index.js";
 import { reportOf, runScenario } from "../src/scenario/runner.js";
@@ -25,9 +26,18 @@ export function scenarioFiles(dir = "scenarios"): string[] {
 }
 
 export function loadScenario(file: string): Scenario {
-  const r = parseScenario(file, readFileSync(file, "utf8"));
+  const r = parseScenario(file, readFileSync(file, "utf8"), readProfile);
   if (!r.ok) throw new Error(r.error.map((e) => `${e.file}: ${e.path}: ${e.message}`).join("\n"));
   return r.value;
+}
+
+/** The profile reader of scenarios `from:` a profile (the library's read its fixture under test/fixtures/profiles). */
+export function readProfile(path: string): Result<string, string> {
+  try {
+    return ok(readFileSync(path, "utf8"));
+  } catch (e) {
+    return err(e instanceof Error ? e.message : String(e));
+  }
 }
 
 export const GOLDEN_FILE = "test/golden/trace-hashes.json";

@@ -114,7 +114,7 @@ export function nodeBlockSource(sim: ChainEngine<NodeState>, node: string, rpcAd
   const state = sim.nodeState(node);
   return {
     latestHeight: () => Math.min(nodeHeight(), sim.blocks.height),
-    baseHeight: () => 1,
+    baseHeight: () => sim.blocks.base + 1,
     blockMeta: (h) => (h <= nodeHeight() ? servedMeta(sim.blocks.meta(h)) : undefined),
     blockTxs: (h) => (h <= nodeHeight() ? sim.blocks.txs(h).map(txBytes) : []),
     syncing: () => false,

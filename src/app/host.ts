@@ -58,6 +58,7 @@ export interface AppHost<S, I = unknown> {
    */
   snapshotNode(state: S, process: NodeProcess | undefined): I;
   restoreNode(image: I): { readonly state: S; readonly process: NodeProcess | undefined };
+  /** As `NodeProcess.lastHeight`: the chain's initial height − 1 before the node's first commit. */
   lastHeight(state: S): number;
   lastAppHash(state: S): string;
   /** Binaries that register an upgrade handler for this plan name, in definition order. */

@@ -9,13 +9,17 @@ import type { FileSystem, MemoryFs } from "../core/fs.js";
 import type { AppModule } from "../core/module.js";
 import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
+import type { Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
+import { type GovGenesisProposals, initGenesisProposals } from "../gov/genesis.js";
 import { GovKeeper } from "../gov/keeper.js";
 import { queueFirst } from "../gov/store.js";
 import type { GovConfig, MsgRouter, StakingView } from "../gov/types.js";
 import type { VersionedMultiStore } from "../store/versioned.js";
 import type { Halt } from "../upgrade/halt.js";
 import type { UpgradeKeeper } from "../upgrade/keeper.js";
+import { doneKey, planKey } from "../upgrade/keys.js";
 import { newMsgServer, type UpgradeMsgServer } from "../upgrade/msg-server.js";
+import { encodePlan } from "../upgrade/plan.js";
 import { preBlock } from "../upgrade/preblocker.js";
 import type { BinaryDef } from "./binary.js";
 import { DEFAULT_FAIL_MESSAGE } from "./binary.js";
@@ -41,6 +45,21 @@ export interface ChainGenesis {
   }[];
   readonly govParams: Params;
   readonly govConfig: GovConfig;
+  /** CometBFT's `initial_height` (the first block, whose version the store commits first); absent: 1. */
+  readonly initialHeight?: number;
+  /** State a profile imported (a scenario `from:` it), written by InitChain after the params. */
+  readonly imported?: ImportedGenesis;
+}
+
+/**
+ * What a chain imported from a profile holds at genesis besides balances and params: gov's proposals and deposits (x/gov
+ * genesis, deposits already in the gov module account's genesis balance), the upgrade store's pending plan and done
+ * markers, as the live chain held them.
+ */
+export interface ImportedGenesis {
+  readonly gov: GovGenesisProposals;
+  readonly plan: Plan | undefined;
+  readonly done: readonly { readonly name: string; readonly height: bigint }[];
 }
 
 /** A SimNodeProcess as plain data (see `image`). */
@@ -242,7 +261,7 @@ export class SimNodeProcess implements NodeProcess {
   }
 
   lastHeight(): number {
-    return this.#state.store.latestVersion();
+    return this.#state.store.latestVersion() || (this.#genesis.initialHeight ?? 1) - 1;
   }
 
   lastAppHash(): string {
@@ -317,6 +336,14 @@ export class SimNodeProcess implements NodeProcess {
     const g = this.#gov.initGenesis(ctx, this.#genesis.govParams);
     if (!g.ok) return g;
     this.keeper.setModuleVersionMap(ctx, this.#mm.getVersionMap());
+    const imported = this.#genesis.imported;
+    if (imported === undefined) return ok(undefined);
+    const proposals = initGenesisProposals(ctx, this.#bank, imported.gov);
+    if (!proposals.ok) return proposals;
+    // The upgrade store as the live chain held it: the pending plan (x/upgrade's plan key) and the done markers.
+    const upgrade = ctx.kv("upgrade");
+    if (imported.plan !== undefined) upgrade.set(planKey(), encodePlan(imported.plan));
+    for (const d of imported.done) upgrade.set(doneKey(d.name, d.height), Uint8Array.of(1));
     return ok(undefined);
   }
 
@@ -441,7 +468,12 @@ export class SimNodeProcess implements NodeProcess {
 
   #computeHorizon(): { heightEnd: number; timeEndMs: number } | undefined {
     const last = this.lastHeight();
-    if (last === 0 || !this.keeper.downgradeVerified() || !this.#state.store.isWorkingClean()) return undefined;
+    if (
+      this.#state.store.latestVersion() === 0 ||
+      !this.keeper.downgradeVerified() ||
+      !this.#state.store.isWorkingClean()
+    )
+      return undefined;
     const ctx = this.#ctx(last, 0);
     let heightEnd = MAX_HEIGHT;
     const plan = this.keeper.getUpgradePlan(ctx);

@@ -92,11 +92,16 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
       fs.mkdirAll(`${home}/data`, 0o755);
       fs.setReadOnly(`${home}/data`, true);
     }
-    return {
-      store: new VersionedMultiStore({ storeNames: storeNamesOf(this.#genesisBinary), pruning: this.#pruning }),
-      fs,
-      home,
-    };
+    return { store: this.#freshStore(this.#genesisBinary), fs, home };
+  }
+
+  /** An empty store with `def`'s stores mounted, whose first commit is the chain's initial height. */
+  #freshStore(def: BinaryDef): VersionedMultiStore {
+    return new VersionedMultiStore({
+      storeNames: storeNamesOf(def),
+      pruning: this.#pruning,
+      initialVersion: this.#genesis.initialHeight ?? 1,
+    });
   }
 
   cloneNodeState(state: NodeState): NodeState {
@@ -122,7 +127,7 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
     const last = state.store.latestVersion();
     if (last === 0) {
       // Fresh node: nothing committed yet; mount the binary's stores directly.
-      state.store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: this.#pruning });
+      state.store = this.#freshStore(def);
       return { ok: true, process: new SimNodeProcess(state, def, this.#genesis, skip, this.#hooks) };
     }
     const process = new SimNodeProcess(state, def, this.#genesis, skip, this.#hooks);
@@ -168,7 +173,7 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
   }
 
   lastHeight(state: NodeState): number {
-    return state.store.latestVersion();
+    return state.store.latestVersion() || (this.#genesis.initialHeight ?? 1) - 1;
   }
 
   lastAppHash(state: NodeState): string {

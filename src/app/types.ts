@@ -2,6 +2,7 @@ import type { DurationMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import type { Event, LogLine } from "../core/context.js";
 import type { HaltKind } from "../upgrade/halt.js";
+import type { OperatorConfig } from "./operator.js";
 
 export type { HaltKind };
 
@@ -142,6 +143,10 @@ export const govEventWire = ({ kind, ...rest }: GovBlockEvent): unknown => ({ ty
  */
 export interface NodeProcess {
   readonly binary: string;
+  /**
+   * The last committed height; before the first commit, the chain's initial height − 1 (CometBFT's handshake: an
+   * app at version 0 gets InitChain and then block `initial_height`), 0 for a chain from height 1.
+   */
   lastHeight(): number;
   lastAppHash(): string;
   /**
@@ -188,6 +193,8 @@ export interface NodeConfig {
   readonly binary: string;
   readonly skipUpgradeHeights: readonly number[];
   readonly sidecar: SidecarConfig;
+  /** The operator model (operator.ts); absent: only `sidecar` and the scenario's steps act on the node. */
+  readonly operator?: OperatorConfig | undefined;
   /** false makes `<home>/data` read-only, so writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
 }

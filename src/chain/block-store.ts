@@ -47,12 +47,14 @@ export interface BlockStoreSnapshot<Tx> {
   readonly validatorsHash: string;
   readonly proposers: readonly Uint8Array[];
   readonly height: number;
-  /** Times of blocks 1..height. */
+  /** Times of blocks base+1..height. */
   readonly times: Float64Array;
   /** App hashes as runs: from height `runFrom[k]` until the next run's, `runHash[k]`. */
   readonly runFrom: readonly number[];
   readonly runHash: readonly string[];
   readonly txs: ReadonlyMap<number, readonly Tx[]>;
+  /** The height before the first block (CometBFT's `initial_height` − 1); 0 for a chain from height 1. */
+  readonly base: number;
 }
 
 /** The invariant behind every read of a stored block: heights 1..height are stored, with a hash run. */
@@ -76,6 +78,9 @@ const h256 = (...parts: string[]) => toHex(sha256(utf8(parts.join("|")))).toUppe
  * Simplification (documented): a block id hashes the header's own fields but not `last_block_id`, so a header
  * can be derived in O(1) without hashing the whole chain. `app_hash` in header h is the app hash after block h-1,
  * as in CometBFT (block 1 carries the genesis app hash).
+ *
+ * A chain may start at a later height (CometBFT's `initial_height`, a scenario `from:` a profile): `base` is the
+ * height before its first block, which carries the genesis app hash; heights up to `base` are not stored.
  */
 export class BlockStore<Tx> {
   /** Block times by height, in chunks of `CHUNK` heights (grown without copying). */
@@ -84,7 +89,7 @@ export class BlockStore<Tx> {
   #runFrom: number[] = [];
   #runHash: string[] = [];
   readonly #txs = new Map<number, readonly Tx[]>();
-  #height = 0;
+  #height: number;
 
   constructor(
     readonly chainId: string,
@@ -92,7 +97,10 @@ export class BlockStore<Tx> {
     readonly validatorsHash: string,
     private readonly proposers: readonly Uint8Array[],
     private readonly encodeTx: (tx: Tx) => Uint8Array,
-  ) {}
+    readonly base = 0,
+  ) {
+    this.#height = base;
+  }
 
   get height(): number {
     return this.#height;
@@ -102,7 +110,7 @@ export class BlockStore<Tx> {
   append(height: number, timeMs: number, txs: readonly Tx[], appHash: string): void {
     if (height !== this.#height + 1) throw new Error(`block store: appending ${height} after ${this.#height}`);
     this.#reserve(height);
-    const i = height - 1;
+    const i = height - 1 - this.base;
     this.#times[i >> CHUNK_BITS]![i & CHUNK_MASK] = timeMs;
     this.#hashFrom(height, appHash);
     if (txs.length > 0) this.#txs.set(height, txs);
@@ -126,11 +134,11 @@ export class BlockStore<Tx> {
     for (;;) {
       const next = this.#height + 1;
       // Up to the end of the chunk holding `next`.
-      const end = Math.min(heightEnd, ((((next - 1) >> CHUNK_BITS) + 1) << CHUNK_BITS) + 1);
+      const end = Math.min(heightEnd, ((((next - 1 - this.base) >> CHUNK_BITS) + 1) << CHUNK_BITS) + 1 + this.base);
       if (end <= next) break;
       this.#reserve(next);
-      const c = (next - 1) >> CHUNK_BITS;
-      const at = (next - 1) & CHUNK_MASK;
+      const c = (next - 1 - this.base) >> CHUNK_BITS;
+      const at = (next - 1 - this.base) & CHUNK_MASK;
       const chunk = present(this.#times[c], RESERVED);
       const n = times.idleTimes(next, end, t, limitMs, chunk, at);
       if (n === 0) break;
@@ -144,7 +152,7 @@ export class BlockStore<Tx> {
 
   /** Room for heights up to `height`. */
   #reserve(height: number): void {
-    while (this.#times.length <= (height - 1) >> CHUNK_BITS) {
+    while (this.#times.length <= (height - 1 - this.base) >> CHUNK_BITS) {
       this.#times.push(new Float64Array(CHUNK));
     }
   }
@@ -157,7 +165,7 @@ export class BlockStore<Tx> {
   }
 
   #timeAt(height: number): number {
-    const i = height - 1;
+    const i = height - 1 - this.base;
     return present(this.#times[i >> CHUNK_BITS]?.[i & CHUNK_MASK], STORED);
   }
 
@@ -176,7 +184,7 @@ export class BlockStore<Tx> {
   }
 
   get(height: number): CommittedBlock<Tx> | undefined {
-    if (height < 1 || height > this.#height) return undefined;
+    if (height <= this.base || height > this.#height) return undefined;
     return {
       height,
       timeMs: this.#timeAt(height),
@@ -187,12 +195,12 @@ export class BlockStore<Tx> {
   }
 
   timeMs(height: number): number | undefined {
-    return height >= 1 && height <= this.#height ? this.#timeAt(height) : undefined;
+    return height > this.base && height <= this.#height ? this.#timeAt(height) : undefined;
   }
 
   appHash(height: number): string | undefined {
-    if (height === 0) return this.genesisAppHash;
-    return height >= 1 && height <= this.#height ? this.#hashAt(height) : undefined;
+    if (height === this.base) return this.genesisAppHash;
+    return height > this.base && height <= this.#height ? this.#hashAt(height) : undefined;
   }
 
   txs(height: number): readonly Tx[] {
@@ -203,9 +211,9 @@ export class BlockStore<Tx> {
     return (height - 1) % this.proposers.length;
   }
 
-  /** Block id hash of `height` (upper-case hex), or "" for height 0. */
+  /** Block id hash of `height` (upper-case hex), or "" for the height before the first block. */
   blockIdHash(height: number): string {
-    if (height === 0) return "";
+    if (height <= this.base) return "";
     const b = this.get(height);
     if (b === undefined) return "";
     return h256(
@@ -240,13 +248,13 @@ export class BlockStore<Tx> {
         height: String(height),
         time: formatRfc3339(b.timeMs),
         last_block_id: { hash: lastHash, parts: partsOf(lastHash) },
-        last_commit_hash: height === 1 ? EMPTY_HASH : h256("commit", String(height - 1), lastHash),
+        last_commit_hash: height === this.base + 1 ? EMPTY_HASH : h256("commit", String(height - 1), lastHash),
         data_hash: this.#dataHash(b.txs),
         validators_hash: this.validatorsHash,
         next_validators_hash: this.validatorsHash,
         consensus_hash: h256("consensus-params"),
         app_hash: present(this.appHash(height - 1), STORED).toUpperCase(),
-        last_results_hash: height === 1 ? EMPTY_HASH : h256("results", String(height - 1)),
+        last_results_hash: height === this.base + 1 ? EMPTY_HASH : h256("results", String(height - 1)),
         evidence_hash: EMPTY_HASH,
         proposer_address: toHex(
           present(this.proposers[b.proposerIndex], "a proposer index is modulo the proposers"),
@@ -258,10 +266,11 @@ export class BlockStore<Tx> {
 
   /** The store as plain data, independent of later appends (blocks and their transactions are never changed). */
   snapshot(): BlockStoreSnapshot<Tx> {
-    const times = new Float64Array(this.#height);
+    const stored = this.#height - this.base;
+    const times = new Float64Array(stored);
     this.#times.forEach((chunk, c) => {
       const from = c * CHUNK;
-      if (from < this.#height) times.set(chunk.subarray(0, Math.min(CHUNK, this.#height - from)), from);
+      if (from < stored) times.set(chunk.subarray(0, Math.min(CHUNK, stored - from)), from);
     });
     return {
       chainId: this.chainId,
@@ -273,17 +282,24 @@ export class BlockStore<Tx> {
       runFrom: [...this.#runFrom],
       runHash: [...this.#runHash],
       txs: new Map(this.#txs),
+      base: this.base,
     };
   }
 
   /** The store of a snapshot, with the transaction encoding (not data) given again. */
   static fromSnapshot<Tx>(snap: BlockStoreSnapshot<Tx>, encodeTx: (tx: Tx) => Uint8Array): BlockStore<Tx> {
-    const b = new BlockStore<Tx>(snap.chainId, snap.genesisAppHash, snap.validatorsHash, snap.proposers, encodeTx);
-    if (snap.height > 0) b.#reserve(snap.height);
-    for (let from = 0; from < snap.height; from += CHUNK)
-      present(b.#times[from >> CHUNK_BITS], RESERVED).set(
-        snap.times.subarray(from, Math.min(snap.height, from + CHUNK)),
-      );
+    const b = new BlockStore<Tx>(
+      snap.chainId,
+      snap.genesisAppHash,
+      snap.validatorsHash,
+      snap.proposers,
+      encodeTx,
+      snap.base,
+    );
+    const stored = snap.height - snap.base;
+    if (stored > 0) b.#reserve(snap.height);
+    for (let from = 0; from < stored; from += CHUNK)
+      present(b.#times[from >> CHUNK_BITS], RESERVED).set(snap.times.subarray(from, Math.min(stored, from + CHUNK)));
     b.#runFrom = [...snap.runFrom];
     b.#runHash = [...snap.runHash];
     for (const [k, v] of snap.txs) b.#txs.set(k, v);

@@ -7,7 +7,7 @@ import { toHex } from "../core/bytes.js";
 import type { Event, LogLine } from "../core/context.js";
 import type { ActionKind, Step, StepResult } from "./actions.js";
 import { BlockStore } from "./block-store.js";
-import { BlockTimeSource } from "./block-time.js";
+import { type ChainBlockTimes, chainBlockTimes } from "./block-time-shift.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { ChainConfig, NodeStatus } from "./config.js";
 import { type CommitDecision, decideCommit, type NodeExecution } from "./consensus.js";
@@ -111,7 +111,7 @@ export interface EngineState<S> {
   stalled: boolean;
   blocksCommitted: number;
   readonly blocks: BlockStore<SimTx>;
-  readonly blockTimes: BlockTimeSource;
+  readonly blockTimes: ChainBlockTimes;
   /** The chain's results of each block that carried transactions, by height (what an RPC's block_results serves). */
   readonly blockResults: Map<number, readonly TxResult[]>;
   /** The ABCI events of each committed block that had any, by height (ascending: blocks are appended in order). */
@@ -173,7 +173,10 @@ export function decide<S>(ctx: EngineCtx<S>, execs: readonly NodeExecution[]): C
 export const pending = <S>(s: EngineState<S>): boolean =>
   s.schedule.heightSteps.size > 0 || s.schedule.queue.length > 0 || s.book.pendingTxSteps.size > 0;
 
-/** The state at genesis, its trace holding the genesis event: nodes created (not started), no block, nothing scheduled. */
+/**
+ * The state at genesis, its trace holding the genesis event: nodes created (not started), no block, nothing scheduled.
+ * The chain stands at `initialHeight − 1` (0 by default) at the genesis time; the genesis proposals are recorded.
+ */
 export function genesisState<S, I>(
   cfg: ChainConfig,
   host: AppHost<S, I>,
@@ -182,6 +185,7 @@ export function genesisState<S, I>(
 ): EngineState<S> {
   const validators = nodes.filter((n) => n.power > 0);
   const trace = new TraceWriter(opts.keepTrace ?? false);
+  const base = (cfg.initialHeight ?? 1) - 1;
   trace.emit({
     kind: "genesis",
     chainId: cfg.chainId,
@@ -190,6 +194,7 @@ export function genesisState<S, I>(
     appHash: host.genesisAppHash(),
     blockTime: cfg.blockTime,
     nodes: nodes.map((n) => ({ name: n.name, power: n.power, binary: n.binary, skip: n.skipUpgradeHeights })),
+    ...(base === 0 ? {} : { initialHeight: base + 1 }),
   });
   return {
     cfg,
@@ -204,7 +209,7 @@ export function genesisState<S, I>(
       haltSeq: 0,
       sidecarHandledHeight: 0,
     })),
-    height: 0,
+    height: base,
     lastTimeMs: cfg.genesisTimeMs,
     nowMs: cfg.genesisTimeMs,
     stalled: false,
@@ -216,8 +221,9 @@ export function genesisState<S, I>(
       toHex(sha256(new TextEncoder().encode(canonicalJson(validators.map((v) => [v.name, v.power]))))).toUpperCase(),
       validators.map((v) => nameToAddressBytes(v.name)),
       encodeSimTx,
+      base,
     ),
-    blockTimes: new BlockTimeSource(cfg.seed, cfg.blockTime),
+    blockTimes: chainBlockTimes({ seed: cfg.seed, model: cfg.blockTime }, base),
     blockResults: new Map(),
     blockEvents: new Map(),
     blockLogs: new Map(),
@@ -234,13 +240,18 @@ export function genesisState<S, I>(
     book: {
       stepResults: new Map(),
       pendingTxSteps: new Map(),
-      proposals: new Map(),
-      labels: new Map(),
+      proposals: new Map(
+        (cfg.genesisProposals ?? []).map((p) => [
+          p.id,
+          { ...p, submitHeight: base, failedReason: "" } satisfies ProposalRecord,
+        ]),
+      ),
+      labels: new Map((cfg.genesisProposals ?? []).map((p) => [p.label, p.id])),
       submitLabels: new Map(),
       handlerRuns: new Map(),
-      lastStepHeight: 0,
+      lastStepHeight: base,
       lastPlanEventHeight: 0,
-      lastPlanKey: "null",
+      lastPlanKey: canonicalJson(cfg.genesisPlan ?? null),
     },
     trace,
   };

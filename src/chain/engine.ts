@@ -19,6 +19,7 @@ import {
 } from "./engine-state.js";
 import type { QueuedEvent } from "./event-queue.js";
 import { type HaltedInfo, haltedInfo, sidecarBinary, startProcess, stopNode } from "./lifecycle.js";
+import { operatorStep } from "./operator.js";
 import { attemptBlock, catchUp, fastForward, retryIfStalled } from "./produce.js";
 import {
   type EngineOptions,
@@ -124,8 +125,9 @@ export class ChainEngine<S, I = unknown> {
         case "event":
           s.schedule.queue.shift();
           s.nowMs = Math.max(s.nowMs, move.event.timeMs);
-          this.#handle(move.event);
-          retryIfStalled(ctx);
+          // An operator step other than the restart changes nothing the chain can commit with: no retry (and no
+          // stall traced for it).
+          if (this.#handle(move.event)) retryIfStalled(ctx);
           break;
         case "block": {
           if (!ctx.opts.noFastPath && fastForward(ctx, stop, blocksLeft)) break;
@@ -140,14 +142,16 @@ export class ChainEngine<S, I = unknown> {
     }
   }
 
-  #handle(e: QueuedEvent): void {
+  /** Handles a queued event; false when it cannot have changed whether the chain commits. */
+  #handle(e: QueuedEvent): boolean {
     if (e.kind === "step") {
       this.#runStep(e.step);
-      return;
+      return true;
     }
     const n = recordedNode(this.#ctx.s, e.node);
-    const binary = sidecarBinary(this.#ctx, n, e.haltSeq);
+    const binary = e.kind === "operator" ? operatorStep(this.#ctx, n, e) : sidecarBinary(this.#ctx, n, e.haltSeq);
     if (binary !== undefined) this.#start(n, binary, n.skip);
+    return e.kind !== "operator" || binary !== undefined;
   }
 
   #runStep(step: Step): void {

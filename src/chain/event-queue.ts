@@ -1,9 +1,22 @@
 import type { Step } from "./actions.js";
+import type { OperatorPhase } from "./operator-plan.js";
 
 /** Something scheduled on the simulated clock: a step, or a sidecar reacting to a halt. */
 export type QueuedPayload =
   | { readonly timeMs: number; readonly kind: "step"; readonly step: Step }
-  | { readonly timeMs: number; readonly kind: "sidecar"; readonly node: string; readonly haltSeq: number };
+  | { readonly timeMs: number; readonly kind: "sidecar"; readonly node: string; readonly haltSeq: number }
+  /** A step of a node's operator (operator.ts); `binary` on the restart step. */
+  | {
+      readonly timeMs: number;
+      readonly kind: "operator";
+      readonly node: string;
+      readonly haltSeq: number;
+      readonly phase: OperatorPhase;
+      readonly detail: string;
+      readonly binary?: string | undefined;
+      /** On the restart step: cosmovisor's download failed earlier in this recovery. */
+      readonly afterDownloadFailure?: boolean | undefined;
+    };
 export type QueuedEvent = QueuedPayload & { readonly seq: number };
 
 /**

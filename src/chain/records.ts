@@ -10,6 +10,18 @@ import type { ConsensusHook } from "./consensus.js";
  */
 export type LaunchHook = (node: string, requested: string, running: string) => string;
 
+/**
+ * The binary an operator-model restart (operator.ts) actually starts: `requested` is the plan's binary, `running` the
+ * node's last one, `afterDownloadFailure` whether cosmovisor's download failed in this recovery. Production starts
+ * what was asked; a planted fault may not.
+ */
+export type OperatorLaunchHook = (
+  node: string,
+  requested: string,
+  running: string,
+  afterDownloadFailure: boolean,
+) => string;
+
 /** A halt as the chain records it. */
 export interface HaltRecord {
   readonly node: string;
@@ -62,6 +74,8 @@ export interface EngineOptions {
   readonly consensus?: ConsensusHook;
   /** An interception point over the binary an operator's swap or restart launches (see LaunchHook; none in production). */
   readonly launch?: LaunchHook;
+  /** An interception point over the binary an operator-model restart launches (none in production). */
+  readonly operatorLaunch?: OperatorLaunchHook;
   /** Resolves `{kind: "check", id}` steps (e.g. a scenario's inline expectations); without it a check fails. */
   readonly check?: CheckRunner;
 }

@@ -2,7 +2,8 @@ import type { AppHost } from "../app/host.js";
 import type { NodeConfig, SimTx, TxResult } from "../app/types.js";
 import type { Event, LogLine } from "../core/context.js";
 import { BlockStore, type BlockStoreSnapshot } from "./block-store.js";
-import { type BlockTimeSnapshot, BlockTimeSource } from "./block-time.js";
+import type { BlockTimeSnapshot } from "./block-time.js";
+import { chainBlockTimes } from "./block-time-shift.js";
 import type { ChainConfig, NodeStatus } from "./config.js";
 import {
   type Book,
@@ -123,7 +124,7 @@ export function restoreState<S, I>(host: AppHost<S, I>, snap: EngineSnapshot<I>)
     stalled: snap.stalled,
     blocksCommitted: snap.blocksCommitted,
     blocks: BlockStore.fromSnapshot(snap.blocks, encodeSimTx),
-    blockTimes: BlockTimeSource.fromSnapshot(snap.blockTimes),
+    blockTimes: chainBlockTimes(snap.blockTimes, (snap.cfg.initialHeight ?? 1) - 1),
     blockResults: r.blockResults,
     blockEvents: r.blockEvents,
     blockLogs: r.blockLogs,

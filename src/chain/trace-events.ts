@@ -2,6 +2,7 @@ import { type GovBlockEvent, govEventWire, type HaltKind, type SimTx, simTxWire,
 import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
+import type { OperatorPhase } from "./operator-plan.js";
 
 /**
  * The trace: every event the chain engine records, as typed data. One discriminant, `kind`. Times are Unix ms.
@@ -21,6 +22,8 @@ export type TraceEvent =
       readonly appHash: string;
       readonly blockTime: BlockTimeModel;
       readonly nodes: readonly GenesisNode[];
+      /** CometBFT's `initial_height` when the chain starts later than 1 (a scenario `from:` a profile). */
+      readonly initialHeight?: number | undefined;
     }
   /** A node's process started (at genesis, by a step or by its sidecar). */
   | {
@@ -84,6 +87,14 @@ export type TraceEvent =
       readonly plan: string;
       readonly binary: string;
       readonly timeMs: number;
+    }
+  /** A step of a node's operator model (cosmovisor or a person): the node is in `phase` from `timeMs` on. */
+  | {
+      readonly kind: "operator";
+      readonly node: string;
+      readonly phase: OperatorPhase | "none";
+      readonly detail: string;
+      readonly timeMs: number;
     };
 
 export type TraceEventKind = TraceEvent["kind"];
@@ -125,6 +136,7 @@ function traceWire(e: TraceEvent): Record<string, unknown> {
         appHash: e.appHash,
         blockTime: e.blockTime,
         nodes: e.nodes,
+        ...(e.initialHeight === undefined ? {} : { initialHeight: e.initialHeight }),
       };
     case "start":
       return { t: e.kind, node: e.node, binary: e.binary, skip: e.skip, time: formatRfc3339(e.timeMs) };
@@ -177,6 +189,8 @@ function traceWire(e: TraceEvent): Record<string, unknown> {
       return e.action === "none"
         ? { t: e.kind, node: e.node, action: e.action, reason: e.reason }
         : { t: e.kind, node: e.node, action: e.action, plan: e.plan, binary: e.binary, time: formatRfc3339(e.timeMs) };
+    case "operator":
+      return { t: e.kind, node: e.node, phase: e.phase, detail: e.detail, time: formatRfc3339(e.timeMs) };
   }
 }
 
@@ -218,13 +232,19 @@ export function advanceTrace(p: TracePosition, e: TraceEvent): TracePosition {
   const timeMs = t === undefined ? p.timeMs : Math.max(p.timeMs, t);
   switch (e.kind) {
     case "genesis":
-      return { ...p, timeMs, genesisTimeMs: e.timeMs };
+      return {
+        ...p,
+        timeMs,
+        genesisTimeMs: e.timeMs,
+        ...(e.initialHeight === undefined ? {} : { height: e.initialHeight - 1 }),
+      };
     case "start":
     case "stop":
     case "halt":
     case "plan":
       return timeMs === p.timeMs ? p : { ...p, timeMs };
     case "sidecar":
+    case "operator":
     case "step":
       return { ...p, timeMs, live: true };
     case "block":

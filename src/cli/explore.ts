@@ -29,6 +29,7 @@ import {
 import { runOnWorkers, WORKERS_MAX } from "../explore/pool.js";
 import { explorationCsv, explorationText, sweepCsv, sweepText } from "../explore/render.js";
 import { ExitCode } from "./exit.js";
+import { registerHaltRecovery } from "./explore-halt-recovery.js";
 
 /** The flags of `chainsim explore cancel-window`, as commander hands them over (strings, one boolean). */
 export interface CancelWindowFlags {
@@ -430,6 +431,7 @@ export function registerExplore(
   setExit: (c: number) => void,
 ): Command {
   const explore = program.command("explore").description("explore a question by Monte Carlo runs of the chain engine");
+  registerHaltRecovery(explore, { ...io, renderSvg }, setExit);
   explore
     .command("cancel-window")
     .description(

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { err, ok, type Result } from "../core/errors.js";
 
 const SCENARIO_EXT = /\.(ya?ml|json)$/i;
 /** Files in scenario folders that are not scenarios. */
@@ -104,3 +105,13 @@ export function readText(path: string): { ok: true; text: string } | { ok: false
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/**
+ * The file reader a scenario `from:` a profile is read with (scenario/from.ts): a profile is read like a scenario
+ * file, and a failure is its reason alone (the loader names the path).
+ */
+export const readProfileText = (path: string): Result<string, string> => {
+  const t = readText(path);
+  if (t.ok) return ok(t.text);
+  return err(t.error.startsWith(`${path}: `) ? t.error.slice(path.length + 2) : t.error);
+};

@@ -75,6 +75,7 @@ describe("the command tree", () => {
         "import",
         "init",
         "keys",
+        "preflight",
         "query",
         "report",
         "run",
@@ -100,7 +101,7 @@ describe("the command tree", () => {
   });
 
   it("simulator commands take --json; a bad flag exits 2", async () => {
-    for (const path of ["run", "check", "all", "explore cancel-window", "serve", "report", "import"]) {
+    for (const path of ["run", "check", "all", "explore cancel-window", "serve", "report", "import", "preflight"]) {
       const words = path.split(" ");
       expect((await cli(...words, "--help")).out, path).toContain("--json");
       expect((await cli(...words, "--no-such-flag")).code, path).toBe(2);

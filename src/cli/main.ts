@@ -10,6 +10,7 @@ import { ExitCode, UserError } from "./exit.js";
 import { registerExplore } from "./explore.js";
 import { registerUpgradeHeight } from "./explore-height.js";
 import { registerImport } from "./import.js";
+import { registerPreflight } from "./preflight.js";
 import { queryMain } from "./query.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -59,6 +60,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerRun(program, io, setExit);
   registerCheck(program, io, setExit);
   registerUpgradeHeight(registerExplore(program, io, setExit), io, setExit);
+  registerPreflight(program, io, setExit);
   registerReport(program, io, setExit);
   registerServe(program, io, setExit);
   registerImport(program, io, setExit);

@@ -8,7 +8,7 @@ import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";
 import { ExitCode, UserError } from "./exit.js";
-import { collectScenarioFiles, readText, reason } from "./files.js";
+import { collectScenarioFiles, readProfileText, readText, reason } from "./files.js";
 import { ensureDir } from "./out-dir.js";
 
 export interface RunCliOptions {
@@ -27,7 +27,7 @@ export function loadScenarios(paths: readonly string[], err: (line: string) => v
       errors.push(text.error);
       continue;
     }
-    const parsed = parseScenario(f, text.text);
+    const parsed = parseScenario(f, text.text, readProfileText);
     if (!parsed.ok) {
       // A syntax error is reported once: the first, with its line and column (later ones are its echoes).
       const syntax = parsed.error.find((e) => e.path === "" && e.message.startsWith("YAML syntax error"));

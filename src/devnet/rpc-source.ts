@@ -44,7 +44,7 @@ export function devnetRpcSource(
       });
     },
     validators: () => validators,
-    genesis: () => ({ timeMs: chain.blocks.timeMs(1) ?? 0, appState: cfg.genesisDoc }),
+    genesis: () => ({ timeMs: chain.blocks.timeMs(1) ?? 0, initialHeight: 1, appState: cfg.genesisDoc }),
     mempool: () => ({ count: chain.mempoolSize, bytes: chain.mempoolBytes }),
     txHeight: (hash) => {
       const r = chain.txResult(hash);

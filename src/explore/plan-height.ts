@@ -3,15 +3,19 @@
  * height and time, and a block-time model, usually the `drift` model fitted by `chainsim import`).
  *
  * Contract:
- * - Run i uses the engine seed `seed + i` and draws its block times through `BlockTimeSource` (the engine's own
- *   source, its bulk `idleTimes`), so a scenario run with that seed and that model commits block H at exactly the
- *   time `haltTimes` reports for run i when no block stalls (plan-height.test.ts holds one to the other).
+ * - Run i uses the engine seed `seed + i` and draws its block times through the engine's own source for a chain
+ *   that starts at the clock's height (chain/block-time-shift.ts `chainBlockTimes`, its bulk `idleTimes`): a
+ *   model drawn from height 1 on (uniform, normal) gives block `clock.height + k` the interval of block k, an
+ *   anchored one (drift) is read at absolute heights. So a scenario run with that seed and that model, from genesis
+ *   or `from:` a profile at the clock, commits block H at exactly the time `haltTimes` reports for run i when no
+ *   block stalls (plan-height.test.ts and plan-height-from.test.ts hold one to the other).
  * - The recommended height for a target time T is the lower median of the heights reached by T: for every h,
  *   P(halt(h) ≤ T) = P(height at T ≥ h), so at that height the median halt time is T (within one block).
  * - Pure and deterministic: the same clock, runs and seed give the same arrays.
  */
 
-import { type BlockTimeModel, BlockTimeSource } from "../chain/block-time.js";
+import type { BlockTimeModel } from "../chain/block-time.js";
+import { type ChainBlockTimes, chainBlockTimes } from "../chain/block-time-shift.js";
 import { assert } from "../core/assert.js";
 
 export interface PlanClock {
@@ -30,6 +34,10 @@ const CHUNKS_MAX = 1 << 14;
 
 /** The seed of run i: the engine seed a scenario uses to reproduce it. */
 export const runSeed = (seed: number, i: number): number => seed + i;
+
+/** The block times of run i: the engine's source for a chain that starts at the clock's height. */
+const runSource = (clock: PlanClock, seed: number, i: number): ChainBlockTimes =>
+  chainBlockTimes({ seed: runSeed(seed, i), model: clock.blockTime }, clock.height);
 
 /** A reusable buffer of block times. */
 let scratch = new Float64Array(CHUNK);
@@ -59,7 +67,7 @@ export function blockAndPrevious(
   const at = new Float64Array(runs);
   const previous = new Float64Array(runs);
   for (let i = 0; i < runs; i++) {
-    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const src = runSource(clock, seed, i);
     const buf = buffer(blocks);
     const n = src.idleTimes(clock.height + 1, height + 1, clock.timeMs, Number.POSITIVE_INFINITY, buf, 0);
     assert(n === blocks, "every block up to the height is drawn");
@@ -75,7 +83,7 @@ export function heightsAt(clock: PlanClock, timeMs: number, runs: number, seed: 
   const out = new Float64Array(runs);
   const buf = buffer(CHUNK);
   for (let i = 0; i < runs; i++) {
-    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const src = runSource(clock, seed, i);
     let h = clock.height;
     let t = clock.timeMs;
     for (let c = 0; c < CHUNKS_MAX; c++) {
@@ -118,7 +126,7 @@ export function planHeight(clock: PlanClock, targetMs: number, runs: number, see
   const checkMs = new Float64Array(runs);
   const buf = buffer(CHUNK);
   for (let i = 0; i < runs; i++) {
-    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const src = runSource(clock, seed, i);
     let h = clock.height;
     let t = clock.timeMs;
     let atCheck = h === checkpoint ? t : Number.NaN;
@@ -142,7 +150,7 @@ export function planHeight(clock: PlanClock, targetMs: number, runs: number, see
   const blocks = height - checkpoint;
   const tail = buffer(blocks);
   for (let i = 0; i < runs; i++) {
-    const src = new BlockTimeSource(runSeed(seed, i), clock.blockTime);
+    const src = runSource(clock, seed, i);
     const from = checkMs[i] as number;
     const n = src.idleTimes(checkpoint + 1, height + 1, from, Number.POSITIVE_INFINITY, tail, 0);
     assert(n === blocks, "every block from the checkpoint to the height is drawn");

@@ -1,6 +1,6 @@
 import { type AppHooks, NO_HOOKS } from "../app/hooks.js";
 import type { ConsensusHook } from "../chain/consensus.js";
-import type { LaunchHook } from "../chain/records.js";
+import type { LaunchHook, OperatorLaunchHook } from "../chain/records.js";
 import type { FaultHooks } from "./hooks.js";
 import { FAULTS, type Fault } from "./index.js";
 
@@ -11,6 +11,8 @@ export interface ComposedFaults {
   readonly consensus?: ConsensusHook;
   /** Absent when no fault touches the launcher. */
   readonly launch?: LaunchHook;
+  /** Absent when no fault touches operator-model restarts. */
+  readonly operatorLaunch?: OperatorLaunchHook;
 }
 
 /**
@@ -23,6 +25,7 @@ export function composeFaults(enabled: readonly Fault[]): ComposedFaults {
   let app: AppHooks = NO_HOOKS;
   let consensus: ConsensusHook | undefined;
   let launch: LaunchHook | undefined;
+  let operatorLaunch: OperatorLaunchHook | undefined;
   for (const h of on) {
     const prev = app;
     app = {
@@ -43,10 +46,19 @@ export function composeFaults(enabled: readonly Fault[]): ComposedFaults {
       const hook = h.launch;
       launch = before === undefined ? hook : (n, requested, running) => hook(n, before(n, requested, running), running);
     }
+    if (h.operatorLaunch !== undefined) {
+      const before = operatorLaunch;
+      const hook = h.operatorLaunch;
+      operatorLaunch =
+        before === undefined
+          ? hook
+          : (n, requested, running, f) => hook(n, before(n, requested, running, f), running, f);
+    }
   }
   return {
     app,
     ...(consensus === undefined ? {} : { consensus }),
     ...(launch === undefined ? {} : { launch }),
+    ...(operatorLaunch === undefined ? {} : { operatorLaunch }),
   };
 }

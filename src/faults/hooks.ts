@@ -1,6 +1,6 @@
 import type { KeeperClass, StoreLoader } from "../app/hooks.js";
 import type { ConsensusHook } from "../chain/consensus.js";
-import type { LaunchHook } from "../chain/records.js";
+import type { LaunchHook, OperatorLaunchHook } from "../chain/records.js";
 import type { UpgradeKeeper } from "../upgrade/keeper.js";
 import type { UpgradeMsgServer } from "../upgrade/msg-server.js";
 import type { PreBlockResult } from "../upgrade/preblocker.js";
@@ -24,6 +24,8 @@ export interface FaultHooks {
   readonly consensus?: ConsensusHook;
   /** The binary an operator's swap or restart launches. */
   readonly launch?: LaunchHook;
+  /** The binary an operator-model restart launches. */
+  readonly operatorLaunch?: OperatorLaunchHook;
 }
 
 /** A planted fault: what it breaks, how (its hooks), and what must catch it. */

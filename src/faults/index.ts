@@ -5,6 +5,7 @@ import { ignoreCancel } from "./ignore-cancel.js";
 import { keepFirstSchedule } from "./keep-first-schedule.js";
 import { missedHalt } from "./missed-halt.js";
 import { noEarlyHalt } from "./no-early-halt.js";
+import { noSwitchAfterFailedDownload } from "./no-switch-after-failed-download.js";
 import { nondeterministicGenesis } from "./nondeterministic-genesis.js";
 import { offByOneDueHeight } from "./off-by-one-due-height.js";
 import { skipDoneMarker } from "./skip-done-marker.js";
@@ -36,6 +37,7 @@ export const FAULTS = [
   nondeterministicGenesis,
   staleBinarySwap,
   unrecordedMigrations,
+  noSwitchAfterFailedDownload,
 ] as const satisfies readonly FaultDefinition[];
 
 export type Fault = (typeof FAULTS)[number]["name"];

@@ -120,6 +120,11 @@ export function takeProposalId(ctx: Ctx): bigint {
   return id;
 }
 
+/** Sets the next proposal id (gov genesis's `starting_proposal_id`). */
+export function setNextProposalId(ctx: Ctx, id: bigint): void {
+  store(ctx).set(NEXT_ID_KEY, be64(id));
+}
+
 export function queueInsert(ctx: Ctx, q: Queue, time: UnixMs, id: bigint): void {
   store(ctx).set(queueKey(q, time, id), be64(id));
 }

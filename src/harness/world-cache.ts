@@ -133,7 +133,7 @@ function portable(snap: SimulationSnapshot): boolean {
     t.hash.text === "" &&
     t.events[0]?.kind === "genesis" &&
     !e.records.halts.some((h) => h.kind === "upgrade-needed") &&
-    !e.records.schedule.queue.some((q) => q.kind === "sidecar")
+    !e.records.schedule.queue.some((q) => q.kind !== "step")
   );
 }
 

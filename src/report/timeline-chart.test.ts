@@ -9,11 +9,11 @@ describe("timelineChart", () => {
   const t = scenarioTimeline(sampleRecord());
   const spec = timelineChart(t) as { vconcat: View[] };
 
-  it("stacks heights, proposals and lanes over one padded time axis", () => {
-    expect(spec.vconcat).toHaveLength(3);
+  it("stacks heights, proposals, lanes and node states over one padded time axis", () => {
+    expect(spec.vconcat).toHaveLength(4);
     const json = JSON.stringify(spec);
     const domains = [...json.matchAll(/"domain":\[(\d{10,}),(\d{10,})\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
-    expect(domains.length).toBe(3);
+    expect(domains.length).toBe(4);
     for (const [lo, hi] of domains) {
       expect(lo).toBeLessThan(t.startMs);
       expect(hi).toBeGreaterThan(t.endMs);
@@ -124,6 +124,6 @@ describe("timelineChart", () => {
 
   it("leaves the proposals view out when the scenario has no proposal", () => {
     const quiet = timelineChart({ ...t, proposals: [], outcomes: [] }) as { vconcat: View[] };
-    expect(quiet.vconcat).toHaveLength(2);
+    expect(quiet.vconcat).toHaveLength(3);
   });
 });

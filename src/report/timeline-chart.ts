@@ -6,6 +6,7 @@
  * kind on its own row of the lane, and the chain's stalls as shaded intervals.
  */
 import type { VegaLiteSpec } from "../explore/chart.js";
+import type { NodeState } from "./node-spans.js";
 import { CHAIN_LANE, type LaneEventKind, type ScenarioTimeline } from "./timeline.js";
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
@@ -38,6 +39,68 @@ export interface HaltReason {
 
 /** The stall intervals' fill: light, so the markers on the chain's lane stay visible over it. */
 const STALL_COLOR = "#f2cdb4";
+
+/** The node states of the per-node lane (node-spans.ts), each a colour of the band behind the markers. */
+export const NODE_STATE_COLORS: readonly { state: NodeState; color: string }[] = [
+  { state: "running", color: "#a8dab5" },
+  { state: "halted", color: "#f5a3a3" },
+  { state: "stopped", color: "#d0d7de" },
+  { state: "backing up", color: "#f5d78e" },
+  { state: "downloading", color: "#9ecbff" },
+  { state: "upgrading", color: "#d8b9ff" },
+  { state: "waiting for operator", color: "#ffc48a" },
+];
+
+/**
+ * The per-node state bands (each node's binary and state over time, a halt's reason in its tooltip) and, where a
+ * node starts running a binary other than the one it ran before, that binary's name: swaps show at a glance, and a
+ * node that never upgrades keeps its red band to the end.
+ */
+function stateLayers(
+  t: ScenarioTimeline,
+  x: (field: string, o?: { readonly scale?: boolean }) => Record<string, unknown>,
+): object[] {
+  if (t.spans.length === 0) return [];
+  const used = NODE_STATE_COLORS.filter((c) => t.spans.some((s) => s.state === c.state));
+  const labels: { node: string; fromMs: number; binary: string; text: string }[] = [];
+  const last = new Map<string, string>();
+  for (const s of t.spans) {
+    if (s.state !== "running") continue;
+    if (last.get(s.node) !== s.binary)
+      labels.push({ node: s.node, fromMs: s.fromMs, binary: s.binary, text: `${s.node} runs ${s.binary}` });
+    last.set(s.node, s.binary);
+  }
+  return [
+    {
+      data: { values: t.spans.map((s) => ({ ...s, lane: s.node })) },
+      mark: { type: "rect", height: 12, opacity: 0.9 },
+      encoding: {
+        x: x("fromMs"),
+        x2: { field: "toMs" },
+        y: { field: "lane", type: "nominal", sort: t.nodes, scale: { domain: t.nodes }, title: null },
+        color: {
+          field: "state",
+          type: "nominal",
+          title: "node state",
+          scale: { domain: used.map((c) => c.state), range: used.map((c) => c.color) },
+          legend: { orient: "right" },
+        },
+        description: { field: "text" },
+      },
+    },
+    {
+      data: { values: labels.map((l) => ({ ...l, lane: l.node })) },
+      mark: { type: "text", align: "left", baseline: "middle", dx: 3, fontSize: 9, color: "#24292f" },
+      encoding: {
+        // The view's time scale is declared here: declared on the bands (which have x2), vega-lite reads it twice.
+        x: x("fromMs", { scale: true }),
+        y: { field: "lane", type: "nominal" },
+        text: { field: "binary" },
+        description: { field: "text" },
+      },
+    },
+  ];
+}
 
 /** Halt kinds, each its own colour in the lanes (all crosses, so a halt reads as a halt whatever its kind). */
 export const HALT_KINDS_SHOWN: readonly { kind: string; color: string }[] = [
@@ -339,6 +402,14 @@ export function timelineChart(t: ScenarioTimeline, halts: readonly HaltReason[] 
       },
     ],
   });
+  const states = stateLayers(t, x);
+  if (states.length > 0)
+    views.push({
+      width: TIMELINE_WIDTH,
+      height: t.nodes.length * 18,
+      title: { text: "each node: its state and binary", fontSize: 11, anchor: "start", color: "#57606a" },
+      layer: states,
+    });
   return {
     $schema: SCHEMA,
     background: "white",

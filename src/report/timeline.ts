@@ -1,6 +1,7 @@
 import type { GovBlockEvent } from "../app/types.js";
 import { foldTrace, isGenesisStart } from "../chain/trace-events.js";
 import { parseRfc3339 } from "../core/go/time.js";
+import { type NodeSpan, nodeSpans } from "./node-spans.js";
 import { savedTraceEvents } from "./trace-read.js";
 import type { ScenarioRecord } from "./types.js";
 
@@ -62,6 +63,8 @@ export interface ScenarioTimeline {
   readonly plans: readonly PlanSpan[];
   readonly lanes: readonly LaneEvent[];
   readonly upgrades: readonly UpgradeMark[];
+  /** Each node's state and binary over time (node-spans.ts). */
+  readonly spans: readonly NodeSpan[];
 }
 
 /** The lane of chain-wide events (stalls, upgrades applied or skipped). */
@@ -100,7 +103,8 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
     nowMs = Math.max(nowMs, timeMs);
     heights.push({ timeMs: nowMs, height });
   };
-  foldTrace(savedTraceEvents(r.trace), undefined, (_, e, before) => {
+  const events = savedTraceEvents(r.trace);
+  foldTrace(events, undefined, (_, e, before) => {
     switch (e.kind) {
       case "genesis":
         nodes = e.nodes.map((n) => n.name);
@@ -218,5 +222,6 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
     plans,
     lanes,
     upgrades,
+    spans: nodeSpans(events, endMs),
   };
 }

@@ -21,6 +21,7 @@ describe("readTraceLines", () => {
       "blocks",
       "genesis",
       "halt",
+      "operator",
       "plan",
       "sidecar-none",
       "sidecar-swap",

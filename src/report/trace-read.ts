@@ -3,9 +3,11 @@
  * typed trace events or one error line out. The inverse of `renderTraceEvent`: every line this accepts renders
  * back to the same bytes (tested over every scenario's trace). Nothing throws.
  */
+
 import { z } from "zod";
 import { type GovBlockEvent, VOTE_OPTIONS } from "../app/types.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
+import { OPERATOR_PHASES } from "../chain/operator-plan.js";
 import type { TraceEvent } from "../chain/trace-events.js";
 import { assert } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
@@ -32,6 +34,18 @@ const blockTime = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("fixed"), intervalMs: ms }),
   z.strictObject({ kind: z.literal("uniform"), minMs: ms, maxMs: ms }),
   z.strictObject({ kind: z.literal("normal"), meanMs: ms, stddevMs: ms, minMs: ms, maxMs: z.optional(ms) }),
+  z.strictObject({
+    kind: z.literal("drift"),
+    meanMs: z.number(),
+    anchor: z.strictObject({ height: int, timeMs: z.number(), rateMs: z.number() }),
+    segmentBlocks: int,
+    persistence: z.number(),
+    wander: z.number(),
+    daily: z.strictObject({ amplitude: z.number(), peakMs: z.number() }),
+    shifts: z.strictObject({ rate: z.number(), size: z.number() }),
+    outages: z.strictObject({ rate: z.number(), meanMs: z.number() }),
+    jitter: z.number(),
+  }),
 ]) satisfies z.ZodType<BlockTimeModel, unknown>;
 const coins = z.array(z.strictObject({ denom: z.string(), amount: bigintText }));
 const upgradeMsg = z.discriminatedUnion("type", [
@@ -101,6 +115,7 @@ const wire = z.discriminatedUnion("t", [
       appHash: z.string(),
       blockTime,
       nodes: z.array(z.strictObject({ name: z.string(), power: int, binary: z.string(), skip })),
+      initialHeight: z.optional(int),
     })
     .transform(({ t, time, ...e }): TraceEvent => ({ kind: t, timeMs: time, ...e })),
   z
@@ -156,6 +171,15 @@ const wire = z.discriminatedUnion("t", [
   z
     .strictObject({ t: z.literal("sidecar"), node: z.string(), action: z.literal("none"), reason: z.string() })
     .transform(({ t, ...e }): TraceEvent => ({ kind: t, ...e })),
+  z
+    .strictObject({
+      t: z.literal("operator"),
+      node: z.string(),
+      phase: z.enum(OPERATOR_PHASES),
+      detail: z.string(),
+      time,
+    })
+    .transform(({ t, time, ...e }): TraceEvent => ({ kind: t, timeMs: time, ...e })),
 ]);
 /** A sidecar swap shares `t` with the no-op; zod's discriminated union needs one schema per `t`, so it goes apart. */
 const sidecarSwap = z

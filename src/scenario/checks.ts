@@ -30,7 +30,8 @@ class Names {
   }
 }
 
-export function checkReferences(data: unknown): PathIssue[] {
+/** `imported`: proposal labels the chain holds at the start (a profile's, `proposal-<id>`). */
+export function checkReferences(data: unknown, imported: readonly string[] = []): PathIssue[] {
   const issues: PathIssue[] = [];
   const add = (path: DocPath, message: string) => issues.push({ path, message });
   reservedKeys(data, [], add);
@@ -60,7 +61,7 @@ export function checkReferences(data: unknown): PathIssue[] {
     add,
   );
   const stepLabels = new Names(stepsKnown ? labels : undefined);
-  const proposalIds = new Names(stepsKnown ? ids : undefined);
+  const proposalIds = new Names(stepsKnown ? new Set([...ids, ...imported]) : undefined);
 
   const ref = (names: Names, what: string) => (value: unknown, path: DocPath) => {
     const name = str(value);

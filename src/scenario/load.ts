@@ -9,17 +9,25 @@
 import { err, ok, type Result } from "../core/errors.js";
 import { checkReferences } from "./checks.js";
 import { bindIssues, type ScenarioError } from "./errors.js";
+import { fromIssues, importedLabels, type ProfileReader, readFromProfile, startOf, withProfileChain } from "./from.js";
 import { flattenIssues, scenarioErrorMap } from "./issues.js";
 import type { Scenario } from "./model.js";
 import { resolveScenario } from "./resolve.js";
 import { ScenarioSchema } from "./schema.js";
 import { NESTING_DEPTH_MAX, nestedDeeperThan, type ParsedSource, parseSource, TOO_DEEP_MESSAGE } from "./source.js";
 
-/** Parses and validates a scenario file's text; `fileName`'s extension selects YAML or JSON. */
-export function parseScenario(fileName: string, text: string): Result<Scenario, ScenarioError[]> {
+/**
+ * Parses and validates a scenario file's text; `fileName`'s extension selects YAML or JSON. A scenario `from:` a
+ * profile reads it with `readProfile` (the edge's file system; from.ts), else that is an error.
+ */
+export function parseScenario(
+  fileName: string,
+  text: string,
+  readProfile?: ProfileReader,
+): Result<Scenario, ScenarioError[]> {
   const source = parseSource(fileName, text);
   if (!source.ok) return source;
-  return scenarioFromData(fileName, source.value.data, source.value.position);
+  return scenarioFromData(fileName, source.value.data, source.value.position, readProfile);
 }
 
 /**
@@ -30,10 +38,21 @@ export function scenarioFromData(
   fileName: string,
   data: unknown,
   position?: ParsedSource["position"],
+  readProfile?: ProfileReader,
 ): Result<Scenario, ScenarioError[]> {
   if (nestedDeeperThan(data, NESTING_DEPTH_MAX)) return err([{ file: fileName, path: "", message: TOO_DEEP_MESSAGE }]);
-  const shape = ScenarioSchema.safeParse(data, { reportInput: true, error: scenarioErrorMap });
-  const issues = [...(shape.success ? [] : flattenIssues(shape.error.issues)), ...checkReferences(data)];
-  if (!shape.success || issues.length > 0) return err(bindIssues(fileName, data, issues, position));
-  return ok(resolveScenario(fileName, shape.data));
+  const from = readFromProfile(fileName, data, readProfile);
+  if (!from.ok) return from;
+  const merged = from.value === undefined || !isRecord(data) ? data : withProfileChain(data, from.value);
+  const shape = ScenarioSchema.safeParse(merged, { reportInput: true, error: scenarioErrorMap });
+  const issues = [
+    ...(shape.success ? [] : flattenIssues(shape.error.issues)),
+    ...checkReferences(merged, importedLabels(from.value)),
+    ...(from.value === undefined || !isRecord(data) ? [] : fromIssues(data, from.value)),
+  ];
+  if (!shape.success || issues.length > 0) return err(bindIssues(fileName, merged, issues, position));
+  return ok(resolveScenario(fileName, shape.data, from.value === undefined ? undefined : startOf(from.value)));
 }
+
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);

@@ -8,6 +8,7 @@
  * plan expectations are `bigint` (int64 in the proto; may be 0, negative or beyond 2^53 on purpose).
  */
 
+import type { OperatorConfig } from "../app/operator.js";
 import type { UpgradeMessage } from "../app/types.js";
 import type { Action as ChainAction, Step as ChainStep, Trigger as ChainTrigger } from "../chain/actions.js";
 import type { BlockTimeModel } from "../chain/block-time.js";
@@ -103,6 +104,8 @@ export interface NodeModel {
   readonly binary: string;
   readonly skipUpgradeHeights: readonly Height[];
   readonly sidecar: SidecarModel;
+  /** The operator model (docs/scenario-format.md §2.4); absent: none. */
+  readonly operator?: OperatorConfig | undefined;
   /** false simulates an unwritable data directory: writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
 }
@@ -198,9 +201,46 @@ export interface RunModel {
   readonly maxBlocks?: number;
 }
 
+/** A pending proposal of a profile, as the chain holds it at the start (gov's genesis state). */
+export interface ImportedProposal {
+  readonly id: bigint;
+  /** `proposal-<id>`: the name steps and expectations use. */
+  readonly label: string;
+  readonly status: "deposit" | "voting";
+  readonly expedited: boolean;
+  readonly title: string;
+  /** The proposer's address, and the depositor of the whole deposit (a profile carries only the total). */
+  readonly proposer: string;
+  readonly submitTimeMs: number;
+  readonly depositEndTimeMs: number;
+  readonly votingStartTimeMs?: number;
+  readonly votingEndTimeMs?: number;
+  readonly deposit: Coins;
+  /** Upgrade messages, or another message kept by its type URL (never executed by chainsim's router). */
+  readonly messages: readonly (UpgradeMessage | { readonly kind: "other"; readonly typeUrl: string })[];
+}
+
+/**
+ * Where a scenario `from:` a profile starts: the chain's initial height is `height + 1` (CometBFT's
+ * `initial_height`), its genesis time `timeMs` (the profile's `at`), and its genesis state holds the rest.
+ */
+export interface StartModel {
+  /** The profile's path as read. */
+  readonly profile: string;
+  readonly height: number;
+  readonly timeMs: number;
+  /** The module versions the profile read (the genesis binary's, checked at load). */
+  readonly modules?: ReadonlyMap<string, number>;
+  readonly plan: { readonly name: string; readonly height: bigint; readonly info: string } | null;
+  readonly applied: readonly { readonly name: string; readonly height: number }[];
+  readonly proposals: readonly ImportedProposal[];
+}
+
 export interface Scenario {
   /** The file name it was loaded from, as given to the loader. */
   readonly file: string;
+  /** Set when the scenario starts `from:` a profile. */
+  readonly start?: StartModel;
   readonly name: string;
   readonly description: string;
   readonly seed: number;

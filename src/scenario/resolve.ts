@@ -26,11 +26,13 @@ import type {
   NodeModel,
   PlanExpectation,
   Scenario,
+  StartModel,
   Step,
   Trigger,
   UpgradeHandlerModel,
   UpgradeMessage,
 } from "./model.js";
+import { resolveOperator } from "./resolve-operator.js";
 import {
   ANY_NODE,
   DEFAULT_NODE_KEY,
@@ -59,7 +61,7 @@ const entries = <V>(r: Readonly<Record<string, V>> | undefined): [string, V][] =
 const mapOf = <V, W>(r: Readonly<Record<string, V>> | undefined, f: (v: V, k: string) => W): ReadonlyMap<string, W> =>
   new Map(entries(r).map(([k, v]) => [k, f(v, k)]));
 
-export function resolveScenario(file: string, doc: ScenarioDocument): Scenario {
+export function resolveScenario(file: string, doc: ScenarioDocument, start?: StartModel): Scenario {
   const chain = resolveChain(doc);
   const binaries = mapOf(doc.binaries, (b, name) => resolveBinary(name, b));
   const genesisBinary = doc.genesisBinary ?? [...binaries.keys()][0];
@@ -71,6 +73,7 @@ export function resolveScenario(file: string, doc: ScenarioDocument): Scenario {
   const run = doc.run ?? {};
   return {
     file,
+    ...(start === undefined ? {} : { start }),
     name: doc.name,
     description: doc.description ?? SCENARIO_DEFAULTS.description,
     seed: doc.seed ?? SCENARIO_DEFAULTS.seed,
@@ -242,6 +245,8 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
   for (const m of members) {
     const own = options[m.name] ?? {};
     const sidecar = { ...base.sidecar, ...own.sidecar };
+    const binaries = new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]);
+    const operator = resolveOperator(base.operator, own.operator, binaries);
     nodes.set(m.name, {
       ...m,
       binary: own.binary ?? base.binary ?? genesisBinary,
@@ -249,9 +254,10 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
       sidecar: {
         enabled: sidecar.enabled ?? false,
         delayMs: dur(sidecar.delay ?? SCENARIO_DEFAULTS.sidecarDelay),
-        binaries: new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]),
+        binaries,
       },
       upgradeInfoWritable: own.upgradeInfoWritable ?? base.upgradeInfoWritable ?? true,
+      ...(operator === undefined ? {} : { operator }),
     });
   }
   return nodes;

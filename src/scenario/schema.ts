@@ -21,6 +21,7 @@ import { pruningOptions } from "../store/pruning.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
 import { DENOM_PATTERN, parseCoins } from "./coins.js";
 import { quoteValue } from "./errors.js";
+import { OperatorSchema } from "./operator-schema.js";
 import { parseTimeSpec } from "./time.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -669,11 +670,18 @@ const NodeOptionsSchema = z.strictObject({
   upgradeInfoWritable: z.optional(
     z.boolean().meta({ description: "false simulates an unwritable data directory (default true)" }),
   ),
+  operator: z.optional(OperatorSchema),
 });
 
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.optional(z.string().meta({ description: "Ignored; lets editors find this schema" })),
+    from: z.optional(
+      z.string().min(1).meta({
+        description:
+          "A profile (docs/profile-format.md), path relative to this file: the chain starts at its height and time with its state; `chain` keys here override the profile's",
+      }),
+    ),
     name: scenarioName,
     description: z.optional(z.string()),
     seed: z.optional(intMin(0).meta({ description: "Default 1" })),

@@ -8,8 +8,8 @@ import { coinsToProto } from "../bank/coins.js";
 import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type EngineSnapshot, type StopCondition } from "../chain/engine.js";
-import { type LaunchHook, RUN_BLOCKS_MAX } from "../chain/records.js";
-import { addressOfName } from "../core/address.js";
+import { type LaunchHook, type OperatorLaunchHook, RUN_BLOCKS_MAX } from "../chain/records.js";
+import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { composeFaults } from "../faults/compose.js";
@@ -20,6 +20,7 @@ import { parseParams } from "../gov/params.js";
 import type { PruningOptions } from "../store/pruning.js";
 import type { ScenarioError } from "./errors.js";
 import { type Failure, failureText } from "./failure.js";
+import { genesisProposalRecords, importedDeposits, importedGenesis } from "./from-genesis.js";
 import type { Action, Expectations, GenesisGovParams, Scenario, Step, ValidatorModel } from "./model.js";
 import { queryFailure } from "./query-step.js";
 
@@ -180,6 +181,7 @@ interface ComposedHost {
   readonly host: SimAppHost;
   readonly consensus: ConsensusHook | undefined;
   readonly launch: LaunchHook | undefined;
+  readonly operatorLaunch: OperatorLaunchHook | undefined;
 }
 
 /**
@@ -189,19 +191,24 @@ interface ComposedHost {
 function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
   const params = govParamsOf(s.chain.gov);
   if (!params.ok) return params;
+  const balances = [...s.chain.accounts].map(([name, coins]) => ({ address: addressOfName(name), coins }));
+  const start = s.start;
+  const deposits = start === undefined ? [] : importedDeposits(start);
   const genesis: ChainGenesis = {
     chainId: s.chain.chainId,
     validators: s.chain.validators.map((v) => ({ name: v.name, power: v.power })),
-    balances: [...s.chain.accounts].map(([name, coins]) => ({ address: addressOfName(name), coins })),
+    balances: deposits.length === 0 ? balances : [...balances, { address: GOV_AUTHORITY, coins: deposits }],
     govParams: params.value,
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
+    ...(start === undefined ? {} : { initialHeight: start.height + 1, imported: importedGenesis(start) }),
   };
   const binaries = new Map<string, BinaryDef>([...s.binaries].map(([n, b]) => [n, b]));
-  const { app, consensus, launch } = composeFaults(s.options.faults);
+  const { app, consensus, launch, operatorLaunch } = composeFaults(s.options.faults);
   return ok({
     host: new SimAppHost(genesis, binaries, s.genesisBinary, o.pruning ?? s.chain.pruning, app),
     consensus,
     launch,
+    operatorLaunch,
   });
 }
 
@@ -213,6 +220,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     skipUpgradeHeights: [...n.skipUpgradeHeights],
     sidecar: n.sidecar,
     upgradeInfoWritable: n.upgradeInfoWritable,
+    ...(n.operator === undefined ? {} : { operator: n.operator }),
   }));
   const checks = new Map(s.steps.map((st) => [st.index, st.action]));
   return simulationOf(s, o, checks, (host, opts) =>
@@ -222,6 +230,15 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
         genesisTimeMs: s.chain.genesisTime,
         seed: o.seed ?? s.seed,
         blockTime: s.chain.blockTime,
+        ...(s.start === undefined
+          ? {}
+          : {
+              initialHeight: s.start.height + 1,
+              genesisProposals: genesisProposalRecords(s.start),
+              ...(s.start.plan === null
+                ? {}
+                : { genesisPlan: { ...s.start.plan, height: Number(s.start.plan.height) } }),
+            }),
       },
       host,
       nodes,
@@ -280,6 +297,7 @@ function simulationOf(
     check,
     ...(host.value.consensus === undefined ? {} : { consensus: host.value.consensus }),
     ...(host.value.launch === undefined ? {} : { launch: host.value.launch }),
+    ...(host.value.operatorLaunch === undefined ? {} : { operatorLaunch: host.value.operatorLaunch }),
   });
   checkSteps.set(engine, checks);
   return ok(engine);

@@ -35,7 +35,8 @@ export function renderTimeline(events: readonly TraceEvent[], labels: ReadonlyMa
         const nodes = e.nodes
           .map((n) => `${n.name}${n.power > 0 ? ` (${n.power})` : " (full node)"} on ${n.binary}`)
           .join(", ");
-        row(0, e.timeMs, `genesis ${e.chainId}, seed ${e.seed}: ${nodes}`);
+        const from = e.initialHeight === undefined ? "" : ` from height ${e.initialHeight}`;
+        row((e.initialHeight ?? 1) - 1, e.timeMs, `genesis ${e.chainId}${from}, seed ${e.seed}: ${nodes}`);
         break;
       }
       case "start":
@@ -99,6 +100,9 @@ export function renderTimeline(events: readonly TraceEvent[], labels: ReadonlyMa
         if (e.action === "swap")
           row(height, e.timeMs, `sidecar of ${e.node}: swapping to binary ${e.binary} for plan "${e.plan}"`);
         else row(height, undefined, `sidecar of ${e.node}: no action (${e.reason})`);
+        break;
+      case "operator":
+        row(height, e.timeMs, `operator of ${e.node}: ${e.phase}: ${e.detail}`);
         break;
     }
     return undefined;

@@ -334,7 +334,7 @@ export class RpcHandler {
           genesis: {
             genesis_time: new Date(g.timeMs).toISOString().replace(".000Z", "Z"),
             chain_id: n.network,
-            initial_height: "1",
+            initial_height: String(g.initialHeight),
             consensus_params: {
               block: { max_bytes: "22020096", max_gas: "-1" },
               evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },

@@ -80,7 +80,9 @@ export function simRpcSource(
     },
     validators: () => vals,
     genesis: () => ({
-      timeMs: sim.blocks.timeMs(1) ?? 0,
+      // CometBFT's first block carries the genesis time; a chain from an imported state starts after its base.
+      timeMs: sim.blocks.timeMs(sim.blocks.base + 1) ?? sim.cfg.genesisTimeMs,
+      initialHeight: sim.blocks.base + 1,
       appState: {
         validators: validators.map((v) => ({ name: v.name, address: addressOfName(v.name), power: v.power })),
       },

@@ -60,8 +60,11 @@ export interface RpcSource {
   blockResults(height: number): readonly RpcTxResult[];
   /** The consensus validator set (the same at every height: the chains served here have no staking changes). */
   validators(): readonly RpcValidator[];
-  /** Genesis time and the application state to show in `genesis`. */
-  genesis(): { readonly timeMs: number; readonly appState: unknown };
+  /**
+   * Genesis time, CometBFT's `initial_height` (the first block's height: 1, or a later one for a chain that starts
+   * from an imported state) and the application state to show in `genesis`.
+   */
+  genesis(): { readonly timeMs: number; readonly initialHeight: number; readonly appState: unknown };
   mempool(): { readonly count: number; readonly bytes: number };
   /** The height of a committed tx by hash, when the node keeps a tx index (else `tx` scans the blocks). */
   txHeight?(hash: string): number | undefined;
