@@ -115,11 +115,7 @@ export class VersionedMultiStore implements CommitMultiStore {
   /** The last app hash computed from per-store hashes, reused when the same hashes come again. */
   #appHashMemo: { readonly hashes: ReadonlyMap<string, Uint8Array>; readonly hash: Uint8Array } | undefined;
 
-  /**
-   * Opens the stores over `opts.backend` (a new empty one by default), reading the committed facts from it.
-   * `origin` is for this class's own copies (clone, reopen, fromSnapshot): only this module can make one (see
-   * `Origin`), and it hands over facts the new instance would otherwise re-read from the same backend.
-   */
+  /** Opens the stores over `opts.backend` (default: a new empty one). `origin`: only for this class's own copies. */
   constructor(opts: VersionedMultiStoreOptions, origin?: Origin) {
     this.#backend = opts.backend ?? new MemBackend();
     this.#pruning = opts.pruning;
@@ -570,15 +566,9 @@ export class VersionedMultiStore implements CommitMultiStore {
    */
   clone(): VersionedMultiStore {
     // The fork holds exactly this store's commits, so the committed facts carry over instead of being re-read.
-    const c = new VersionedMultiStore(
-      {
-        storeNames: [...this.#mounted],
-        pruning: this.#pruning,
-        backend: this.#backend.fork(),
-        initialVersion: this.#initialVersion,
-      },
-      origin(this.#committedFacts(this.#history), true),
-    );
+    const [storeNames, backend, initialVersion] = [[...this.#mounted], this.#backend.fork(), this.#initialVersion];
+    const opts = { storeNames, pruning: this.#pruning, backend, initialVersion };
+    const c = new VersionedMultiStore(opts, origin(this.#committedFacts(this.#history), true));
     for (const [name, cache] of this.#working) {
       const copy = new CacheKVStore(new LatestKVStore(c.#backend, name));
       for (const [k, v] of cache.dirtyEntries()) {
@@ -616,15 +606,9 @@ export class VersionedMultiStore implements CommitMultiStore {
   }
 
   static fromSnapshot(snap: MultiStoreSnapshot): VersionedMultiStore {
-    const c = new VersionedMultiStore(
-      {
-        storeNames: snap.mounted,
-        pruning: snap.pruning,
-        backend: MemBackend.fromImage(snap.tree),
-        initialVersion: snap.initialVersion,
-      },
-      origin({ ...snap.facts, committed: new Map(snap.facts.committed) }, true),
-    );
+    const { mounted: storeNames, pruning, initialVersion } = snap;
+    const opts = { storeNames, pruning, backend: MemBackend.fromImage(snap.tree), initialVersion };
+    const c = new VersionedMultiStore(opts, origin({ ...snap.facts, committed: new Map(snap.facts.committed) }, true));
     for (const [name, entries] of snap.working) {
       const cache = new CacheKVStore(new LatestKVStore(c.#backend, name));
       for (const [k, v] of entries) {
@@ -770,10 +754,9 @@ interface CloneSeed {
 }
 
 declare const ORIGIN: unique symbol;
-
 /**
- * How a copy made by this class opens: the committed facts of its backend (not re-read), and whether to build no
- * working state (the copy sets its own). The brand can be written only in this module, so no other caller passes one.
+ * How a copy made here opens: its backend's committed facts (not re-read), and `bare`: no working state (the copy
+ * sets its own). Only this module can write the brand, so no other caller passes one.
  */
 interface Origin {
   readonly [ORIGIN]: true;
