@@ -166,8 +166,6 @@ export class Session {
   /**
    * A session over the property world (`WorldOptions`), or over any scenario document with the oracle's view of it
    * (`{doc, oracleInput}`, e.g. the coverage world).
-   */
-  /**
    * `readyChain: false` builds the property world's chain fresh instead of forking its ready chain (the equivalence
    * test's reference); the coverage world (`{doc, oracleInput}`) is always built fresh.
    */
