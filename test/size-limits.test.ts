@@ -1,5 +1,5 @@
 /**
- * The size check (issue #27 §4): no hand-written source file over 400 lines and no function over 100 lines
+ * The size check (issue #27, item 4): no hand-written source file over 400 lines and no function over 100 lines
  * (test/kit/source-size.ts says which files count and how functions are measured).
  *
  * The files and functions already over the limit when the check came are listed below with their sizes then: a
