@@ -12,6 +12,7 @@ import { canonicalJson } from "./canonical.js";
 import { currentState } from "./context.js";
 import { compareHeight } from "./keeper-rules.js";
 import { createOracle, firedBy, type OracleSnapshot, step } from "./oracle.js";
+import { traceIds } from "./transition-ids.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "./types.js";
 import { upgradeMachine } from "./upgrade-machine.js";
 
@@ -25,21 +26,6 @@ export interface TransitionInfo {
   readonly targets: readonly string[];
 }
 
-interface TraceAction {
-  readonly type: string;
-  readonly params?: { readonly id?: unknown };
-}
-
-function traceIdOf(actions: readonly unknown[]): string | null {
-  for (const a of actions) {
-    const action = a as TraceAction;
-    if (typeof a === "object" && a !== null && action.type === "trace" && typeof action.params?.id === "string") {
-      return action.params.id;
-    }
-  }
-  return null;
-}
-
 /** Every transition definition of the machine, in document order (root first). */
 export function machineTransitions(): readonly TransitionInfo[] {
   const nodes: AnyStateNode[] = [upgradeMachine.root, ...getStateNodes(upgradeMachine.root)];
@@ -50,7 +36,7 @@ export function machineTransitions(): readonly TransitionInfo[] {
     seen.add(node.id);
     for (const [event, defs] of node.transitions) {
       for (const def of defs) {
-        const id = traceIdOf(def.actions as readonly unknown[]) ?? `${node.id}.${event}#untraced`;
+        const id = traceIds(def.actions as readonly unknown[])[0] ?? `${node.id}.${event}#untraced`;
         out.push({ id, source: node.id, event, targets: (def.target ?? []).map((t: AnyStateNode) => t.id) });
       }
     }

@@ -16,6 +16,7 @@ import type { VersionMap } from "./binary-outcome.js";
 import { catchUp, resolveBlock } from "./consensus.js";
 import { currentState } from "./context.js";
 import { canStart, startNode, stopNode } from "./node-lifecycle.js";
+import { FAST_PATH, traceIds } from "./transition-ids.js";
 import type {
   BlockReport,
   ExecReport,
@@ -38,15 +39,6 @@ export interface Oracle {
   readonly fired: readonly string[];
 }
 
-function tracedIds(actions: readonly { readonly type: string; readonly params?: unknown }[]): readonly string[] {
-  const ids: string[] = [];
-  for (const a of actions) {
-    const params = a.params as { readonly id?: unknown } | undefined;
-    if (a.type === "trace" && typeof params?.id === "string") ids.push(params.id);
-  }
-  return ids;
-}
-
 export function createOracle(input: OracleInput): Oracle {
   const [snapshot] = initialTransition(upgradeMachine, input);
   return { snapshot, fired: [] };
@@ -58,7 +50,7 @@ export function createOracle(input: OracleInput): Oracle {
  * the next snapshot and the actions, collected and never executed. Sharing the scope is sound because nothing of it
  * outlives a call: the machine spawns no children, schedules no delayed events, emits nothing, and the collector is
  * replaced on every call (calls never nest: guards and assigns are plain functions). Equal to xstate's own
- * `transition()` on every event (oracle.scope.test.ts).
+ * `transition()` on every event (oracle.property.test.ts).
  */
 export function transitionOf(snapshot: OracleSnapshot, event: OracleEvent): [OracleSnapshot, ExecutableActionObject[]] {
   const actions: ExecutableActionObject[] = [];
@@ -96,7 +88,7 @@ export function step(oracle: Oracle, event: OracleEvent): Oracle {
   const quick = nodeStep(oracle.snapshot, event);
   if (quick !== undefined) return quick;
   const [snapshot, actions] = transitionOf(oracle.snapshot, event);
-  return { snapshot, fired: tracedIds(actions) };
+  return { snapshot, fired: traceIds(actions) };
 }
 
 /**
@@ -112,7 +104,8 @@ type NodeEvent = Extract<OracleEvent, { readonly type: "NODE_STARTED" | "NODE_ST
 
 /**
  * The machine's root transitions (upgrade-machine.ts `on`): one guarded, targetless transition per node event,
- * whose only effect is its assign. The next context, or undefined when the guard does not hold.
+ * whose only effect is its assign. The next context, or undefined when the guard does not hold. The ids are the
+ * machine's own (transition-ids.ts).
  */
 const NODE_TRANSITIONS: {
   readonly [T in NodeEvent["type"]]: {
@@ -120,10 +113,10 @@ const NODE_TRANSITIONS: {
     readonly next: (ctx: OracleContext, ev: Extract<NodeEvent, { readonly type: T }>) => OracleContext | undefined;
   };
 } = {
-  NODE_STARTED: { id: "NODE_STARTED.start", next: (c, e) => (canStart(c, e) ? startNode(c, e) : undefined) },
-  NODE_STOPPED: { id: "NODE_STOPPED.stop", next: (c, e) => (knows(c, e.node) ? stopNode(c, e.node) : undefined) },
+  NODE_STARTED: { id: FAST_PATH.nodeStart, next: (c, e) => (canStart(c, e) ? startNode(c, e) : undefined) },
+  NODE_STOPPED: { id: FAST_PATH.nodeStop, next: (c, e) => (knows(c, e.node) ? stopNode(c, e.node) : undefined) },
   NODE_CAUGHT_UP: {
-    id: "NODE_CAUGHT_UP.catchUp",
+    id: FAST_PATH.nodeCatchUp,
     next: (c, e) => (knows(c, e.node) ? catchUp(c, e.node).context : undefined),
   },
 };
@@ -147,9 +140,6 @@ function nodeStep(snapshot: OracleSnapshot, event: OracleEvent): Oracle | undefi
   return { snapshot: withContext(snapshot, context), fired: [t.id] };
 }
 
-const BLOCK_COMMIT = "progressing.BLOCK.commit";
-const BLOCK_STALL = "stalled.BLOCK.stall";
-
 /**
  * BLOCK events for every height `from`..`to` in turn (an idle stretch of the chain, which the engine commits as one
  * range; or one BLOCK, `from` = `to`), folded into one step: the same snapshot and the same fired ids, in order, as
@@ -160,7 +150,7 @@ const BLOCK_STALL = "stalled.BLOCK.stall";
  * stalled), and their only effect is the applyBlock assign: the next context is the block's resolution, the state
  * value unchanged. Such blocks are folded over the context alone, and the snapshot is built once at the end; any
  * other block (a plan applied or skipped, the chain stalling or recovering, a height out of turn) goes through
- * xstate's transition.
+ * xstate's transition. The ids are the machine's own (transition-ids.ts `FAST_PATH`).
  */
 export function stepBlocks(oracle: Oracle, from: number, to: number): Oracle {
   let snapshot = oracle.snapshot;
@@ -175,15 +165,15 @@ export function stepBlocks(oracle: Oracle, from: number, to: number): Oracle {
     const stays = r.committed ? value.chain === "progressing" : value.chain === "stalled";
     if (r.valid && stays && r.action !== "applied" && r.action !== "skipped") {
       fired.push(
-        value.plan === "scheduled" ? "scheduled.BLOCK.keep" : "noneScheduled.BLOCK.noPlan",
-        r.committed ? BLOCK_COMMIT : BLOCK_STALL,
+        value.plan === "scheduled" ? FAST_PATH.planKeep : FAST_PATH.planNone,
+        r.committed ? FAST_PATH.chainCommit : FAST_PATH.chainStall,
       );
       context = r.context;
       continue;
     }
     settle();
     const [next, actions] = transitionOf(snapshot, { type: "BLOCK", height: h });
-    fired.push(...tracedIds(actions));
+    fired.push(...traceIds(actions));
     snapshot = next;
     context = next.context;
   }
@@ -193,7 +183,7 @@ export function stepBlocks(oracle: Oracle, from: number, to: number): Oracle {
 
 /** The transition ids `event` would fire from `snapshot`, without keeping the result. */
 export function firedBy(snapshot: OracleSnapshot, event: OracleEvent): readonly string[] {
-  return tracedIds(transitionOf(snapshot, event)[1]);
+  return traceIds(transitionOf(snapshot, event)[1]);
 }
 
 /* Selectors ------------------------------------------------------------------------------------------------------ */

@@ -6,6 +6,7 @@ import type { BlockMeta } from "../chain/block-store.js";
 import { canonicalJson } from "../chain/canonical-json.js";
 import type { ChainEngine } from "../chain/engine.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { file_chain_auth_v1beta1_auth } from "../gen/chain/auth/v1beta1/auth_pb.js";
@@ -80,7 +81,7 @@ const VIEW_CACHE_SIZE = 64;
  */
 class ViewCache {
   #store: VersionedMultiStore | undefined;
-  readonly #views = new Map<number, MultiStore>();
+  readonly #views = new BoundedCache<number, MultiStore>(VIEW_CACHE_SIZE);
 
   readAt(store: VersionedMultiStore, version: number): Result<MultiStore, StoreError> {
     if (store !== this.#store) {
@@ -96,7 +97,6 @@ class ViewCache {
       this.#views.delete(version);
       return view;
     }
-    if (this.#views.size >= VIEW_CACHE_SIZE) this.#views.delete(this.#views.keys().next().value!);
     this.#views.set(version, view.value);
     return view;
   }

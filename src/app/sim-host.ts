@@ -1,6 +1,7 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { BankKeeper } from "../bank/keeper.js";
 import { assert, present } from "../core/assert.js";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
@@ -49,9 +50,9 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
   readonly #hooks: AppHooks;
   #genesisHash: string | undefined;
   /** readCommitted views by app hash (see there). */
-  readonly #committedViews = new Map<string, CommittedView>();
+  readonly #committedViews = new BoundedCache<string, CommittedView>(COMMITTED_VIEWS_MAX);
   /** readCommittedPlan results by app hash, for hashes without a view (bounded like the views). */
-  readonly #committedPlans = new Map<string, CommittedView["plan"]>();
+  readonly #committedPlans = new BoundedCache<string, CommittedView["plan"]>(COMMITTED_VIEWS_MAX);
 
   constructor(
     genesis: ChainGenesis,
@@ -233,7 +234,6 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
         read === undefined || !read.ok
           ? null
           : { name: read.value.name, height: Number(read.value.height), info: read.value.info };
-      if (this.#committedPlans.size >= COMMITTED_VIEWS_MAX) this.#committedPlans.clear();
       this.#committedPlans.set(appHash, plan);
     }
     return plan === null ? null : { ...plan };
@@ -248,7 +248,6 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
     let v = this.#committedViews.get(appHash);
     if (v === undefined) {
       v = this.#readCommittedUncached(state);
-      if (this.#committedViews.size >= COMMITTED_VIEWS_MAX) this.#committedViews.clear();
       this.#committedViews.set(appHash, v);
     }
     return {

@@ -1,4 +1,5 @@
 import { assert, present } from "../core/assert.js";
+import { BoundedCache } from "../core/bounded-cache.js";
 import type { DurationMs } from "../core/brand.js";
 import { type RandomStream, streamFor } from "../core/random.js";
 import { type DriftBlockTime, DriftPath, driftMeanInterval } from "./block-time-drift.js";
@@ -74,21 +75,10 @@ const DRAW_CHUNK = 1 << DRAW_CHUNK_BITS;
 const DRAW_CHUNK_MASK = DRAW_CHUNK - 1;
 /** Seeds whose draws the source keeps for the next source of the same seed (most recently used). */
 const SHARED_SEEDS_MAX = 4;
-const sharedDraws = new Map<number, StreamDraws>();
+const sharedDraws = new BoundedCache<number, StreamDraws>(SHARED_SEEDS_MAX, { policy: "lru" });
 
 /** The draws of `seed`: shared with the sources of the same seed made recently. A memo of a pure function. */
-function drawsOf(seed: number): StreamDraws {
-  let d = sharedDraws.get(seed);
-  if (d !== undefined) {
-    sharedDraws.delete(seed);
-  } else {
-    d = new StreamDraws(seed);
-    const oldest = sharedDraws.keys().next();
-    if (sharedDraws.size >= SHARED_SEEDS_MAX && !oldest.done) sharedDraws.delete(oldest.value);
-  }
-  sharedDraws.set(seed, d);
-  return d;
-}
+const drawsOf = (seed: number): StreamDraws => sharedDraws.getOrCompute(seed, () => new StreamDraws(seed));
 
 /**
  * The block-interval source. Contract: `interval(h)` depends only on (seed, model, h). It is backed by a dedicated

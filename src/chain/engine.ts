@@ -101,7 +101,13 @@ export class ChainEngine<S, I = unknown> {
     retryIfStalled(this.#ctx);
   }
 
-  /** Runs an action at the current point (library use, e.g. the property harness). */
+  /**
+   * Runs `action` at once as a step of its own (the next free step index, after the scenario's), then retries a
+   * stalled block, which may commit. Returns the step's result when the action finished at once; undefined when it
+   * sent transactions whose block has not committed yet (`stepResults()` has it once the block commits). For code
+   * that drives an engine without a scenario (the engine's and the app host's tests); the property harness schedules
+   * steps instead (scenario/simulate.ts `scheduleStep`).
+   */
   apply(action: Action, label?: string): StepResult | undefined {
     const index = this.#ctx.s.schedule.nextStepIndex++;
     this.schedule({ index, trigger: { kind: "now" }, action, ...(label === undefined ? {} : { label }) });

@@ -116,11 +116,6 @@ interface ReportFlags {
   readonly merge?: readonly string[];
 }
 
-/**
- * `--merge <dir>...`: the run directories of a campaign's shards (each with summary.json and junit.xml) merged into
- * one run `<report-dir>/<run-id>/` (src/report/merge.ts); it becomes the latest once its page is written. Returns the
- * run id.
- */
 /** The check runs (`check-*` folders with a summary) directly under `dir`, by name. */
 function checkRunsIn(dir: string): string[] {
   try {
@@ -148,6 +143,11 @@ function reportFolderHint(dir: string): string | undefined {
   );
 }
 
+/**
+ * `--merge <dir>...`: the run directories of a campaign's shards (each with summary.json and junit.xml) merged into
+ * one run `<report-dir>/<run-id>/` (src/report/merge.ts); it becomes the latest once its page is written. Returns the
+ * run id.
+ */
 function mergeRuns(dirs: readonly string[], reportDir: string, runId: string | undefined): Result<string, string> {
   const summaries = [];
   const junits = [];

@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bech32 } from "@scure/base";
+import { BoundedCache } from "./bounded-cache.js";
 import { utf8 } from "./bytes.js";
 
 /** Bech32 human-readable prefix for accounts. The reference's `cosmos` is renamed `chain`. */
@@ -11,17 +12,11 @@ export const addressFromBytes = (bytes: Uint8Array, prefix = ACCOUNT_PREFIX): st
 /** First 20 bytes of sha256(name): module addresses (`authtypes.NewModuleAddress`) and named scenario accounts. */
 export const nameToAddressBytes = (name: string): Uint8Array => sha256(utf8(name)).slice(0, 20);
 
-const addressCache = new Map<string, string>();
+const addressCache = new BoundedCache<string, string>(4096);
 
 /** bech32("chain", sha256(name)[0:20]); memoised (a pure function of the name, asked for on every transaction). */
 export function addressOfName(name: string): string {
-  let a = addressCache.get(name);
-  if (a === undefined) {
-    a = addressFromBytes(nameToAddressBytes(name));
-    if (addressCache.size > 4096) addressCache.clear();
-    addressCache.set(name, a);
-  }
-  return a;
+  return addressCache.getOrCompute(name, (n) => addressFromBytes(nameToAddressBytes(n)));
 }
 
 /** The governance module account: `chain10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax`. */
@@ -33,17 +28,12 @@ export const GOV_AUTHORITY = addressOfName("gov");
  */
 export function decodeAddress(address: string, prefix = ACCOUNT_PREFIX): Uint8Array | undefined {
   const key = `${prefix}\u0000${address}`;
-  let d = decodedCache.get(key);
-  if (d === undefined) {
-    d = decodeUncached(address, prefix) ?? null;
-    if (decodedCache.size >= DECODED_MAX) decodedCache.clear();
-    decodedCache.set(key, d);
-  }
+  const d = decodedCache.getOrCompute(key, () => decodeUncached(address, prefix) ?? null);
   return d === null ? undefined : d.slice();
 }
 
-const decodedCache = new Map<string, Uint8Array | null>();
 const DECODED_MAX = 4096;
+const decodedCache = new BoundedCache<string, Uint8Array | null>(DECODED_MAX);
 
 function decodeUncached(address: string, prefix: string): Uint8Array | undefined {
   try {

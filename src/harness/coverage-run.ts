@@ -60,8 +60,8 @@ function harnessMsgs(
   });
 }
 
-/** Runs one oracle event as chain actions. Plan heights keep their distance to the block that executes them. */
 /**
+ * Runs one oracle event as chain actions. Plan heights keep their distance to the block that executes them.
  * `relax`: the next path event is another execution in the same block. The chain cannot always run two executions
  * in one block in the path's order (transactions precede the EndBlocker), so the first one's plan is kept pending
  * ("later" instead of "due next") and the second runs in a following block; both are the `scheduled` state.

@@ -14,7 +14,14 @@ import {
 } from "./commands.js";
 import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
-import { type GovVariant, VALIDATORS, type ValidatorName, type WorldOptions, type WorldVariant } from "./world.js";
+import {
+  type GovVariant,
+  PLAN_NAMES,
+  VALIDATORS,
+  type ValidatorName,
+  type WorldOptions,
+  type WorldVariant,
+} from "./world.js";
 
 /**
  * One property checked by fast-check over generated runs; a pure function of these options (the campaign's unit
@@ -288,11 +295,13 @@ function counterexampleDocument(
     halted: m.stalled ? { height: m.height + 1 } : false,
     plan: m.plan === null ? null : { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info },
     applied: {
-      ...Object.fromEntries([...new Set(["v2", "v3", ...Object.keys(m.applied)])].map((n) => [n, m.applied[n] ?? 0])),
+      ...Object.fromEntries(
+        [...new Set([...PLAN_NAMES, ...Object.keys(m.applied)])].map((n) => [n, m.applied[n] ?? 0]),
+      ),
     },
     handlerRuns: {
       ...Object.fromEntries(
-        [...new Set(["v2", "v3", ...Object.keys(m.handlerRuns)])].map((n) => [n, m.handlerRuns[n] ?? 0]),
+        [...new Set([...PLAN_NAMES, ...Object.keys(m.handlerRuns)])].map((n) => [n, m.handlerRuns[n] ?? 0]),
       ),
     },
     protocolVersion: m.protocolVersion,

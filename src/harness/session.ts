@@ -17,6 +17,7 @@ import {
   type TracePosition,
 } from "../chain/trace-events.js";
 import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { BoundedCache } from "../core/bounded-cache.js";
 import type { LogLine } from "../core/context.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { Action } from "../scenario/model.js";
@@ -71,20 +72,11 @@ function intentOf(a: Action): Intent | undefined {
 }
 
 /** Initial oracles of the scenario-document sessions (the coverage world), memoised by their input. */
-const oracleCache = new Map<string, Oracle>();
-const ORACLE_CACHE_MAX = 64;
+const oracleCache = new BoundedCache<string, Oracle>(64);
 
 /** Oracle snapshots are immutable, so one initial oracle serves every session of the same world. */
-function initialOracle(input: OracleInput): Oracle {
-  const key = JSON.stringify(input);
-  let o = oracleCache.get(key);
-  if (o === undefined) {
-    o = createOracle(input);
-    if (oracleCache.size >= ORACLE_CACHE_MAX) oracleCache.clear();
-    oracleCache.set(key, o);
-  }
-  return o;
-}
+const initialOracle = (input: OracleInput): Oracle =>
+  oracleCache.getOrCompute(JSON.stringify(input), () => createOracle(input));
 
 /** What the session recorded about an upgrade message's execution on the chain (from the trace). */
 export interface ExecRecord {
@@ -174,8 +166,6 @@ export class Session {
   /**
    * A session over the property world (`WorldOptions`), or over any scenario document with the oracle's view of it
    * (`{doc, oracleInput}`, e.g. the coverage world).
-   */
-  /**
    * `readyChain: false` builds the property world's chain fresh instead of forking its ready chain (the equivalence
    * test's reference); the coverage world (`{doc, oracleInput}`) is always built fresh.
    */

@@ -1,4 +1,5 @@
 import { createOracle, type Oracle } from "../../models/oracle.js";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { durationMs } from "../core/brand.js";
 import { scenarioFromData } from "../scenario/load.js";
 import type { NodeModel, Scenario } from "../scenario/model.js";
@@ -38,17 +39,11 @@ interface WorldEntry {
 
 /** Bounds on the memo tables (the property worlds are few: variants × fault sets). */
 const CACHE_MAX = 256;
-const worlds = new Map<string, WorldEntry>();
+const worlds = new BoundedCache<string, WorldEntry>(CACHE_MAX);
 /** Ready chains per seed and sidecar set, for worlds whose ready chain is not portable. */
-const ownReadyChains = new Map<string, SimulationSnapshot>();
+const ownReadyChains = new BoundedCache<string, SimulationSnapshot>(CACHE_MAX);
 /** Parsed documents by their JSON (the coverage world, and the world entries' own parses). */
-const parsedDocuments = new Map<string, Scenario>();
-
-const remember = <K, V>(m: Map<K, V>, k: K, v: V): V => {
-  if (m.size >= CACHE_MAX) m.clear();
-  m.set(k, v);
-  return v;
-};
+const parsedDocuments = new BoundedCache<string, Scenario>(CACHE_MAX);
 
 /** A scenario document parsed (memoised by its JSON). Throws on an invalid document: the worlds are the harness's own. */
 export function parsedDocument(doc: ScenarioDocument): Scenario {
@@ -57,7 +52,7 @@ export function parsedDocument(doc: ScenarioDocument): Scenario {
   if (hit !== undefined) return hit;
   const r = scenarioFromData("property-world.yaml", doc);
   if (!r.ok) throw new Error(`world is invalid: ${r.error.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
-  return remember(parsedDocuments, key, r.value);
+  return parsedDocuments.set(key, r.value);
 }
 
 const worldKey = (o: WorldOptions): string => JSON.stringify([o.variant ?? "standard", o.faults ?? [], o.gov ?? null]);
@@ -75,7 +70,7 @@ function worldEntry(o: WorldOptions): WorldEntry {
   };
   const base = parsedDocument(worldDocument({ ...world, seed: 0 }));
   const oracle = createOracle(worldOracleInput(worldDocument({ ...world, seed: 0 })));
-  return remember(worlds, key, { base, sidecars: sidecarNodes(world), oracle });
+  return worlds.set(key, { base, sidecars: sidecarNodes(world), oracle });
 }
 
 /**
@@ -87,10 +82,10 @@ function sidecarNodes(world: Omit<WorldOptions, "seed">): ReadonlyMap<string, No
   const doc = worldDocument({ ...world, seed: 0, sidecars: Object.fromEntries(VALIDATORS.map((v) => [v, 0])) });
   const key = JSON.stringify([doc.chain?.validators, doc.genesisBinary, doc.nodes]);
   const hit = sidecarTemplates.get(key);
-  return hit ?? remember(sidecarTemplates, key, parsedDocument(doc).nodes);
+  return hit ?? sidecarTemplates.set(key, parsedDocument(doc).nodes);
 }
 
-const sidecarTemplates = new Map<string, ReadonlyMap<string, NodeModel>>();
+const sidecarTemplates = new BoundedCache<string, ReadonlyMap<string, NodeModel>>(CACHE_MAX);
 
 /** The property world of `o`, parsed: the world's scenario with the run's seed and sidecar delays. */
 export function parsedWorld(o: WorldOptions): Scenario {
@@ -174,7 +169,7 @@ export function readyChain(o: WorldOptions, s: Scenario): SimulationSnapshot {
   }
   if (w.ready.portable) return withRun(w.ready.snap, s);
   const key = JSON.stringify(worldDocument(o));
-  return ownReadyChains.get(key) ?? remember(ownReadyChains, key, buildReady(s));
+  return ownReadyChains.getOrCompute(key, () => buildReady(s));
 }
 
 /** The ready-chain memo, for the equivalence tests: whether the world of `o` shares one ready chain across runs. */

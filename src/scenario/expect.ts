@@ -31,14 +31,38 @@ const planWanted = (p: PlanExpectation | null) =>
       ? { name: p.name, height: Number(p.height) }
       : { name: p.name, height: Number(p.height), info: p.info };
 
+/** What every group of checks reads: the expectations, the simulation, its committed state, and where to report. */
+interface CheckContext {
+  readonly e: Expectations;
+  readonly sim: Simulation;
+  readonly committed: ReturnType<Simulation["committed"]>;
+  readonly fail: (key: string, expected: unknown, actual: unknown) => void;
+}
+
 /**
  * Checks expectations against the simulation at this point. `at` is the path of the `expect` block in the
- * file (`expect` or `steps[3].expect`); each failure appends its key. Pure reads.
+ * file (`expect` or `steps[3].expect`); each failure appends its key. Pure reads. The groups run in a fixed order,
+ * so a scenario's failures are always listed in the same order.
  */
 export function checkExpectations(at: string, e: Expectations, sim: Simulation): Failure[] {
   const out: Failure[] = [];
-  const fail = (key: string, expected: unknown, actual: unknown) => out.push({ at: `${at}.${key}`, expected, actual });
-  const committed = sim.committed();
+  const c: CheckContext = {
+    e,
+    sim,
+    committed: sim.committed(),
+    fail: (key, expected, actual) => out.push({ at: `${at}.${key}`, expected, actual }),
+  };
+  checkChain(c);
+  checkGovAndHalts(c);
+  checkNodes(c);
+  checkBank(c);
+  checkEmitted(c);
+  checkSteps(c);
+  return out;
+}
+
+/** height, halted, plan, applied, moduleVersions, protocolVersion. */
+function checkChain({ e, sim, committed, fail }: CheckContext): void {
   if (e.height !== undefined && sim.height !== e.height) fail("height", e.height, sim.height);
   if (e.halted !== undefined) {
     const h = sim.haltedInfo();
@@ -72,6 +96,10 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
   }
   if (e.protocolVersion !== undefined && (committed?.protocolVersion ?? 0) !== e.protocolVersion)
     fail("protocolVersion", e.protocolVersion, committed?.protocolVersion ?? 0);
+}
+
+/** proposals, halts, handlerRuns. */
+function checkGovAndHalts({ e, sim, fail }: CheckContext): void {
   if (e.proposals !== undefined) {
     for (const [label, want] of e.proposals) {
       const p = sim.proposalByLabel(label);
@@ -102,6 +130,10 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
       if (actual !== n) fail(`handlerRuns.${name}`, n, actual);
     }
   }
+}
+
+/** upgradeInfo, nodes, stores. */
+function checkNodes({ e, sim, committed, fail }: CheckContext): void {
   if (e.upgradeInfo !== undefined) {
     for (const [node, want] of e.upgradeInfo) {
       const state = sim.nodeState(node);
@@ -133,23 +165,30 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
     const actual = [...(committed?.stores ?? [])].sort();
     if (!same(wanted, actual)) fail("stores", wanted, actual);
   }
-  if (e.balances !== undefined || e.supply !== undefined) {
-    const names = [...(e.balances?.keys() ?? [])];
-    const bank = committedBank(
-      sim,
-      names.map((n) => addressOfName(n)),
-    );
-    for (const name of names) {
-      const wanted = coinsText(present(e.balances?.get(name), "a listed name"));
-      const actual = coinsText(bank?.balances.get(addressOfName(name)) ?? []);
-      if (wanted !== actual) fail(`balances.${name}`, wanted, actual);
-    }
-    if (e.supply !== undefined) {
-      const wanted = coinsText(e.supply);
-      const actual = coinsText(bank?.supply ?? []);
-      if (wanted !== actual) fail("supply", wanted, actual);
-    }
+}
+
+/** balances, supply. */
+function checkBank({ e, sim, fail }: CheckContext): void {
+  if (e.balances === undefined && e.supply === undefined) return;
+  const names = [...(e.balances?.keys() ?? [])];
+  const bank = committedBank(
+    sim,
+    names.map((n) => addressOfName(n)),
+  );
+  for (const name of names) {
+    const wanted = coinsText(present(e.balances?.get(name), "a listed name"));
+    const actual = coinsText(bank?.balances.get(addressOfName(name)) ?? []);
+    if (wanted !== actual) fail(`balances.${name}`, wanted, actual);
   }
+  if (e.supply !== undefined) {
+    const wanted = coinsText(e.supply);
+    const actual = coinsText(bank?.supply ?? []);
+    if (wanted !== actual) fail("supply", wanted, actual);
+  }
+}
+
+/** events, noEvents, logs, noLogs. */
+function checkEmitted({ e, sim, fail }: CheckContext): void {
   /** An ordered expectation's first unmatched entry, as `<key>[i]: expected {…}, got "no match after height h"`. */
   const failUnmatched = <W>(key: string, missing: Unmatched<W> | undefined, shown: (w: W) => unknown) => {
     if (missing !== undefined)
@@ -185,17 +224,19 @@ export function checkExpectations(at: string, e: Expectations, sim: Simulation):
       if (found !== undefined) fail(`noLogs[${index}]`, "none", writtenOut(found));
     }
   }
-  if (e.steps !== undefined) {
-    const results = sim.stepResults();
-    for (const [label, want] of e.steps) {
-      const r = results.find((x) => x.label === label);
-      const actual = r === undefined ? "not run" : r.error === null ? { ok: r.ok } : { ok: r.ok, error: r.error };
-      const cmp = r === undefined ? "not run" : want.error === undefined ? { ok: r.ok } : actual;
-      const wanted = want.error === undefined ? { ok: want.ok } : { ok: want.ok, error: want.error };
-      if (!same(wanted, cmp)) fail(`steps.${label}`, wanted, actual);
-    }
+}
+
+/** steps: each labelled step's result. */
+function checkSteps({ e, sim, fail }: CheckContext): void {
+  if (e.steps === undefined) return;
+  const results = sim.stepResults();
+  for (const [label, want] of e.steps) {
+    const r = results.find((x) => x.label === label);
+    const actual = r === undefined ? "not run" : r.error === null ? { ok: r.ok } : { ok: r.ok, error: r.error };
+    const cmp = r === undefined ? "not run" : want.error === undefined ? { ok: r.ok } : actual;
+    const wanted = want.error === undefined ? { ok: want.ok } : { ok: want.ok, error: want.error };
+    if (!same(wanted, cmp)) fail(`steps.${label}`, wanted, actual);
   }
-  return out;
 }
 
 const eventOut = (e: EventExpectation) => ({

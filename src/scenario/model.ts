@@ -24,16 +24,16 @@ import type { FallbackVotes } from "./schema.js";
 
 export type { BlockTimeModel };
 
-/**
- * x/gov params at genesis as a scenario writes them (gov's own `GovParams` is the parsed form). Ratios are SDK
- * decimal strings as written (e.g. "0.334"); gov parses them.
- */
 /** What a node runs, as an expectation: each field checked only when present. */
 export interface NodeExpectation {
   readonly binary?: string;
   readonly status?: "running" | "halted" | "stopped";
 }
 
+/**
+ * x/gov params at genesis as a scenario writes them (gov's own `GovParams` is the parsed form). Ratios are SDK
+ * decimal strings as written (e.g. "0.334"); gov parses them.
+ */
 export interface GenesisGovParams {
   readonly minDeposit: Coins;
   readonly expeditedMinDeposit: Coins;

@@ -26,7 +26,6 @@ import { queryFailure } from "./query-step.js";
 
 export type Simulation = ChainEngine<NodeState, SimNodeImage>;
 
-/** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
 /**
  * The committed bank state (every denom) of the given addresses, and the total supply, read from a node that holds
  * the chain's committed state (at the chain's height, with its app hash); undefined when no node holds it.
@@ -48,6 +47,7 @@ export function committedNodeState(sim: Simulation): NodeState | undefined {
   return undefined;
 }
 
+/** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
 export function genesisErrors(s: Scenario): ScenarioError[] {
   const p = govParamsOf(s.chain.gov);
   if (p.ok) return [];
@@ -151,10 +151,6 @@ export interface BuildOptions {
 }
 
 /**
- * Builds the chain engine for a validated scenario: genesis (balances by named address, gov params), binaries,
- * nodes and steps. Fails only for genesis params gov rejects (`chain.gov: ...`).
- */
-/**
  * App hosts hold no per-run state (node states are created per engine), so a scenario's host is built once and
  * shared by every simulation of it: the property harness builds thousands from a few cached worlds. A host reads
  * only the scenario's chain, binaries, genesis binary and options, so scenarios that share those objects (the
@@ -212,6 +208,10 @@ function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
   });
 }
 
+/**
+ * Builds the chain engine for a validated scenario: genesis (balances by named address, gov params), binaries,
+ * nodes and steps. Fails only for genesis params gov rejects (`chain.gov: ...`).
+ */
 export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simulation, string> {
   const nodes: NodeConfig[] = [...s.nodes.values()].map((n) => ({
     name: n.name,

@@ -1,3 +1,4 @@
+import { BoundedCache } from "../core/bounded-cache.js";
 import { compareBytes, utf8 } from "../core/bytes.js";
 import { type Sha256, sha256Hasher, sha256Of } from "../core/sha256.js";
 
@@ -97,20 +98,12 @@ export class ContentHashStream {
 
 /**
  * A store name's UTF-8 bytes, encoded once: names are few (a node mounts a handful of stores) and are sorted and
- * hashed on every app hash. A memo of a pure function, bounded (cleared at `NAME_BYTES_MAX` names); callers never
+ * hashed on every app hash. A memo of a pure function, bounded (at most `NAME_BYTES_MAX` names); callers never
  * write to the bytes.
  */
-function nameBytes(name: string): Uint8Array {
-  let b = nameBytesMemo.get(name);
-  if (b === undefined) {
-    if (nameBytesMemo.size >= NAME_BYTES_MAX) nameBytesMemo.clear();
-    b = utf8(name);
-    nameBytesMemo.set(name, b);
-  }
-  return b;
-}
-const nameBytesMemo = new Map<string, Uint8Array>();
+const nameBytes = (name: string): Uint8Array => nameBytesMemo.getOrCompute(name, utf8);
 const NAME_BYTES_MAX = 4096;
+const nameBytesMemo = new BoundedCache<string, Uint8Array>(NAME_BYTES_MAX);
 
 /** Store names compared as UTF-8 bytes (Go string order). */
 export const compareNames = (a: string, b: string): number => compareBytes(nameBytes(a), nameBytes(b));

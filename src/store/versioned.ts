@@ -114,19 +114,13 @@ export class VersionedMultiStore implements CommitMultiStore {
   #hashMemo = new WeakMap<CacheKVStore, { readonly epoch: number; readonly generation: number; hash: Uint8Array }>();
   /** The last app hash computed from per-store hashes, reused when the same hashes come again. */
   #appHashMemo: { readonly hashes: ReadonlyMap<string, Uint8Array>; readonly hash: Uint8Array } | undefined;
-  /** Set by clone() and reopen() for the constructor they call: the committed facts of the backend, not re-read. */
-  static #cloneSeed: CloneSeed | undefined;
-  /** Set by clone() for the constructor it calls: build no working state (clone() copies the source's). */
-  static #cloneBare = false;
 
-  constructor(opts: VersionedMultiStoreOptions) {
+  /** Opens the stores over `opts.backend` (default: a new empty one). `origin`: only for this class's own copies. */
+  constructor(opts: VersionedMultiStoreOptions, origin?: Origin) {
     this.#backend = opts.backend ?? new MemBackend();
     this.#pruning = opts.pruning;
     this.#initialVersion = opts.initialVersion ?? 1;
-    const seed = VersionedMultiStore.#cloneSeed;
-    const bare = VersionedMultiStore.#cloneBare;
-    VersionedMultiStore.#cloneSeed = undefined;
-    VersionedMultiStore.#cloneBare = false;
+    const seed = origin?.facts;
     this.#latest = seed?.latest ?? this.#readMeta(META_LATEST);
     this.#earliest = seed?.earliest ?? this.#readMeta(META_EARLIEST);
     this.#compacted = seed?.compacted ?? this.#readMeta(META_COMPACTED);
@@ -144,7 +138,7 @@ export class VersionedMultiStore implements CommitMultiStore {
       this.#history = foldPruning("", 0, this.#pruning);
     }
     for (const n of opts.storeNames) this.#mounted.add(n);
-    if (bare) return;
+    if (origin?.bare === true) return;
     // Provisional load: mounted stores that the last commit has (all of them before any commit). Call
     // loadLatestVersion[AndUpgrade] to get the reference's checks.
     for (const n of this.#mounted) if (this.#latest === 0 || this.#committed.has(n)) this.#addLive(n);
@@ -572,14 +566,9 @@ export class VersionedMultiStore implements CommitMultiStore {
    */
   clone(): VersionedMultiStore {
     // The fork holds exactly this store's commits, so the committed facts carry over instead of being re-read.
-    VersionedMultiStore.#cloneSeed = this.#committedFacts(this.#history);
-    VersionedMultiStore.#cloneBare = true;
-    const c = new VersionedMultiStore({
-      storeNames: [...this.#mounted],
-      pruning: this.#pruning,
-      backend: this.#backend.fork(),
-      initialVersion: this.#initialVersion,
-    });
+    const [storeNames, backend, initialVersion] = [[...this.#mounted], this.#backend.fork(), this.#initialVersion];
+    const opts = { storeNames, pruning: this.#pruning, backend, initialVersion };
+    const c = new VersionedMultiStore(opts, origin(this.#committedFacts(this.#history), true));
     for (const [name, cache] of this.#working) {
       const copy = new CacheKVStore(new LatestKVStore(c.#backend, name));
       for (const [k, v] of cache.dirtyEntries()) {
@@ -617,14 +606,9 @@ export class VersionedMultiStore implements CommitMultiStore {
   }
 
   static fromSnapshot(snap: MultiStoreSnapshot): VersionedMultiStore {
-    VersionedMultiStore.#cloneSeed = { ...snap.facts, committed: new Map(snap.facts.committed) };
-    const c = new VersionedMultiStore({
-      storeNames: snap.mounted,
-      pruning: snap.pruning,
-      backend: MemBackend.fromImage(snap.tree),
-      initialVersion: snap.initialVersion,
-    });
-    c.#working.clear();
+    const { mounted: storeNames, pruning, initialVersion } = snap;
+    const opts = { storeNames, pruning, backend: MemBackend.fromImage(snap.tree), initialVersion };
+    const c = new VersionedMultiStore(opts, origin({ ...snap.facts, committed: new Map(snap.facts.committed) }, true));
     for (const [name, entries] of snap.working) {
       const cache = new CacheKVStore(new LatestKVStore(c.#backend, name));
       for (const [k, v] of entries) {
@@ -647,13 +631,10 @@ export class VersionedMultiStore implements CommitMultiStore {
     const history =
       this.#history === undefined || same ? this.#history : foldPruning(this.#history, this.#latest, pruning);
     // Same backend, so the same committed facts: carried over instead of being re-read.
-    VersionedMultiStore.#cloneSeed = this.#committedFacts(history);
-    return new VersionedMultiStore({
-      storeNames,
-      pruning,
-      backend: this.#backend,
-      initialVersion: this.#initialVersion,
-    });
+    return new VersionedMultiStore(
+      { storeNames, pruning, backend: this.#backend, initialVersion: this.#initialVersion },
+      origin(this.#committedFacts(history), false),
+    );
   }
 
   /** What the backend says about the commits (metadata versions, last commit), as this instance holds it. */
@@ -762,7 +743,7 @@ export interface MultiStoreSnapshot {
   readonly pendingMoves: readonly Move[];
 }
 
-/** What clone() and reopen() hand to the constructor of the new instance. */
+/** The committed facts clone(), reopen() and fromSnapshot() hand to the constructor of the new instance. */
 interface CloneSeed {
   readonly latest: number;
   readonly earliest: number;
@@ -771,6 +752,19 @@ interface CloneSeed {
   readonly lastCommit: CommitId;
   readonly history: string | undefined;
 }
+
+declare const ORIGIN: unique symbol;
+/**
+ * How a copy made here opens: its backend's committed facts (not re-read), and `bare`: no working state (the copy
+ * sets its own). Only this module can write the brand, so no other caller passes one.
+ */
+interface Origin {
+  readonly [ORIGIN]: true;
+  readonly facts: CloneSeed;
+  readonly bare: boolean;
+}
+
+const origin = (facts: CloneSeed, bare: boolean): Origin => ({ facts, bare }) as unknown as Origin;
 
 function sameHashes(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Array>): boolean {
   if (a.size !== b.size) return false;

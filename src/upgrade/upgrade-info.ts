@@ -1,5 +1,6 @@
 import { clone, create } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { utf8 } from "../core/bytes.js";
 import { type PlainError, plain } from "../core/errors.js";
 import { type GoJsonNode, goFoldName, goJsonQuote, goKindName, parseGoJson } from "../core/go/json.js";
@@ -73,12 +74,7 @@ function fieldOf(key: string): Field | undefined {
  * while decoding continues, and `time` errors (from its UnmarshalJSON) aborting the decode at once.
  */
 export function parseUpgradeInfoJson(text: string): UpgradeInfoDecode {
-  let d = decoded.get(text);
-  if (d === undefined) {
-    d = decodeUncached(text);
-    if (decoded.size >= DECODED_MAX) decoded.clear();
-    decoded.set(text, d);
-  }
+  const d = decoded.getOrCompute(text, decodeUncached);
   // Each caller gets its own plan (a message is mutable); the errors are plain data, never written to.
   return d.ok
     ? { ok: true, value: clone(PlanSchema, d.value) }
@@ -87,10 +83,10 @@ export function parseUpgradeInfoJson(text: string): UpgradeInfoDecode {
 
 /**
  * Decodes by file text, memoised (a pure function of the text; every node start and every sidecar reads the file,
- * and a chain writes only a few distinct ones). Bounded: cleared at DECODED_MAX texts.
+ * and a chain writes only a few distinct ones). Bounded: at most DECODED_MAX texts.
  */
-const decoded = new Map<string, UpgradeInfoDecode>();
 const DECODED_MAX = 1024;
+const decoded = new BoundedCache<string, UpgradeInfoDecode>(DECODED_MAX);
 
 function decodeUncached(text: string): UpgradeInfoDecode {
   const bytes = utf8(text);

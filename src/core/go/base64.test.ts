@@ -24,6 +24,12 @@ describe("Go base64 decoding", () => {
   ])("reports %j at byte %i", (s, at) => {
     expect(error(decodeBase64(s, "std", true))).toBe(`illegal base64 data at input byte ${at}`);
   });
+  it("is not strict, as Go's StdEncoding and URLEncoding: unused low bits of the last quantum are ignored", () => {
+    // Go: base64.StdEncoding.DecodeString("YR==") is "a", as "YQ=="; "YWI=" and "YWJ=" are both "ab".
+    expect(bytes(decodeBase64("YR==", "std", true))).toEqual([0x61]);
+    expect(bytes(decodeBase64("YWJ=", "std", true))).toEqual([0x61, 0x62]);
+    expect(bytes(decodeBase64("YWJ", "url", false))).toEqual([0x61, 0x62]);
+  });
   it("decodes raw (unpadded) input and rejects padding there", () => {
     expect(bytes(decodeBase64("AQ", "std", false))).toEqual([1]);
     expect(error(decodeBase64("AQ==", "std", false))).toBe("illegal base64 data at input byte 2");

@@ -1,57 +1,57 @@
+import { base64nopad, base64urlnopad } from "@scure/base";
 import { err, ok, type Result } from "../errors.js";
 
 /**
  * Go encoding/base64 decoding with Go's error positions (`illegal base64 data at input byte N`), for the gateway's
  * bytes parameters (`runtime.Bytes`: standard then URL alphabet) and `-Bin` metadata headers (standard, padded when
- * the length is a multiple of 4, else raw). Newlines (`\r`, `\n`) are skipped as Go does. Input is a byte string.
+ * the length is a multiple of 4, else raw). Input is a byte string.
+ *
+ * 1. `scan` walks the input as Go's `decodeQuantum` does: newlines (`\r`, `\n`) are skipped, padding (`=`) is
+ *    checked where it may stand, and the first offending byte's offset is the error. What it keeps is the alphabet
+ *    characters alone.
+ * 2. The bytes come from @scure/base (its unpadded codec of the alphabet). Go's default encodings are not strict:
+ *    the unused low bits of a final partial quantum may be set, and are dropped; @scure/base refuses them, so they
+ *    are cleared first.
  */
 export type Alphabet = "std" | "url";
 
-const STD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-const decodeMap = (alphabet: string): Int16Array => {
-  const m = new Int16Array(256).fill(-1);
-  for (let i = 0; i < alphabet.length; i++) m[alphabet.charCodeAt(i)] = i;
-  return m;
+const CHARS: Record<Alphabet, string> = {
+  std: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+  url: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
 };
-const MAPS: Record<Alphabet, Int16Array> = { std: decodeMap(STD), url: decodeMap(URL) };
+const CODEC = { std: base64nopad, url: base64urlnopad } as const;
 
 const corrupt = (at: number): Result<never, string> => err(`illegal base64 data at input byte ${at}`);
 
 /** Go `Encoding.DecodeString` for the given alphabet, with (`padded`) or without padding. */
 export function decodeBase64(src: string, alphabet: Alphabet, padded: boolean): Result<Uint8Array, string> {
-  const map = MAPS[alphabet];
-  const out: number[] = [];
+  const chars = CHARS[alphabet];
+  const kept = scan(src, chars, padded);
+  return kept.ok ? ok(CODEC[alphabet].decode(clearUnusedBits(kept.value, chars))) : kept;
+}
+
+/** The alphabet characters of `src` in order, or Go's error at the first byte that is not where it may be. */
+function scan(src: string, chars: string, padded: boolean): Result<string, string> {
   const n = src.length;
   const isNl = (i: number): boolean => src[i] === "\n" || src[i] === "\r";
+  let kept = "";
   let si = 0;
-  for (;;) {
-    const buf = [0, 0, 0, 0];
-    let dlen = 4;
-    let trailingErr: number | undefined;
-    let j = 0;
-    for (; j < 4; j++) {
-      if (si === n) {
-        if (j === 0) return ok(Uint8Array.from(out));
-        if (j === 1 || padded) return corrupt(si - j);
-        dlen = j;
-        break;
-      }
-      const code = src.charCodeAt(si);
+  // Each pass reads one quantum of 4 characters; a bound of n + 1 passes (every pass but the last consumes input).
+  for (let pass = 0; pass <= n; pass++) {
+    for (let j = 0; j < 4; j++) {
+      if (si === n) return j === 0 || (j > 1 && !padded) ? ok(kept) : corrupt(si - j);
+      const ch = src[si]!;
       si++;
-      const v = code < 256 ? map[code]! : -1;
-      if (v >= 0) {
-        buf[j] = v;
+      if (chars.includes(ch)) {
+        kept += ch;
         continue;
       }
-      if (code === 10 || code === 13) {
+      if (ch === "\n" || ch === "\r") {
         j--;
         continue;
       }
-      if (!padded || code !== 61 /* = */) return corrupt(si - 1);
-      // Padding reached.
-      if (j === 0 || j === 1) return corrupt(si - 1);
+      if (!padded || ch !== "=" || j < 2) return corrupt(si - 1);
+      // Padding: one `=` after 3 characters, two after 2; then only newlines may follow.
       if (j === 2) {
         while (si < n && isNl(si)) si++;
         if (si === n) return corrupt(n);
@@ -59,16 +59,19 @@ export function decodeBase64(src: string, alphabet: Alphabet, padded: boolean): 
         si++;
       }
       while (si < n && isNl(si)) si++;
-      if (si < n) trailingErr = si;
-      dlen = j;
-      break;
+      return si < n ? corrupt(si) : ok(kept);
     }
-    const val = (buf[0]! << 18) | (buf[1]! << 12) | (buf[2]! << 6) | buf[3]!;
-    const bytes = [(val >> 16) & 0xff, (val >> 8) & 0xff, val & 0xff];
-    out.push(...bytes.slice(0, dlen - 1));
-    if (trailingErr !== undefined) return corrupt(trailingErr);
-    if (dlen < 4) return ok(Uint8Array.from(out));
   }
+  return ok(kept);
+}
+
+/** The text with the bits a final partial quantum does not use set to zero (Go ignores them, @scure/base does not). */
+function clearUnusedBits(text: string, chars: string): string {
+  const rest = text.length % 4;
+  if (rest < 2) return text;
+  const last = chars.indexOf(text[text.length - 1]!);
+  const mask = rest === 2 ? 0b110000 : 0b111100;
+  return text.slice(0, -1) + chars[last & mask];
 }
 
 /** grpc-gateway `runtime.Bytes`: standard alphabet, then URL alphabet (whose error is reported). */

@@ -1,4 +1,5 @@
 import { err, ok, type PlainError, plain, type Result } from "../errors.js";
+import { quote } from "./strconv.js";
 
 /**
  * The parts of Go's `encoding/json` that `upgrade-info.json` exposes: the string encoder (with HTML escaping, as
@@ -64,20 +65,14 @@ export function goJsonQuote(s: string): string {
   return `${out}"`;
 }
 
-/** Go's `quoteChar`: the byte as a rune, quoted like `strconv.Quote`, between single quotes. */
+/**
+ * Go's `quoteChar`: `'` and `"` as themselves between single quotes, any other byte as the rune of that value quoted
+ * by `strconv.Quote` (strconv.ts `quote`) with single quotes in place of the double ones.
+ */
 export function goQuoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return "'\"'";
-  const short: Record<number, string> = { 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r" };
-  let body: string;
-  if (short[c] !== undefined) body = short[c]!;
-  else if (c === 0x5c) body = "\\\\";
-  else if (c >= 0x20 && c < 0x7f) body = String.fromCharCode(c);
-  else if (c < 0x20 || c === 0x7f) body = `\\x${HEX[c >> 4]}${HEX[c & 0xf]}`;
-  else if (c < 0xa0 || c === 0xad) body = `\\u00${HEX[c >> 4]}${HEX[c & 0xf]}`;
-  else if (c === 0xa0) body = "\\u00a0";
-  else body = String.fromCharCode(c);
-  return `'${body}'`;
+  return `'${quote(String.fromCharCode(c)).slice(1, -1)}'`;
 }
 
 /** A parsed JSON value with its raw byte range `[start, end)` in the input (what a Go Unmarshaler receives). */
