@@ -59,12 +59,6 @@ const SHIFT_PRIOR = 1;
 /** The prior's shift is spread over at least a week of hourly segments (a short history is not a shift an hour). */
 const PRIOR_SEGMENTS = 168;
 const SHIFT_SIZE_MIN = 0.05;
-/**
- * The largest persistence fitted. An estimate at this bound (a mean-reversion time of 200 segments or more, longer
- * than the week seen) cannot be told from a random walk: the week then identifies no long-run mean, and the level is
- * the current rate (the anchor's), not the window's average (docs/block-time-model.md §2, step 7).
- */
-const PHI_MAX = 0.995;
 
 /** Piecewise-linear time at a height, and height at a time, over the samples. */
 class Interp {
@@ -191,7 +185,7 @@ function ar1(e: readonly number[]): { phi: number; sigma: number; sd: number } {
   if (g0 <= 0 || g1 <= 0) return { phi: 0, sigma: Math.sqrt(Math.max(0, g0)), sd: Math.sqrt(Math.max(0, g0)) };
   // Kendall's small-sample bias of the AR(1) estimate, −(1 + 3φ)/n, added back (a week is 168 segments).
   const raw = Math.max(g1 / g0, Math.min(1, g2 / g1));
-  const phi = Math.min(PHI_MAX, raw + (1 + 3 * raw) / n);
+  const phi = Math.min(0.995, raw + (1 + 3 * raw) / n);
   // A short window sees less than the stationary variance: E[sample var] ≈ var·(1 − (1 + φ)/(n(1 − φ))).
   const seen = Math.max(0.3, 1 - (1 + phi) / (n * (1 - phi)));
   const arVar = Math.min(g0, g1 / phi) / seen;
@@ -240,12 +234,11 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
   // The window's mean per block is the level times E[exp(d)] over segments (uniform in blocks), and divided by
   // E_t[exp(−c)] = I0(A) ≈ 1 + A²/4 for the daily cycle (blocks crowd into the fast hours).
   const bias = Math.exp((a.sd * a.sd) / 2) / (1 + (cyc.amplitude * cyc.amplitude) / 4);
-  // Step 7: the anchor's rate, daily cycle removed.
-  const rateMs = m.lastHourMs / Math.exp(cyc.at(last.timeMs - HOUR_MS / 2));
-  const unitRoot = a.phi >= PHI_MAX;
-  const meanMs = unitRoot ? rateMs : Math.max(1, (regimeMs - pb.rate * pb.meanMs) / bias);
+  const meanMs = Math.max(1, (regimeMs - pb.rate * pb.meanMs) / bias);
   const n = Math.max(1, logs.length);
   const shiftSize = steps.length > 0 ? Math.sqrt(steps.reduce((s, x) => s + x.size * x.size, 0) / steps.length) : 0;
+  // Step 7: the anchor's rate, daily cycle removed.
+  const rateMs = m.lastHourMs / Math.exp(cyc.at(last.timeMs - HOUR_MS / 2));
   const model: DriftBlockTime = {
     kind: "drift",
     meanMs: round(meanMs, 6),
@@ -275,7 +268,6 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
       spikes: clean.replaced,
       dailyAmplitudeSe: cyc.se,
       regimeMeanMs: regimeMs,
-      unitRoot: unitRoot ? 1 : 0,
       persistence: a.phi,
       wander: a.sigma,
       jitter: pb.jitter,
