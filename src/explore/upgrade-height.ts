@@ -26,13 +26,13 @@ import type { Profile } from "../scenario/profile.js";
 import { type BlockTimeDocument, resolveBlockTime } from "../scenario/resolve.js";
 import {
   band,
-  type DailyWindow,
   type HaltBand,
   type PlanClock,
   planHeight,
   quantile,
   windowProbability,
 } from "./plan-height.js";
+import type { DailyWindow } from "./daily-window.js";
 
 export interface UpgradeHeightRequest {
   readonly targetMs: number;

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { PREUPGRADE_MAX_RETRIES_BOUND } from "../app/operator.js";
-import { isTimeZone } from "../chain/operator-calendar.js";
+import { isTimeZone } from "../core/time-zone.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { quoteValue } from "./errors.js";
 
