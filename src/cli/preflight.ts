@@ -147,7 +147,10 @@ export function registerPreflight(
     .option("--submit-at <time>", "when the proposal is submitted, RFC 3339 (default: the profile's time)")
     .option("--expedited", "an expedited proposal (falls back to the regular voting period when its tally fails)")
     .option("--safety-delta <d>", "margin of the cancel window", "24h")
-    .option("--window <HH:MM-HH:MM[@TZ]>", "the operators' window the P5–P95 halt band must fall in (UTC unless a time zone is named, e.g. @Europe/Berlin or @+02:00)")
+    .option(
+      "--window <HH:MM-HH:MM[@TZ]>",
+      "the operators' window the P5–P95 halt band must fall in (UTC unless a time zone is named, e.g. @Europe/Berlin or @+02:00)",
+    )
     .option("--runs <n>", "Monte Carlo runs of the block times", "200")
     .option("--seed <n>", "seed of the block-time draws", "1")
     .option("--json", "print the report as one JSON object")

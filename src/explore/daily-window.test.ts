@@ -9,7 +9,10 @@ function window(text: string) {
 
 describe("the operators' daily window", () => {
   it("one error vocabulary: the shape, an unknown zone, an empty window", () => {
-    expect(parseWindow("9-10")).toEqual({ ok: false, error: 'expected HH:MM-HH:MM or HH:MM-HH:MM@<time zone>, got "9-10"' });
+    expect(parseWindow("9-10")).toEqual({
+      ok: false,
+      error: 'expected HH:MM-HH:MM or HH:MM-HH:MM@<time zone>, got "9-10"',
+    });
     expect(parseWindow("09:00-10:00@Mars/Olympus")).toEqual({ ok: false, error: 'unknown time zone "Mars/Olympus"' });
     expect(parseWindow("09:00-09:00")).toEqual({ ok: false, error: 'an empty window "09:00-09:00"' });
     expect(window("09:00-17:00").text).toBe("09:00-17:00@UTC");
