@@ -264,10 +264,13 @@ export async function serveScenario(
   const args = ["serve", scenario, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0", "--json"];
   const { child, output } = spawnCli("bin/chainsim.js", [...args, ...(o.extra ?? [])]);
   o.children.push(child);
-  const firstLine = async (): Promise<ServedEndpoints | undefined> => {
-    const out = output();
-    return out.includes("\n") ? (JSON.parse(out.split("\n")[0] as string) as ServedEndpoints) : undefined;
-  };
+  let stdout = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  // stdout only: stderr may carry notes (e.g. running from the sources) before the endpoints line.
+  const firstLine = async (): Promise<ServedEndpoints | undefined> =>
+    stdout.includes("\n") ? (JSON.parse(stdout.split("\n")[0] as string) as ServedEndpoints) : undefined;
   try {
     const ends = await waitFor(firstLine, o.timeoutMs ?? 60_000, `chainsim serve ${scenario}'s endpoints`);
     return { rest: ends.rest, rpc: ends.rpc, child };
