@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseScenario } from "../src/scenario/load.js";
 import { type Profile, parseProfile } from "../src/scenario/profile.js";
 import { buildSimulation } from "../src/scenario/simulate.js";
-import { exited, waitFor } from "./kit/devnet.js";
+import { exited, serveScenario } from "./kit/devnet.js";
 
 // The rehearsal's whole path (issue #23, part 7), each command a real process over loopback, as a chain team runs it:
 // `chainsim serve` a chain whose block times, validators, gov params, pending plan and voting proposal are known →
@@ -63,28 +63,8 @@ async function chainsim(...args: string[]): Promise<{ code: number; stdout: stri
 }
 
 /** `chainsim serve` of a scenario with REST and RPC on free loopback ports; resolves with its endpoints. */
-async function serve(
-  scenario: string,
-  ...extra: string[]
-): Promise<{ rest: string; rpc: string; child: ChildProcess }> {
-  const toml = join(dir, "app.toml");
-  writeFileSync(toml, `[api]\nenable = true\naddress = "tcp://127.0.0.1:0"\n[grpc]\nenable = false\n`);
-  const child = spawn(
-    process.execPath,
-    [...CLI, "serve", scenario, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0", "--json", ...extra],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  children.push(child);
-  let out = "";
-  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-  const ends = await waitFor(
-    async () => (out.includes("\n") ? (JSON.parse(out.split("\n")[0]!) as { rest: string; rpc: string }) : undefined),
-    120_000,
-    `chainsim serve ${scenario}: ${out}`,
-  );
-  return { ...ends, child };
-}
+const serve = (scenario: string, ...extra: string[]) =>
+  serveScenario(scenario, { dir, children, extra, timeoutMs: 120_000 });
 
 /** `chainsim import` of a served node into `out`; the profile read back. */
 async function importProfile(ends: { rest: string; rpc: string }, history: string, out: string): Promise<Profile> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTimeZone, workingTimeEnd, zoneOffsetMs } from "./operator-calendar.js";
+import { workingTimeEnd } from "./operator-calendar.js";
 
 const H = 3_600_000;
 const berlin = {
@@ -11,17 +11,6 @@ const berlin = {
 };
 
 describe("working time in a time zone", () => {
-  it("knows IANA zones and refuses unknown ones", () => {
-    expect(isTimeZone("America/New_York")).toBe(true);
-    expect(isTimeZone("Mars/Olympus")).toBe(false);
-  });
-
-  it("reads the zone's offset, summer time included", () => {
-    expect(zoneOffsetMs("Europe/Berlin", Date.UTC(2026, 0, 15))).toBe(H);
-    expect(zoneOffsetMs("Europe/Berlin", Date.UTC(2026, 6, 15))).toBe(2 * H);
-    expect(zoneOffsetMs("America/New_York", Date.UTC(2026, 0, 15))).toBe(-5 * H);
-  });
-
   it("a need at night waits for the morning; on a Friday evening, for Monday", () => {
     // Thursday 2026-01-01 01:40Z = 02:40 Berlin → 09:00 Berlin (08:00Z) + 30m.
     expect(workingTimeEnd(berlin, Date.UTC(2026, 0, 1, 1, 40), 0.5 * H)).toBe(Date.UTC(2026, 0, 1, 8, 30));

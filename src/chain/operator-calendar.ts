@@ -1,70 +1,21 @@
 import type { Calendar } from "../app/operator.js";
 import { assert } from "../core/assert.js";
+import { zoneOffsetMs } from "../core/time-zone.js";
 
 /**
  * A person's availability on the simulated clock (docs/scenario-format.md §2.4): working hours on working days in
  * an IANA time zone, read through Intl (deterministic for a given time and zone; the host clock is never read).
  *
- * 1. The zone's UTC offset at an instant comes from Intl.DateTimeFormat, memoised per zone and UTC hour.
+ * 1. The zone's UTC offset at an instant comes from src/core/time-zone.ts (Intl.DateTimeFormat, memoised).
  * 2. `workingTimeEnd(c, t, need)` walks the calendar from `t`: inside working hours the clock runs to the window's
  *    end, outside it jumps to the next window's start; it returns the instant the person has spent `need` ms of
  *    working time. On call, or without a calendar, that is `t + need`. A DST change inside a window moves its end
  *    by the change (the window is measured in local time at its start).
  */
 
-const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** Windows walked at most: a year and a bit of days, for the absurd case of one working day a week. */
 const WALK_MAX = 800;
-const OFFSET_MEMO_MAX = 200_000;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** True when Intl knows the zone. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Local time minus UTC at `t`, in ms (whole minutes). */
-export function zoneOffsetMs(timeZone: string, t: number): number {
-  const hour = Math.floor(t / HOUR_MS);
-  const key = `${timeZone}|${hour}`;
-  const memo = offsets.get(key);
-  if (memo !== undefined) return memo;
-  const at = hour * HOUR_MS;
-  const p: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(at))
-    if (part.type !== "literal") p[part.type] = Number(part.value);
-  const local = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
-  const off = local - at;
-  if (offsets.size >= OFFSET_MEMO_MAX) offsets.clear();
-  offsets.set(key, off);
-  return off;
-}
 
 /** The instant at which `needMs` of working time after `t` has passed. */
 export function workingTimeEnd(c: Calendar | undefined, t: number, needMs: number): number {

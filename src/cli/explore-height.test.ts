@@ -87,7 +87,7 @@ describe("chainsim explore upgrade-height", () => {
     });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/recommended height: 163200 /);
-    expect(r.out).toMatch(/P\(halt inside 14:00-18:00 Europe\/Berlin\): 0\.0%/);
+    expect(r.out).toMatch(/P\(halt inside 14:00-18:00@Europe\/Berlin\): 0\.0%/);
     expect(r.out).toMatch(/naive estimate/);
     expect(r.out).toMatch(/submit by 2026-01-10T07:59:54Z with the deposit met/);
     expect(readFileSync(chart, "utf8")).toMatch(/^<svg/);
@@ -100,8 +100,14 @@ describe("chainsim explore upgrade-height", () => {
       [{ profile: join(dir, "none.yaml"), target: "+1h" }, /--profile: cannot read .*ENOENT/],
       [{ profile: SAMPLE, target: "tomorrow" }, /--target: expected an RFC 3339 time or "\+<duration>"/],
       [{ profile: SAMPLE, target: "2020-01-01T00:00:00Z" }, /--target: must be after the profile's at.time/],
-      [{ profile: SAMPLE, target: "+1h", window: "9-17" }, /--window: expected HH:MM-HH:MM/],
-      [{ profile: SAMPLE, target: "+1h", window: "09:00-17:00@Mars/Olympus" }, /--window: unknown time zone/],
+      [
+        { profile: SAMPLE, target: "+1h", window: "9-17" },
+        /--window: expected HH:MM-HH:MM or HH:MM-HH:MM@<time zone>, got "9-17"/,
+      ],
+      [
+        { profile: SAMPLE, target: "+1h", window: "09:00-17:00@Mars/Olympus" },
+        /--window: unknown time zone "Mars\/Olympus"/,
+      ],
       [{ profile: SAMPLE, target: "+1h", runs: "0" }, /--runs: expected an integer/],
       [{ profile: SAMPLE, target: "+1h", chart: "x.png" }, /--chart: expected a .svg file/],
     ];

@@ -1,14 +1,15 @@
 /**
  * `chainsim explore upgrade-height --profile FILE --target TIME [--window HH:MM-HH:MM[@TZ]] [--runs N] [--seed N]
- * [--json] [--chart FILE.svg]` (docs/block-time-model.md §3). The I/O edge: reads the profile, turns the window's
- * time zone into offsets with Intl, writes the chart atomically. Bad input: one line on stderr, exit 2.
+ * [--json] [--chart FILE.svg]` (docs/block-time-model.md §3). The I/O edge: reads the profile, parses the window
+ * (src/explore/daily-window.ts), writes the chart atomically. Bad input: one line on stderr, exit 2.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { unixMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseRfc3339 } from "../core/go/time.js";
-import { type DailyWindow, PLAN_RUNS_MAX } from "../explore/plan-height.js";
+import { parseWindow } from "../explore/daily-window.js";
+import { PLAN_RUNS_MAX } from "../explore/plan-height.js";
 import { parseTarget, planUpgradeHeight, type UpgradeHeightRequest } from "../explore/upgrade-height.js";
 import { upgradeHeightChart, upgradeHeightJson, upgradeHeightText } from "../explore/upgrade-height-render.js";
 import { formatScenarioError } from "../scenario/errors.js";
@@ -32,42 +33,6 @@ interface Io {
 }
 
 const PREFIX = "explore upgrade-height";
-const WINDOW = /^([01][0-9]|2[0-3]):([0-5][0-9])-([01][0-9]|2[0-3]):([0-5][0-9])(?:@(.+))?$/;
-
-/** The offset of a time zone from UTC at an instant, in minutes, through Intl. */
-function zoneOffset(zone: string): (timeMs: number) => number {
-  const f = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-  });
-  return (t) => {
-    const parts = Object.fromEntries(f.formatToParts(t).map((p) => [p.type, Number(p.value)]));
-    const local = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
-    return Math.round((local - Math.floor(t / 60_000) * 60_000) / 60_000);
-  };
-}
-
-export function parseWindow(text: string): Result<DailyWindow, string> {
-  const m = WINDOW.exec(text);
-  if (m === null) return err(`--window: expected HH:MM-HH:MM or HH:MM-HH:MM@<time zone>, got "${text}"`);
-  const zone = m[5] ?? "UTC";
-  let offsetMin: (t: number) => number;
-  try {
-    offsetMin = zone === "UTC" ? () => 0 : zoneOffset(zone);
-  } catch {
-    return err(`--window: unknown time zone "${zone}"`);
-  }
-  const startMin = Number(m[1]) * 60 + Number(m[2]);
-  const endMin = Number(m[3]) * 60 + Number(m[4]);
-  if (startMin === endMin) return err(`--window: an empty window "${text}"`);
-  return ok({ startMin, endMin, offsetMin, text: `${m[1]}:${m[2]}-${m[3]}:${m[4]} ${zone}` });
-}
-
 function intFlag(
   name: string,
   v: string | undefined,
@@ -102,7 +67,7 @@ function request(f: UpgradeHeightFlags): Result<{ profile: Profile; req: Upgrade
   const seed = intFlag("seed", f.seed, 1, 0, 2 ** 31);
   if (!seed.ok) return seed;
   const window = f.window === undefined ? ok(undefined) : parseWindow(f.window);
-  if (!window.ok) return window;
+  if (!window.ok) return err(`--window: ${window.error}`);
   const profile = readProfile(f.profile);
   if (!profile.ok) return profile;
   const at = parseRfc3339(profile.value.at.time);
@@ -156,7 +121,7 @@ export function registerUpgradeHeight(explore: Command, io: Io, setExit: (c: num
     .option("--target <time>", 'the target halt time: RFC 3339, or "+48h" after the profile\'s at.time')
     .option(
       "--window <HH:MM-HH:MM[@TZ]>",
-      "a daily maintenance window (UTC unless a time zone is named, e.g. @Europe/Berlin)",
+      "a daily maintenance window (UTC unless a time zone is named, e.g. @Europe/Berlin or @+02:00)",
     )
     .option("--runs <n>", "Monte Carlo runs (run i uses engine seed seed + i)", "1000")
     .option("--seed <n>", "the first run's seed", "1")

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, exited, getJson, initTestHome, spawnCli, waitFor } from "../../test/kit/devnet.js";
+import { bundleCli, exited, getJson, initTestHome, serveScenario, spawnCli, waitFor } from "../../test/kit/devnet.js";
 import { nameToAddressBytes } from "../core/address.js";
 import { toHex } from "../core/bytes.js";
 import { parseDuration } from "../core/go/duration.js";
@@ -70,22 +70,7 @@ describe("chainsim import from chainsim's own nodes", () => {
   it("recovers a served scenario's powers, gov periods and quorum, pending plan exactly, mean block time within 5%", async () => {
     const file = join(dir, "served.yaml");
     writeFileSync(file, SCENARIO);
-    const toml = join(dir, "app.toml");
-    writeFileSync(toml, `[api]\nenable = true\naddress = "tcp://127.0.0.1:0"\n[grpc]\nenable = false\n`);
-    const child = spawn(
-      process.execPath,
-      ["bin/chainsim.js", "serve", file, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0", "--json"],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    children.push(child);
-    let out = "";
-    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-    const served = await waitFor(
-      async () => (out.includes("\n") ? (JSON.parse(out.split("\n")[0]!) as { rest: string; rpc: string }) : undefined),
-      60_000,
-      `chainsim serve's endpoints: ${out}`,
-    );
+    const served = await serveScenario(file, { dir, children });
     const p = await importTo(served.rest, served.rpc, "12h");
     expect(p.source.chainId).toBe("served-import-1");
     expect(p.at.height).toBe(20_000);
@@ -109,8 +94,8 @@ describe("chainsim import from chainsim's own nodes", () => {
     const mean = ms(p.history!.meanBlockTime.window);
     expect(Math.abs(mean - 6_000) / 6_000).toBeLessThan(0.05);
     expect(Date.parse(p.at.time) - Date.parse(p.history!.from.time)).toBeGreaterThan(11.5 * 3_600_000);
-    child.kill("SIGTERM");
-    expect(await exited(child)).toBe(0);
+    served.child.kill("SIGTERM");
+    expect(await exited(served.child)).toBe(0);
   }, 120_000);
 
   it("imports a running devnet (chainsim init + start): its chain id, validator, gov periods and block times", async () => {

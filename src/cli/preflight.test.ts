@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { preflight } from "../explore/preflight.js";
 import { type PreflightFlags, preflightInput } from "./preflight.js";
@@ -86,11 +89,25 @@ describe("chainsim preflight", () => {
     expect(out[0]?.message).toContain("not inside the window 01:00-02:00@+02:00");
   });
 
+  it("a named zone's summer time is honoured: the same halt at 01:20Z is 02:20 in Berlin in January, 03:20 in July", () => {
+    // The rehearsal profile moved six months on: every date 2026-01-… becomes 2026-07-….
+    const july = join(mkdtempSync(join(tmpdir(), "chainsim-preflight-")), "july.profile.yaml");
+    writeFileSync(july, readFileSync(REHEARSAL, "utf8").replaceAll("2026-01-", "2026-07-"));
+    const windowFindings = (profile: string, window: string) =>
+      kinds(check({ profile, name: "v3", height: "260000", window }).filter((f) => f.kind === "window"));
+    expect(windowFindings(REHEARSAL, "02:00-03:00@Europe/Berlin")).toEqual([]);
+    expect(windowFindings(REHEARSAL, "03:00-04:00@Europe/Berlin")).toEqual(["window"]);
+    expect(windowFindings(july, "02:00-03:00@Europe/Berlin")).toEqual(["window"]);
+    expect(windowFindings(july, "03:00-04:00@Europe/Berlin")).toEqual([]);
+  });
+
   it("bad input is one line", () => {
     expect(preflightInput({ profile: QUIET, name: "v2" })).toEqual({ ok: false, error: "--height is required" });
     const missing = preflightInput({ profile: "no/such.yaml", name: "v2", height: "9" });
     expect(missing.ok ? "" : missing.error).toMatch(/^--profile no\/such.yaml: /);
     const w = preflightInput({ profile: QUIET, name: "v2", height: "9", window: "9-10" });
-    expect(w.ok ? "" : w.error).toBe('--window: "9-10" is not HH:MM-HH:MM[@TZ]');
+    expect(w.ok ? "" : w.error).toBe('--window: expected HH:MM-HH:MM or HH:MM-HH:MM@<time zone>, got "9-10"');
+    const zone = preflightInput({ profile: QUIET, name: "v2", height: "9", window: "09:00-17:00@Mars/Olympus" });
+    expect(zone.ok ? "" : zone.error).toBe('--window: unknown time zone "Mars/Olympus"');
   });
 });

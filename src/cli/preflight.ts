@@ -6,8 +6,8 @@ import type { Command } from "commander";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseDuration } from "../core/go/duration.js";
 import { formatRfc3339, parseRfc3339 } from "../core/go/time.js";
+import { parseWindow } from "../explore/daily-window.js";
 import { type Band, type PreflightInput, type PreflightReport, preflight } from "../explore/preflight.js";
-import { parseWindow } from "../explore/preflight-window.js";
 import { withProfileChain } from "../scenario/from.js";
 import { formatScenarioError, scenarioFromData } from "../scenario/index.js";
 import { type Profile, parseProfile } from "../scenario/profile.js";
@@ -147,7 +147,10 @@ export function registerPreflight(
     .option("--submit-at <time>", "when the proposal is submitted, RFC 3339 (default: the profile's time)")
     .option("--expedited", "an expedited proposal (falls back to the regular voting period when its tally fails)")
     .option("--safety-delta <d>", "margin of the cancel window", "24h")
-    .option("--window <HH:MM-HH:MM[@TZ]>", "the operators' window the P5–P95 halt band must fall in (UTC, or @+02:00)")
+    .option(
+      "--window <HH:MM-HH:MM[@TZ]>",
+      "the operators' window the P5–P95 halt band must fall in (UTC unless a time zone is named, e.g. @Europe/Berlin or @+02:00)",
+    )
     .option("--runs <n>", "Monte Carlo runs of the block times", "200")
     .option("--seed <n>", "seed of the block-time draws", "1")
     .option("--json", "print the report as one JSON object")

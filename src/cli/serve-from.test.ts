@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectComet } from "@cosmjs/tendermint-rpc";
 import { afterAll, describe, expect, it } from "vitest";
-import { exited, getJson, waitFor } from "../../test/kit/devnet.js";
+import { exited, getJson, serveScenario } from "../../test/kit/devnet.js";
 
 // `chainsim serve` of a scenario `from:` a profile (a chain that starts at the imported height, CometBFT's
 // initial_height): the RPC's genesis, status, blockchain and header and the REST latest block tell the truth about
@@ -23,26 +23,7 @@ const UNTIL = AT + 60;
 
 describe("chainsim serve: a chain from a profile", () => {
   it("reports initial_height and the earliest block as the imported height + 1, over RPC and REST", async () => {
-    const toml = join(dir, "app.toml");
-    writeFileSync(toml, `[api]\nenable = true\naddress = "tcp://127.0.0.1:0"\n[grpc]\nenable = false\n`);
-    const child = spawn(
-      process.execPath,
-      ["bin/chainsim.js", "serve", SCENARIO, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0"].concat([
-        "--until-height",
-        String(UNTIL),
-        "--json",
-      ]),
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    children.push(child);
-    let out = "";
-    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-    const served = await waitFor(
-      async () => (out.includes("\n") ? (JSON.parse(out.split("\n")[0]!) as { rest: string; rpc: string }) : undefined),
-      60_000,
-      `chainsim serve's endpoints: ${out}`,
-    );
+    const served = await serveScenario(SCENARIO, { dir, children, extra: ["--until-height", String(UNTIL)] });
     const rpc = async (path: string) => (await getJson(`${served.rpc}/${path}`))!.body;
 
     const genesis = (await rpc("genesis")).result.genesis;
@@ -83,7 +64,7 @@ describe("chainsim serve: a chain from a profile", () => {
     const first = await getJson(`${served.rest}/chain/base/tendermint/v1beta1/blocks/${AT + 1}`);
     expect(first?.body.block.header.height).toBe(String(AT + 1));
 
-    child.kill("SIGTERM");
-    expect(await exited(child)).toBe(0);
+    served.child.kill("SIGTERM");
+    expect(await exited(served.child)).toBe(0);
   }, 120_000);
 });

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { DriftBlockTime } from "../chain/block-time-drift.js";
 import { parseScenario } from "../scenario/load.js";
 import { buildSimulation } from "../scenario/simulate.js";
+import { inWindow, parseWindow } from "./daily-window.js";
 import {
   blockAndPrevious,
-  type DailyWindow,
   haltTimes,
   heightsAt,
-  inWindow,
   type PlanClock,
   planHeight,
   quantile,
@@ -16,6 +15,11 @@ import {
 } from "./plan-height.js";
 
 const GENESIS = Date.UTC(2026, 0, 1);
+function window(text: string) {
+  const w = parseWindow(text);
+  if (!w.ok) throw new Error(w.error);
+  return w.value;
+}
 const DRIFT_DOC = {
   drift: {
     mean: "6s",
@@ -113,11 +117,11 @@ describe("quantile and the daily window", () => {
   });
 
   it("reads a window in local time, wrapping past midnight", () => {
-    const utc: DailyWindow = { startMin: 22 * 60, endMin: 2 * 60, offsetMin: () => 0, text: "22:00-02:00 UTC" };
+    const utc = window("22:00-02:00");
     expect(inWindow(utc, Date.UTC(2026, 0, 1, 23, 30))).toBe(true);
     expect(inWindow(utc, Date.UTC(2026, 0, 1, 1, 59))).toBe(true);
     expect(inWindow(utc, Date.UTC(2026, 0, 1, 2, 0))).toBe(false);
-    const plus2: DailyWindow = { startMin: 14 * 60, endMin: 16 * 60, offsetMin: () => 120, text: "14:00-16:00 +02" };
+    const plus2 = window("14:00-16:00@+02:00");
     expect(inWindow(plus2, Date.UTC(2026, 0, 1, 12, 30))).toBe(true);
     expect(inWindow(plus2, Date.UTC(2026, 0, 1, 14, 30))).toBe(false);
   });

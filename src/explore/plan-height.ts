@@ -17,6 +17,7 @@
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { type ChainBlockTimes, chainBlockTimes } from "../chain/block-time-shift.js";
 import { assert } from "../core/assert.js";
+import { type DailyWindow, inWindow } from "./daily-window.js";
 
 export interface PlanClock {
   /** The last known block and its time (ms since the epoch). */
@@ -187,24 +188,6 @@ export const band = (times: Float64Array): HaltBand => ({
   p50: quantile(times, 0.5),
   p95: quantile(times, 0.95),
 });
-
-/** A daily window in minutes of the local day [startMin, endMin) (wrapping past midnight when end ≤ start). */
-export interface DailyWindow {
-  readonly startMin: number;
-  readonly endMin: number;
-  /** The window's time zone's offset from UTC at an instant, in minutes (0 for UTC). */
-  readonly offsetMin: (timeMs: number) => number;
-  readonly text: string;
-}
-
-const DAY_MIN = 1440;
-
-/** True when the instant falls in the daily window. */
-export function inWindow(w: DailyWindow, timeMs: number): boolean {
-  const local = Math.floor(timeMs / 60_000) + w.offsetMin(timeMs);
-  const m = ((local % DAY_MIN) + DAY_MIN) % DAY_MIN;
-  return w.startMin < w.endMin ? m >= w.startMin && m < w.endMin : m >= w.startMin || m < w.endMin;
-}
 
 /** The share of halt times inside the window. */
 export function windowProbability(w: DailyWindow, times: Float64Array): number {

@@ -15,7 +15,7 @@
  *    proposals that carry a plan, and a name already done (ScheduleUpgrade: "upgrade with name N has already been
  *    completed").
  * 5. Info (info.ts): valid JSON; a `binaries` map as cosmovisor reads it.
- * 6. Window: the P5–P95 band of the halt time inside `--window` (UTC or a fixed offset).
+ * 6. Window: the P5–P95 band of the halt time inside `--window` (UTC, a fixed offset or a named zone; daily-window.ts).
  */
 
 import type { BlockTimeModel } from "../chain/block-time.js";
@@ -29,7 +29,7 @@ import { type Finding, infoFindings } from "./preflight-info.js";
 
 export type { Finding };
 
-import { bandInsideWindow, formatWindow, type TimeWindow } from "./preflight-window.js";
+import { bandInsideWindow, type DailyWindow, formatWindow } from "./daily-window.js";
 
 export interface PreflightInput {
   readonly profile: Profile;
@@ -42,7 +42,7 @@ export interface PreflightInput {
   readonly submitAtMs: number;
   readonly expedited: boolean;
   readonly safetyDeltaMs: number;
-  readonly window?: TimeWindow | undefined;
+  readonly window?: DailyWindow | undefined;
   readonly runs: number;
   readonly seed: number;
 }

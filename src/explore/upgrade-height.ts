@@ -24,15 +24,8 @@ import { parseRfc3339 } from "../core/go/time.js";
 import { GOV_DEFAULTS } from "../scenario/defaults.js";
 import type { Profile } from "../scenario/profile.js";
 import { type BlockTimeDocument, resolveBlockTime } from "../scenario/resolve.js";
-import {
-  band,
-  type DailyWindow,
-  type HaltBand,
-  type PlanClock,
-  planHeight,
-  quantile,
-  windowProbability,
-} from "./plan-height.js";
+import type { DailyWindow } from "./daily-window.js";
+import { band, type HaltBand, type PlanClock, planHeight, quantile, windowProbability } from "./plan-height.js";
 
 export interface UpgradeHeightRequest {
   readonly targetMs: number;

@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import { PREUPGRADE_MAX_RETRIES_BOUND } from "../app/operator.js";
-import { isTimeZone } from "../chain/operator-calendar.js";
 import { parseDurationNs } from "../core/go/duration.js";
+import { isTimeZone } from "../core/time-zone.js";
 import { quoteValue } from "./errors.js";
 
 const DURATION_PATTERN = "^\\+?(0|((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+)$";

@@ -237,3 +237,44 @@ export async function openTestChain(
   if (!o.ok || o.value.kind !== "running") throw new Error(`the test chain did not open: ${o.ok ? "halted" : o.error}`);
   return { home, cfg: cfg.value, chain: o.value.chain };
 }
+
+/** The endpoints `chainsim serve --json` prints on its first line. */
+export interface ServedEndpoints {
+  readonly rest: string;
+  readonly rpc: string;
+}
+
+/**
+ * `chainsim serve SCENARIO` (bin/chainsim.js) with REST and CometBFT RPC on free loopback ports (`tcp://127.0.0.1:0`,
+ * an app.toml written into `dir`, gRPC off) and `--json`, plus `extra` flags; the child is pushed on `children` at
+ * once (so the caller's afterAll kills it), and the endpoints of its first output line are awaited. A timeout
+ * names the scenario and shows the output so far.
+ */
+export async function serveScenario(
+  scenario: string,
+  o: {
+    readonly dir: string;
+    readonly children: ChildProcess[];
+    readonly extra?: readonly string[];
+    readonly timeoutMs?: number;
+  },
+): Promise<ServedEndpoints & { readonly child: ChildProcess }> {
+  const toml = join(o.dir, "app.toml");
+  writeFileSync(toml, `[api]\nenable = true\naddress = "tcp://127.0.0.1:0"\n[grpc]\nenable = false\n`);
+  const args = ["serve", scenario, "--config", toml, "--rpc-address", "tcp://127.0.0.1:0", "--json"];
+  const { child, output } = spawnCli("bin/chainsim.js", [...args, ...(o.extra ?? [])]);
+  o.children.push(child);
+  let stdout = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  // stdout only: stderr may carry notes (e.g. running from the sources) before the endpoints line.
+  const firstLine = async (): Promise<ServedEndpoints | undefined> =>
+    stdout.includes("\n") ? (JSON.parse(stdout.split("\n")[0] as string) as ServedEndpoints) : undefined;
+  try {
+    const ends = await waitFor(firstLine, o.timeoutMs ?? 60_000, `chainsim serve ${scenario}'s endpoints`);
+    return { rest: ends.rest, rpc: ends.rpc, child };
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; its output: ${output()}`);
+  }
+}
