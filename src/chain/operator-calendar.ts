@@ -1,5 +1,6 @@
 import type { Calendar } from "../app/operator.js";
 import { assert } from "../core/assert.js";
+import { BoundedCache } from "../core/bounded-cache.js";
 
 /**
  * A person's availability on the simulated clock (docs/scenario-format.md §2.4): working hours on working days in
@@ -17,27 +18,27 @@ const DAY_MS = 86_400_000;
 /** Windows walked at most: a year and a bit of days, for the absurd case of one working day a week. */
 const WALK_MAX = 800;
 const OFFSET_MEMO_MAX = 200_000;
+/** More than the IANA database has zones; only zones Intl accepts are kept (a refused one throws first). */
+const FORMATTERS_MAX = 1024;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
+const formatters = new BoundedCache<string, Intl.DateTimeFormat>(FORMATTERS_MAX);
+const offsets = new BoundedCache<string, number>(OFFSET_MEMO_MAX);
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
+const formatter = (timeZone: string): Intl.DateTimeFormat =>
+  formatters.getOrCompute(
+    timeZone,
+    () =>
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      }),
+  );
 
 /** True when Intl knows the zone. */
 export function isTimeZone(timeZone: string): boolean {
@@ -61,9 +62,7 @@ export function zoneOffsetMs(timeZone: string, t: number): number {
     if (part.type !== "literal") p[part.type] = Number(part.value);
   const local = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
   const off = local - at;
-  if (offsets.size >= OFFSET_MEMO_MAX) offsets.clear();
-  offsets.set(key, off);
-  return off;
+  return offsets.set(key, off);
 }
 
 /** The instant at which `needMs` of working time after `t` has passed. */
