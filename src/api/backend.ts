@@ -2,6 +2,7 @@ import type { DescMethodUnary, DescService, Message, MessageShape } from "@bufbu
 import type { Code } from "@connectrpc/connect";
 import type { Ctx } from "../core/context.js";
 import type { ChainError, Result } from "../core/errors.js";
+import { type Namespace, type NamespaceNames, namesOf } from "../core/namespace.js";
 
 /**
  * The node behind the API servers. Both the REST gateway and the gRPC server read it through this interface only:
@@ -22,7 +23,12 @@ export interface QueryBackend {
   stateAt(height: number): Result<Ctx, string>;
   /** The query services served over REST (routes from their http rules) and gRPC. */
   readonly services: readonly BoundService[];
+  /** The wire namespace the services speak (src/api/wire.ts); absent = `chain`. Names the height header. */
+  readonly namespace?: Namespace;
 }
+
+/** The names a backend's wire uses. */
+export const backendNames = (b: QueryBackend): NamespaceNames => namesOf(b.namespace ?? "chain");
 
 /**
  * A gRPC status chosen by a handler itself (the reference's `status.Error(codes.X, msg)`), e.g. InvalidArgument for a

@@ -3,7 +3,7 @@ import { Code } from "@connectrpc/connect";
 import type { Ctx } from "../core/context.js";
 import { err, grpcMessage, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
 import { parseGoInt, quoteLatin1 } from "../core/go/strconv.js";
-import type { QueryBackend, UnaryHandler } from "./backend.js";
+import { backendNames, type QueryBackend, type UnaryHandler } from "./backend.js";
 import { INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
 
 /** The request header / gRPC metadata key that selects the state version. */
@@ -18,7 +18,7 @@ const sdkStatus = (e: ReturnType<typeof wrap>): Status => ({ code: Code.Unknown,
  * exactly one value; it is parsed as a base-10 int64 (values are latin1 strings as node delivers them, so the Go
  * `%q` quoting of the error shows their raw bytes); negative heights fail. 0 means latest.
  */
-export function parseHeightValues(values: readonly string[]): Result<bigint, Status> {
+export function parseHeightValues(values: readonly string[], header = HEIGHT_HEADER): Result<bigint, Status> {
   if (values.length !== 1) return ok(0n);
   const parsed = parseGoInt(values[0]!, 10, 64, quoteLatin1);
   if (!parsed.ok) {
@@ -26,7 +26,7 @@ export function parseHeightValues(values: readonly string[]): Result<bigint, Sta
       sdkStatus(
         wrap(
           SdkErrors.ErrInvalidRequest,
-          `Baseapp.RegisterGRPCServer: invalid height header ${JSON.stringify(HEIGHT_HEADER)}: ${parsed.error.text}`,
+          `Baseapp.RegisterGRPCServer: invalid height header ${JSON.stringify(header)}: ${parsed.error.text}`,
         ),
       ),
     );
@@ -92,7 +92,7 @@ export function runQuery(
 ): QueryOutcome {
   let height: number | undefined;
   try {
-    const requested = parseHeightValues(heightValues);
+    const requested = parseHeightValues(heightValues, backendNames(backend).heightHeader);
     if (!requested.ok) return { ok: false, status: requested.error, height: undefined };
     const state = queryState(backend, requested.value);
     if (!state.ok) return { ok: false, status: state.error, height: undefined };

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
+import type { Namespace } from "../core/namespace.js";
 import { parseApiAddress, parseAppToml } from "../server/config.js";
 import { type CommandSpec, HELP_FLAG, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
 
@@ -144,6 +145,17 @@ export const defaultHome = (): string => process.env.CHAINSIM_HOME ?? join(homed
  * The REST base URL: `--node` (http(s)://host:port, or tcp://host:port), else the home's app.toml `api.address`,
  * else `http://127.0.0.1:1317`.
  */
+/** The wire namespace of the home's node (`config/app.toml` `[chainsim] namespace`); `chain` without a readable one. */
+export function homeNamespace(home: string): Namespace {
+  try {
+    const cfg = parseAppToml(readFileSync(join(home, "config", "app.toml"), "utf8"));
+    if (cfg.ok) return cfg.value.namespace;
+  } catch {
+    // no home: the default namespace
+  }
+  return "chain";
+}
+
 export function nodeUrl(flag: string, home: string): string {
   const fromAddr = (a: string) => {
     const r = parseApiAddress(a.startsWith("tcp://") ? a : `tcp://${a}`);

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from "../core/errors.js";
 import { parseGoBool, parseGoInt } from "../core/go/strconv.js";
+import { isNamespace, NAMESPACES, type Namespace } from "../core/namespace.js";
 
 /**
  * Flag and argument parsing with cobra/pflag semantics and messages (docs/node-api.md §6.1), for the devnet commands.
@@ -134,3 +135,12 @@ export const flagInt = (p: Parsed, name: string, dflt = 0n): bigint => {
   return r.ok ? r.value : dflt;
 };
 export const isHelp = (p: Parsed): boolean => flagBool(p, "help");
+
+/** `--namespace chain|cosmos` when given (cobra's invalid-argument text otherwise); undefined when not given. */
+export function namespaceFlag(p: Parsed): Result<Namespace | undefined, string> {
+  if (!p.changed.has("namespace")) return ok(undefined);
+  const v = flagString(p, "namespace");
+  return isNamespace(v)
+    ? ok(v)
+    : err(`invalid argument "${v}" for "--namespace" flag: expected one of ${NAMESPACES.join(", ")}`);
+}

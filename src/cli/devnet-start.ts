@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { parseDuration } from "../core/go/duration.js";
 import { runNode } from "../devnet/node.js";
 import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
-import { flagBool, flagString, type Parsed } from "./devnet-flags.js";
+import { flagBool, flagString, namespaceFlag, type Parsed } from "./devnet-flags.js";
 
 /** Parses `--unsafe-skip-upgrades` values (comma-separated, repeatable) into heights. */
 export function parseSkipHeights(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
@@ -58,7 +58,8 @@ export function outputFormat(p: Parsed): { ok: true; value: "text" | "json" } | 
 export const startCommand: DevnetCommand = {
   path: [],
   summary: "Run a devnet node: wall-clock blocks, LevelDB state under data/, REST and gRPC per app.toml",
-  usage: "start --home DIR --binary NAME [--unsafe-skip-upgrades h,...] [--block-time 1s] [--no-fsync] [-o text|json]",
+  usage:
+    "start --home DIR --binary NAME [--unsafe-skip-upgrades h,...] [--block-time 1s] [--no-fsync] [--namespace chain|cosmos] [-o text|json]",
   spec: {
     args: { exact: 0 },
     flags: [
@@ -67,6 +68,7 @@ export const startCommand: DevnetCommand = {
       { name: "unsafe-skip-upgrades", kind: "list" },
       { name: "block-time", kind: "string" },
       { name: "no-fsync", kind: "bool" },
+      { name: "namespace", kind: "string" },
       { name: "output", kind: "string", short: "o" },
     ],
   },
@@ -92,6 +94,11 @@ export const startCommand: DevnetCommand = {
       );
       return 1;
     }
+    const ns = namespaceFlag(p);
+    if (!ns.ok) {
+      io.err(`Error: ${ns.error}`);
+      return 1;
+    }
     const ac = new AbortController();
     const stop = () => ac.abort();
     process.once("SIGINT", stop);
@@ -106,6 +113,7 @@ export const startCommand: DevnetCommand = {
         err: io.err,
         signal: ac.signal,
         sync: !flagBool(p, "no-fsync"),
+        ...(ns.value === undefined ? {} : { namespace: ns.value }),
       });
     } finally {
       process.removeListener("SIGINT", stop);

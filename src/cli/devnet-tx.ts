@@ -4,8 +4,10 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { base64, bech32 } from "@scure/base";
 import type { Command } from "commander";
 import { stringify } from "yaml";
+import { anyToWire } from "../api/wire.js";
 import { type Coins, parseCoins } from "../bank/coins.js";
 import { ACCOUNT_PREFIX, GOV_AUTHORITY } from "../core/address.js";
+import { namesOf } from "../core/namespace.js";
 import { hostResolver } from "../devnet/fetch.js";
 import { type KeyRecord, loadKey } from "../devnet/keyring.js";
 import { validatePlanInfo } from "../devnet/plan-info.js";
@@ -20,6 +22,7 @@ import {
   Fail,
   GROUP_SUMMARIES,
   guarded,
+  homeNamespace,
   type Io,
   nodeUrl,
   registerGroup,
@@ -87,15 +90,18 @@ async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => Any): Pro
   const timeoutMs = /^[0-9]{1,6}$/.test(timeoutText) ? Number(timeoutText) * 1000 : Number.NaN;
   if (Number.isNaN(timeoutMs)) throw new Fail(`invalid timeout "${timeoutText}": expected seconds`);
   const node = nodeUrl(flagString(p, "node"), home);
-  const msg = build(key.value);
+  const ns = homeNamespace(home);
+  const names = namesOf(ns);
+  const route = (chainPath: string) => node + names.fromChain(chainPath);
+  const msg = anyToWire(build(key.value), ns);
 
   let chainId = flagString(p, "chain-id");
   if (chainId === "") {
-    const s = await rest("GET", node + STATUS_PATH);
+    const s = await rest("GET", route(STATUS_PATH));
     if (!s.ok) throw new Fail(s.error);
     chainId = (JSON.parse(s.value.body) as { chain_id: string }).chain_id;
   }
-  const acc = await rest("GET", `${node}/chain/auth/v1beta1/accounts/${key.value.address}`);
+  const acc = await rest("GET", route(`/chain/auth/v1beta1/accounts/${key.value.address}`));
   if (!acc.ok) throw new Fail(acc.error);
   if (acc.value.status !== 200) throw new Fail(bodyMessage(acc.value.body));
   const account = (JSON.parse(acc.value.body) as { account: { account_number: string; sequence: string } }).account;
@@ -107,8 +113,9 @@ async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => Any): Pro
     fee: fees.value,
     gas: BigInt(gasText),
     memo: flagString(p, "note"),
+    namespace: ns,
   });
-  const sent = await rest("POST", node + TXS_PATH, {
+  const sent = await rest("POST", route(TXS_PATH), {
     body: JSON.stringify({ tx_bytes: base64.encode(tx), mode: "BROADCAST_MODE_SYNC" }),
   });
   if (!sent.ok) throw new Fail(sent.error);
@@ -117,7 +124,7 @@ async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => Any): Pro
   if (res.code === 0) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const got = await rest("GET", `${node}${TXS_PATH}/${res.txhash}`);
+      const got = await rest("GET", route(`${TXS_PATH}/${res.txhash}`));
       if (got.ok && got.value.status === 200) {
         const { tx: _tx, ...txResponse } = (
           JSON.parse(got.value.body) as { tx_response: TxResponseJson & { tx?: unknown } }

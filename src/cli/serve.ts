@@ -3,8 +3,10 @@ import type { Command } from "commander";
 import { NODE_JSON, nodeBackend } from "../api/node-backend.js";
 import { RpcHandler } from "../api/rpc/handler.js";
 import { simRpcSource } from "../api/rpc/sim-source.js";
+import { wireBackend } from "../api/wire.js";
 import { RUN_BLOCKS_MAX } from "../chain/records.js";
 import { quote } from "../core/go/strconv.js";
+import { isNamespace, NAMESPACES } from "../core/namespace.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
 import { type AppConfig, parseAppToml, validateAppConfig } from "../server/config.js";
 import type { RestListener } from "../server/rest.js";
@@ -21,6 +23,8 @@ export interface ServeOptions {
   readonly rpcAddress?: string;
   /** `--json`: one JSON object with the served node and its endpoints instead of the text lines. */
   readonly json?: boolean;
+  /** `--namespace chain|cosmos`: the wire's names; overrides app.toml's `[chainsim] namespace`. */
+  readonly namespace?: string;
 }
 
 export interface ServeIo {
@@ -93,6 +97,11 @@ export async function startServe(
     if (!c.ok) return usage(c.error);
     config = c.value;
   }
+  if (o.namespace !== undefined) {
+    if (!isNamespace(o.namespace))
+      return usage(`--namespace: expected one of ${NAMESPACES.join(", ")}, got ${JSON.stringify(o.namespace)}`);
+    config = { ...config, namespace: o.namespace };
+  }
   const scenarios = loadScenarios([file], (line) => io.err(`Error: ${line}`));
   if (scenarios === undefined) return { ok: false, code: ExitCode.usage };
   if (scenarios.length !== 1) return usage(`${file}: serve takes one scenario file, found ${scenarios.length}`);
@@ -111,8 +120,9 @@ export async function startServe(
     rpcAt = { host: m[1]!.replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
   }
   const rpcAddress = o.rpcAddress ?? "";
-  const backend = nodeBackend(sim, node, { validators: s.chain.validators, rpcAddress });
-  if (!backend.ok) return usage(backend.error.message);
+  const nodeB = nodeBackend(sim, node, { validators: s.chain.validators, rpcAddress });
+  if (!nodeB.ok) return usage(nodeB.error.message);
+  const backend = { ok: true as const, value: wireBackend(nodeB.value, config.namespace) };
   const servers = await startApiServers(config, backend.value, { json: NODE_JSON });
   if (!servers.ok) {
     io.err(`Error: ${servers.error.message}`);
@@ -185,6 +195,10 @@ export function registerServe(program: Command, io: ServeIo, setExit: (c: number
     .option("--until-height <h>", "stop the simulation at this height instead of the scenario's stop condition")
     .option("--rpc-address <tcp://host:port>", "also serve the read-only CometBFT RPC (blocks, txs, abci_query) here")
     .option("--json", "print the served node and its endpoints as one JSON object")
+    .option(
+      "--namespace <ns>",
+      "the wire's names: chain (chainsim's) or cosmos (the Cosmos SDK's); default: app.toml's",
+    )
     .action(async (file: string, opts: ServeOptions) => {
       const started = await startServe(file, opts, io);
       if (!started.ok) {

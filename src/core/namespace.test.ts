@@ -38,3 +38,20 @@ describe("namespace names", () => {
     }
   });
 });
+
+describe("fromChain", () => {
+  it("renames chain packages, files, paths and type URLs; leaves other names", () => {
+    const c = namesOf("cosmos");
+    expect(c.fromChain("chain.gov.v1.Proposal")).toBe("cosmos.gov.v1.Proposal");
+    expect(c.fromChain(".chain.gov.v1.Proposal")).toBe(".cosmos.gov.v1.Proposal");
+    expect(c.fromChain("chain_proto")).toBe("cosmos_proto");
+    expect(c.fromChain(".chain_proto.scalar")).toBe(".cosmos_proto.scalar");
+    expect(c.fromChain("chain/gov/v1/gov.proto")).toBe("cosmos/gov/v1/gov.proto");
+    expect(c.fromChain("chain_proto/chain.proto")).toBe("cosmos_proto/cosmos.proto");
+    expect(c.fromChain("/chain/gov/v1/params/{params_type}")).toBe("/cosmos/gov/v1/params/{params_type}");
+    expect(c.fromChain("/chain.gov.v1.MsgVote")).toBe("/cosmos.gov.v1.MsgVote");
+    for (const other of ["google.protobuf.Any", "amino/amino.proto", "chainsim.x", "/chains/x", "grpc.reflection.v1"])
+      expect(c.fromChain(other)).toBe(other);
+    expect(namesOf("chain").fromChain("chain.gov.v1.Proposal")).toBe("chain.gov.v1.Proposal");
+  });
+});

@@ -26,6 +26,14 @@ export interface NamespaceNames {
   protoName(name: string): string;
   /** A type URL of this namespace without its prefix (`upgrade.v1beta1.Plan`), or undefined for another namespace's. */
   typeName(typeUrl: string): string | undefined;
+  /**
+   * A `chain` name in this namespace: a proto package or full name, with or without the leading dot
+   * (`chain.gov.v1.Proposal` → `cosmos.gov.v1.Proposal`, `.chain_proto.scalar` → `.cosmos_proto.scalar`), a proto file
+   * (`chain/gov/v1/gov.proto` → `cosmos/gov/v1/gov.proto`, `chain_proto/chain.proto` → `cosmos_proto/cosmos.proto`), a
+   * REST path (`/chain/gov/v1/params` → `/cosmos/gov/v1/params`) or a type URL (`/chain.gov.v1.MsgVote`). Any other
+   * name (`google.protobuf.Any`, `amino/amino.proto`) is returned as it is.
+   */
+  fromChain(name: string): string;
 }
 
 /** Whether a string names a namespace. */
@@ -41,5 +49,14 @@ export function namesOf(namespace: Namespace): NamespaceNames {
     typeUrl: (name) => `${typePrefix}${name}`,
     protoName: (name) => `${namespace}.${name}`,
     typeName: (typeUrl) => (typeUrl.startsWith(typePrefix) ? typeUrl.slice(typePrefix.length) : undefined),
+    fromChain: (name) => (namespace === "chain" ? name : renameChain(name, namespace)),
   };
+}
+
+/** The `chain` word at the start of a name (after an optional `.` or `/`), as a package, a file or a path segment. */
+const CHAIN_HEAD = /^([./]?)chain(_proto)?(?=[./]|$)/;
+
+function renameChain(name: string, namespace: Namespace): string {
+  if (name === "chain_proto/chain.proto") return `${namespace}_proto/${namespace}.proto`;
+  return name.replace(CHAIN_HEAD, (_m, lead: string, proto: string | undefined) => `${lead}${namespace}${proto ?? ""}`);
 }

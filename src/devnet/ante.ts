@@ -6,6 +6,7 @@ import { decodeAddress } from "../core/address.js";
 import { bytesEqual, concat, fromUtf8, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, errorText, ok, type Result, wrap } from "../core/errors.js";
+import { type Namespace, namesOf } from "../core/namespace.js";
 import { PubKeySchema } from "../gen/chain/crypto/secp256k1/keys_pb.js";
 import { SignMode } from "../gen/chain/tx/signing/v1beta1/signing_pb.js";
 import { Dec } from "../gov/dec.js";
@@ -33,7 +34,7 @@ import {
  *     gasUsed: U`, 11);
  *  6. fee: in CheckTx the minimum gas prices (`insufficient fees; got: X required: Y`, 13); the fee payer (the first
  *     signer) must exist (`fee payer address: A does not exist`, 9) and pay (`...: insufficient funds`, 5);
- *  7. public key: a `/chain.crypto.secp256k1.PubKey` whose address is the signer (`pubKey does not match signer
+ *  7. public key: a `/chain.crypto.secp256k1.PubKey` (`/cosmos.` in that namespace) whose address is the signer (`pubKey does not match signer
  *     address A with signer index: 0`, 8), stored on the account at its first transaction;
  *  8. signature: SIGN_MODE_DIRECT, the account's sequence (`account sequence mismatch, expected N, got M`, 32), then
  *     the signature over the SignDoc (`signature verification failed; please verify account number (N), sequence
@@ -57,6 +58,8 @@ export interface AnteEnv {
   readonly accountNumbers: ReadonlyMap<string, bigint>;
   /** app.toml `minimum-gas-prices`; all zero (or empty) means no fee is required. */
   readonly minGasPrices: readonly DecCoin[];
+  /** app.toml `[chainsim] namespace`: the type URLs transactions carry (`/cosmos.crypto.secp256k1.PubKey`). */
+  readonly namespace: Namespace;
 }
 
 /** A tx event (CometBFT abci.Event): what tx_search and block_results read. */
@@ -228,7 +231,7 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
   const stored = accountPubkey(ctx, signer);
   let pubkey: Uint8Array | undefined = stored;
   if (info.publicKey !== undefined) {
-    if (info.publicKey.typeUrl !== PUBKEY_TYPE)
+    if (info.publicKey.typeUrl !== namesOf(env.namespace).fromChain(PUBKEY_TYPE))
       return err(wrap(TxErrors.ErrTxDecode, `unable to resolve type URL ${info.publicKey.typeUrl}`));
     let key: Uint8Array;
     try {

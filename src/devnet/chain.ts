@@ -7,6 +7,7 @@ import { type BlockSource, blockService } from "../api/services/block.js";
 import { govQueryService } from "../api/services/gov.js";
 import { upgradeQueryService } from "../api/services/upgrade.js";
 import { storeBackend } from "../api/store-backend.js";
+import { wireBackend } from "../api/wire.js";
 import type { BinaryDef } from "../app/binary.js";
 import { StoreCtx } from "../app/context.js";
 import { type NodeState, SimNodeProcess } from "../app/node-process.js";
@@ -18,6 +19,7 @@ import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { type ChainError, err, errorText, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
 import { type FileSystem, MemoryFs } from "../core/fs.js";
+import type { Namespace } from "../core/namespace.js";
 import type { StakingView } from "../gov/types.js";
 import type { MultiStore } from "../store/types.js";
 import { VersionedMultiStore } from "../store/versioned.js";
@@ -205,7 +207,12 @@ export class DevnetChain {
     }
     const state: NodeState = { store, fs: asNodeFs(o.fs), home: config.paths.home };
     const accountNumbers = new Map([...chain.accounts].map(([a, info]) => [a, info.accountNumber]));
-    const env: AnteEnv = { chainId: chain.chainId, accountNumbers, minGasPrices: prices.value };
+    const env: AnteEnv = {
+      chainId: chain.chainId,
+      accountNumbers,
+      minGasPrices: prices.value,
+      namespace: config.app.namespace,
+    };
     let process: SimNodeProcess;
     if (last === 0) {
       process = new SimNodeProcess(state, def, chain.genesis, o.skipHeights);
@@ -284,7 +291,7 @@ export class DevnetChain {
       gasWanted,
       gasUsed,
     });
-    const decoded = decodeTx(bytes);
+    const decoded = decodeTx(bytes, this.#env.namespace);
     if (!decoded.ok) return rejected(decoded.error);
     const tx = decoded.value;
     const ctx = this.#ctxAt(this.height);
@@ -309,7 +316,7 @@ export class DevnetChain {
 
   /** Simulate: decoding and the ante handler over the latest state without the signature check; nothing is kept. */
   simulate(bytes: Uint8Array): Result<{ gasWanted: bigint; gasUsed: bigint; events: readonly TxEvent[] }, ChainError> {
-    const decoded = decodeTx(bytes);
+    const decoded = decodeTx(bytes, this.#env.namespace);
     if (!decoded.ok) return decoded;
     const ctx = this.#ctxAt(this.#durable);
     if (ctx === undefined)
@@ -392,11 +399,11 @@ export class DevnetChain {
             events: [...ante.events, ...msgEvents(p.tx.msgs[0]!, r.proposalId)],
             data: base64.encode(
               txMsgData([
-                msgResponse(p.tx.msgs[0]!, {
-                  height,
-                  timeMs,
-                  ...(r.proposalId === undefined ? {} : { proposalId: r.proposalId }),
-                }),
+                msgResponse(
+                  p.tx.msgs[0]!,
+                  { height, timeMs, ...(r.proposalId === undefined ? {} : { proposalId: r.proposalId }) },
+                  this.#env.namespace,
+                ),
               ]),
             ),
             ...(r.proposalId === undefined ? {} : { proposal_id: r.proposalId.toString() }),
@@ -495,7 +502,7 @@ export class DevnetChain {
   queryBackend(listeners: () => NodeListeners = () => ({})): QueryBackend {
     const durable = () => this.#durable;
     const blocks = this.blockSource(listeners);
-    return storeBackend({
+    const backend = storeBackend({
       state: {
         latestVersion: durable,
         earliestVersion: () => this.#state.store.earliestVersion(),
@@ -512,6 +519,12 @@ export class DevnetChain {
       ],
       blockTimeMs: (h) => this.blocks.timeMs(h) ?? 0,
     });
+    return wireBackend(backend, this.#env.namespace);
+  }
+
+  /** The wire namespace (app.toml `[chainsim] namespace`). */
+  get namespace(): Namespace {
+    return this.#env.namespace;
   }
 
   /** Closes the database; unflushed blocks are dropped (as a crash would drop them). */

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
+import type { Namespace } from "../core/namespace.js";
 import { defaultAppToml } from "../server/config.js";
 import { cometConfigToml } from "./comet-config.js";
 import { COMMIT_RECORD_FILE, writeCommitRecord } from "./commit-record.js";
@@ -34,6 +35,8 @@ export interface InitOptions {
   readonly keySeed?: string;
   /** Replace an existing genesis (and the state under data/). */
   readonly overwrite?: boolean;
+  /** app.toml `[chainsim] namespace` (default `chain`). */
+  readonly namespace?: Namespace;
 }
 
 export interface InitReport {
@@ -111,6 +114,7 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     grpc: { address: o.grpcAddress ?? "127.0.0.1:9090" },
     // Nothing in the devnet serves gRPC-Web: the home does not advertise it.
     grpcWebEnable: false,
+    namespace: o.namespace ?? "chain",
   });
   const files: string[] = [];
   for (const [path, text] of [

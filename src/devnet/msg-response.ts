@@ -1,5 +1,6 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
+import { type Namespace, namesOf } from "../core/namespace.js";
 import { TxMsgDataSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";
 import {
   MsgCancelProposalResponseSchema,
@@ -11,7 +12,7 @@ import {
   MsgCancelUpgradeResponseSchema,
   MsgSoftwareUpgradeResponseSchema,
 } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
-import { type DecodedMsg, MSG_CANCEL_UPGRADE, packAny } from "./tx.js";
+import { type DecodedMsg, packAny } from "./tx.js";
 
 /** What the block knows of a message that succeeded: the proposal it created or cancelled, the block's height and time. */
 export interface MsgOutcome {
@@ -21,7 +22,12 @@ export interface MsgOutcome {
 }
 
 /** The message server's response, Any-packed (`/chain.gov.v1.MsgSubmitProposalResponse` carries the proposal id). */
-export function msgResponse(msg: DecodedMsg, o: MsgOutcome): Any {
+export function msgResponse(msg: DecodedMsg, o: MsgOutcome, ns: Namespace = "chain"): Any {
+  const a = chainResponse(msg, o);
+  return { ...a, typeUrl: namesOf(ns).fromChain(a.typeUrl) };
+}
+
+function chainResponse(msg: DecodedMsg, o: MsgOutcome): Any {
   switch (msg.sim.kind) {
     case "submitProposal":
       return packAny(
@@ -44,7 +50,7 @@ export function msgResponse(msg: DecodedMsg, o: MsgOutcome): Any {
       );
     }
     default:
-      return msg.typeUrl === MSG_CANCEL_UPGRADE
+      return msg.sim.messages[0]?.kind === "cancelUpgrade"
         ? packAny(MsgCancelUpgradeResponseSchema, create(MsgCancelUpgradeResponseSchema))
         : packAny(MsgSoftwareUpgradeResponseSchema, create(MsgSoftwareUpgradeResponseSchema));
   }

@@ -2,6 +2,8 @@ import { Gateway as GatewayClass } from "../api/gateway/gateway.js";
 import { DEFAULT_NON_NULLABLE } from "../api/json.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { RpcHandler } from "../api/rpc/handler.js";
+import { wireJson } from "../api/wire.js";
+import type { Namespace } from "../core/namespace.js";
 import { HostFs } from "../node/host-fs.js";
 import { parseApiAddress, validateAppConfig } from "../server/config.js";
 import { listenRest } from "../server/rest.js";
@@ -64,6 +66,8 @@ export interface NodeRunOptions {
   readonly signal?: AbortSignal;
   /** fsync each block; default true. */
   readonly sync?: boolean;
+  /** `--namespace`: overrides app.toml's `[chainsim] namespace`. */
+  readonly namespace?: Namespace;
 }
 
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
@@ -84,7 +88,8 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     for (const e of home.error) o.err(`Error: ${e}`);
     return EXIT_CONFIG;
   }
-  const cfg = home.value;
+  const cfg =
+    o.namespace === undefined ? home.value : { ...home.value, app: { ...home.value.app, namespace: o.namespace } };
   const valid = validateAppConfig(cfg.app, { takesTransactions: true });
   if (!valid.ok) {
     o.err(`Error: ${valid.error.message}`);
@@ -128,7 +133,7 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
       cors: cfg.app.api.enabledUnsafeCors,
       swagger: cfg.app.api.swagger,
       swaggerAssets: swaggerUiAssets(),
-      json: { ...NODE_JSON, nonNullable: DEFAULT_NON_NULLABLE },
+      json: wireJson({ ...NODE_JSON, nonNullable: DEFAULT_NON_NULLABLE }, cfg.app.namespace),
     });
     if (!addr.ok || !gateway.ok) {
       o.err(`Error: ${!addr.ok ? addr.error.message : gateway.ok ? "" : gateway.error}`);

@@ -5,6 +5,7 @@ import { gatewayBodyFromJson } from "../api/json-body.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { grpcMessage } from "../core/errors.js";
 import { parseRequestTarget } from "../core/go/url.js";
+import { type Namespace, namesOf } from "../core/namespace.js";
 import {
   BroadcastMode,
   BroadcastTxRequestSchema,
@@ -120,9 +121,16 @@ function postRoute(chain: DevnetChain, path: string, body: string): GatewayRespo
   return undefined;
 }
 
-const pathOf = (target: string): string | undefined => {
+/**
+ * The request's path as the devnet routes above name it (`/chain/...`): in another namespace its own prefix
+ * (`/cosmos/tx/v1beta1/txs`) is read as `/chain/`, and a `/chain/` path is no devnet route (undefined).
+ */
+const pathOf = (target: string, ns: Namespace): string | undefined => {
   const t = parseRequestTarget(target);
-  return t.ok ? t.value.path : undefined;
+  if (!t.ok) return undefined;
+  if (ns === "chain") return t.value.path;
+  const prefix = namesOf(ns).rest("");
+  return t.value.path.startsWith(prefix) ? namesOf("chain").rest(t.value.path.slice(prefix.length)) : undefined;
 };
 
 const isPost = (method: string, path: string | undefined) =>
@@ -135,7 +143,7 @@ const isPost = (method: string, path: string | undefined) =>
  */
 export function devnetRest(gateway: Gateway, chain: DevnetChain): Gateway {
   const handleWithoutBody = (req: Pick<GatewayRequest, "method" | "target" | "rawHeaders">) => {
-    const path = pathOf(req.target);
+    const path = pathOf(req.target, chain.namespace);
     if (isPost(req.method, path)) return undefined;
     try {
       const r = path === undefined ? undefined : getRoute(chain, req.method, path);
@@ -146,7 +154,7 @@ export function devnetRest(gateway: Gateway, chain: DevnetChain): Gateway {
   };
   const handle = async (req: GatewayRequest): Promise<GatewayResponse> => {
     try {
-      const path = pathOf(req.target);
+      const path = pathOf(req.target, chain.namespace);
       if (path !== undefined && isPost(req.method, path)) {
         const body = await req.readBody();
         if (!body.ok) return status(413, 3, "http: request body too large");

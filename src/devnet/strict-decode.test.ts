@@ -192,7 +192,12 @@ describe("Tx.ValidateBasic and the memo", () => {
   const ms = new MemMultiStore(["auth", "bank"]);
   const ctx = new StoreCtx(ms, { chainId: CHAIN, height: height(2), time: unixMs(0), appVersion: 0n });
   new BankKeeper().mint(ctx, alice.address, [{ denom: "stake", amount: 1000n }]);
-  const env: AnteEnv = { chainId: CHAIN, accountNumbers: new Map([[alice.address, 3n]]), minGasPrices: [] };
+  const env: AnteEnv = {
+    chainId: CHAIN,
+    accountNumbers: new Map([[alice.address, 3n]]),
+    minGasPrices: [],
+    namespace: "chain",
+  };
   const ante = (bytes: Uint8Array) => {
     const d = decodeTx(bytes);
     if (!d.ok) return errorText(d.error);

@@ -8,6 +8,7 @@ import { toHex } from "../core/bytes.js";
 import type { ChainError, Result } from "../core/errors.js";
 import { err, ok, wrap } from "../core/errors.js";
 import { formatRfc3339 } from "../core/go/time.js";
+import type { Namespace } from "../core/namespace.js";
 import { BaseAccountSchema } from "../gen/chain/auth/v1beta1/auth_pb.js";
 import { Query as AuthQuery, QueryAccountResponseSchema } from "../gen/chain/auth/v1beta1/query_pb.js";
 import { type TxResponse, TxResponseSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";
@@ -53,6 +54,8 @@ export interface TxServiceChain {
   checkTx(bytes: Uint8Array): CheckOutcome;
   simulate(bytes: Uint8Array): Result<{ gasWanted: bigint; gasUsed: bigint; events: readonly TxEvent[] }, ChainError>;
   txResult(hash: string): TxRecord | undefined;
+  /** The wire namespace its transactions' type URLs are in. */
+  readonly namespace: Namespace;
 }
 
 /**
@@ -67,7 +70,7 @@ export interface TxServiceChain {
 export function txResponseOf(chain: TxServiceChain, r: TxRecord): TxResponse {
   const height = Number(r.height);
   const bytes = chain.blocks.txs(height)[r.index];
-  const decoded = bytes === undefined ? undefined : decodeTx(bytes);
+  const decoded = bytes === undefined ? undefined : decodeTx(bytes, chain.namespace);
   const tx: Tx | undefined =
     decoded?.ok === true
       ? create(TxSchema, {
@@ -140,7 +143,7 @@ export function txService(chain: TxServiceChain): BoundService {
       if (r === undefined) return err(statusError(GrpcCode.NotFound, `tx not found: ${req.hash}`));
       const response = txResponseOf(chain, r);
       const tx = response.tx === undefined ? undefined : chain.blocks.txs(Number(r.height))[r.index];
-      const decoded = tx === undefined ? undefined : decodeTx(tx);
+      const decoded = tx === undefined ? undefined : decodeTx(tx, chain.namespace);
       return ok(
         create(GetTxResponseSchema, {
           ...(decoded?.ok === true

@@ -32,7 +32,12 @@ function setup(minGasPrices = "0stake") {
   new BankKeeper().mint(ctx, alice.address, [{ denom: "stake", amount: 1000n }]);
   const prices = parseGasPrices(minGasPrices);
   if (!prices.ok) throw new Error(prices.error);
-  const env: AnteEnv = { chainId: CHAIN, accountNumbers: new Map([[alice.address, 3n]]), minGasPrices: prices.value };
+  const env: AnteEnv = {
+    chainId: CHAIN,
+    accountNumbers: new Map([[alice.address, 3n]]),
+    minGasPrices: prices.value,
+    namespace: "chain",
+  };
   return { ctx, env };
 }
 

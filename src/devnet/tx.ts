@@ -5,6 +5,7 @@ import type { SimTx, UpgradeMessage, VoteOptionName } from "../app/types.js";
 import type { Coin, Coins } from "../bank/coins.js";
 import { toHex } from "../core/bytes.js";
 import { type ChainError, err, ok, type RegisteredError, type Result, wrap } from "../core/errors.js";
+import { type Namespace, namesOf } from "../core/namespace.js";
 import { PubKeySchema } from "../gen/chain/crypto/secp256k1/keys_pb.js";
 import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
 import {
@@ -135,8 +136,15 @@ const VOTE_NAMES: Partial<Record<number, VoteOptionName>> = {
 
 const unresolved = (url: string): ChainError => parseError(`unable to resolve type URL ${url}`);
 
-function upgradeInput(a: Any): Result<UpgradeMessage, ChainError> {
-  if (a.typeUrl === MSG_SOFTWARE_UPGRADE) {
+/** The `chain` type URL of a type URL in namespace `ns`, or undefined when it is not in that namespace. */
+function chainTypeUrl(typeUrl: string, ns: Namespace): string | undefined {
+  const name = namesOf(ns).typeName(typeUrl);
+  return name === undefined ? undefined : namesOf("chain").typeUrl(name);
+}
+
+function upgradeInput(a: Any, ns: Namespace): Result<UpgradeMessage, ChainError> {
+  const url = chainTypeUrl(a.typeUrl, ns);
+  if (url === MSG_SOFTWARE_UPGRADE) {
     const m = decode(MsgSoftwareUpgradeSchema, a.value);
     if (!m.ok) return m;
     const p = m.value.plan;
@@ -154,23 +162,26 @@ function upgradeInput(a: Any): Result<UpgradeMessage, ChainError> {
       },
     });
   }
-  if (a.typeUrl === MSG_CANCEL_UPGRADE) {
+  if (url === MSG_CANCEL_UPGRADE) {
     const m = decode(MsgCancelUpgradeSchema, a.value);
     return m.ok ? ok({ kind: "cancelUpgrade", authority: m.value.authority }) : m;
   }
   return err(unresolved(a.typeUrl));
 }
 
-/** Decodes one Any-packed message into the application's transaction. */
-export function decodeMsg(a: Any): Result<DecodedMsg, ChainError> {
+/**
+ * Decodes one Any-packed message into the application's transaction. Its type URL is in namespace `ns` (the wire's);
+ * the decoded message keeps it as sent (`typeUrl`, the `message.action` event).
+ */
+export function decodeMsg(a: Any, ns: Namespace = "chain"): Result<DecodedMsg, ChainError> {
   const base = { typeUrl: a.typeUrl };
-  switch (a.typeUrl) {
+  switch (chainTypeUrl(a.typeUrl, ns)) {
     case MSG_SUBMIT_PROPOSAL: {
       const m = decode(MsgSubmitProposalSchema, a.value);
       if (!m.ok) return m;
       const inner: UpgradeMessage[] = [];
       for (const x of m.value.messages) {
-        const u = upgradeInput(x);
+        const u = upgradeInput(x, ns);
         if (!u.ok) return u;
         inner.push(u.value);
       }
@@ -232,7 +243,7 @@ export function decodeMsg(a: Any): Result<DecodedMsg, ChainError> {
     }
     case MSG_SOFTWARE_UPGRADE:
     case MSG_CANCEL_UPGRADE: {
-      const u = upgradeInput(a);
+      const u = upgradeInput(a, ns);
       if (!u.ok) return u;
       return ok({
         ...base,
@@ -259,7 +270,13 @@ const REGISTERED: ReadonlyMap<string, DescMessage> = new Map(
     PubKeySchema,
   ].map((d): [string, DescMessage] => [`/${d.typeName}`, d]),
 );
-const resolveAny = (typeUrl: string): DescMessage | undefined => REGISTERED.get(typeUrl);
+/** The interface registry of namespace `ns`: its type URLs resolved to the generated (`chain`) schemas. */
+const resolverOf =
+  (ns: Namespace) =>
+  (typeUrl: string): DescMessage | undefined => {
+    const url = chainTypeUrl(typeUrl, ns);
+    return url === undefined ? undefined : REGISTERED.get(url);
+  };
 
 /**
  * The reference's tx decoder (x/auth/tx DefaultTxDecoder, v0.50) plus the message resolution: ADR-027 form of the
@@ -267,7 +284,8 @@ const resolveAny = (typeUrl: string): DescMessage | undefined => REGISTERED.get(
  * at every depth, Any values included (`src/devnet/strict-decode.ts`); then every message resolved. Any failure is
  * `<detail>: tx parse error` (code 2), or the validation error.
  */
-export function decodeTx(bytes: Uint8Array): Result<DecodedTx, ChainError> {
+export function decodeTx(bytes: Uint8Array, ns: Namespace = "chain"): Result<DecodedTx, ChainError> {
+  const resolveAny = resolverOf(ns);
   const adr027 = adr027Violation(bytes);
   if (adr027 !== undefined) return err(parseError(adr027));
   const rawCheck = rejectUnknownFields(bytes, TxRawSchema, false, resolveAny);
@@ -284,7 +302,7 @@ export function decodeTx(bytes: Uint8Array): Result<DecodedTx, ChainError> {
   if (!authInfo.ok) return authInfo;
   const msgs: DecodedMsg[] = [];
   for (const a of body.value.messages) {
-    const m = decodeMsg(a);
+    const m = decodeMsg(a, ns);
     if (!m.ok) return m;
     msgs.push(m.value);
   }
@@ -318,6 +336,8 @@ export interface TxDraft {
   readonly gas?: bigint;
   readonly memo?: string;
   readonly timeoutHeight?: bigint;
+  /** The wire namespace of the public key's type URL (`msg` is already in it); default `chain`. */
+  readonly namespace?: Namespace;
 }
 
 /** Builds and signs a transaction from `key`'s account (SIGN_MODE_DIRECT); returns the TxRaw bytes. */
@@ -331,7 +351,10 @@ export function signTx(key: KeyRecord, d: TxDraft): Uint8Array {
     create(AuthInfoSchema, {
       signerInfos: [
         {
-          publicKey: packAny(PubKeySchema, create(PubKeySchema, { key: key.pubkey })),
+          publicKey: {
+            ...packAny(PubKeySchema, create(PubKeySchema, { key: key.pubkey })),
+            typeUrl: namesOf(d.namespace ?? "chain").fromChain(`/${PubKeySchema.typeName}`),
+          },
           modeInfo: { sum: { case: "single", value: { mode: SignMode.DIRECT } } },
           sequence: d.sequence,
         },

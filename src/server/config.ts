@@ -2,6 +2,7 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { parseGoBool, parseGoInt, parseGoUint } from "../core/go/strconv.js";
+import { isNamespace, NAMESPACES, type Namespace } from "../core/namespace.js";
 import { type PruningOptions, pruningOptions } from "../store/pruning.js";
 
 /**
@@ -46,6 +47,8 @@ export interface AppConfig {
   readonly api: ApiConfig;
   readonly grpc: GrpcConfig;
   readonly grpcWebEnable: boolean;
+  /** `[chainsim] namespace` (chainsim's own key): the names the node speaks on every wire (src/core/namespace.ts). */
+  readonly namespace: Namespace;
 }
 
 export const DEFAULT_API: ApiConfig = Object.freeze({
@@ -116,6 +119,12 @@ const looseUint = z.unknown().transform((v): number => {
   return 0;
 });
 
+/** `chain` or `cosmos`. */
+const namespaceValue = z.unknown().transform((v, ctx): Namespace => {
+  if (typeof v === "string" && isNamespace(v)) return v;
+  return fail(ctx, `expected one of ${NAMESPACES.map((n) => JSON.stringify(n)).join(", ")}`, v);
+});
+
 /** A TOML table; absent means empty. */
 const table = <T extends z.ZodRawShape>(shape: T) =>
   z
@@ -153,6 +162,7 @@ const appTomlSchema = z.object({
   }),
   "grpc-web": table({ enable: bool.optional().default(true) }),
   "state-sync": table({ "snapshot-interval": uint.optional().default(0) }),
+  chainsim: table({ namespace: namespaceValue.optional().default("chain") }),
 });
 
 /** Parses app.toml text. Pruning options are resolved (`unknown pruning strategy <s>`, custom validation). */
@@ -183,6 +193,7 @@ export function parseAppToml(text: string): Result<AppConfig, PlainError> {
     snapshotInterval: d["state-sync"]["snapshot-interval"],
     haltHeight: d["halt-height"],
     haltTime: d["halt-time"],
+    namespace: d.chainsim.namespace,
     api: {
       enable: api.enable,
       swagger: api.swagger,
@@ -271,6 +282,8 @@ export interface AppTomlTemplateOptions {
   readonly grpc?: Partial<GrpcConfig>;
   /** `[grpc-web] enable` (the reference's default: true). */
   readonly grpcWebEnable?: boolean;
+  /** `[chainsim] namespace` (default `chain`). */
+  readonly namespace?: Namespace;
 }
 
 /** The app.toml the simulator writes: the reference template's keys and comments for the parts modelled here. */
@@ -428,5 +441,15 @@ snapshot-keep-recent = 2
 # Note, this configuration only applies to SDK built-in app-side mempool
 # implementations.
 max-txs = -1
+
+###############################################################################
+###                          chainsim Configuration                         ###
+###############################################################################
+
+[chainsim]
+# The names the node speaks on every wire (gRPC services and reflection, REST
+# paths and Swagger, the height header, abci_query paths, type URLs):
+# "chain" (chainsim's own) or "cosmos" (the Cosmos SDK's).
+namespace = ${q(opts.namespace ?? "chain")}
 `;
 }

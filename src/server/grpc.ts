@@ -9,10 +9,11 @@ import {
   type HandlerContext,
 } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import type { QueryBackend } from "../api/backend.js";
+import { backendNames, type QueryBackend } from "../api/backend.js";
 import { DescriptorIndex } from "../api/grpc/descriptor-index.js";
-import { ANY_TYPE_FILES, REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.js";
-import { HEIGHT_HEADER, runQuery } from "../api/height.js";
+import { REFLECTION_SERVICES, reflectionHandler } from "../api/grpc/reflection.js";
+import { runQuery } from "../api/height.js";
+import { wireAnyFiles } from "../api/wire.js";
 
 /**
  * The gRPC server (docs/node-api.md §5): h2c (HTTP/2 prior knowledge, no TLS) serving every bound query service, with the
@@ -36,12 +37,12 @@ export interface GrpcServerOptions {
 }
 
 /** Every value of the height metadata key (HTTP/2 header names are lower case). */
-const kHeightValues = createContextKey<readonly string[]>([], { description: HEIGHT_HEADER });
+const kHeightValues = createContextKey<readonly string[]>([], { description: "height metadata" });
 
-function heightMetadata(rawHeaders: readonly string[]): string[] {
+function heightMetadata(rawHeaders: readonly string[], header: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.toLowerCase() === HEIGHT_HEADER) out.push(rawHeaders[i + 1]!);
+    if (rawHeaders[i]!.toLowerCase() === header) out.push(rawHeaders[i + 1]!);
   }
   return out;
 }
@@ -124,10 +125,11 @@ export function grpcHandler(
   opts: GrpcServerOptions,
 ): (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void {
   const names = servedServiceNames(backend);
+  const heightHeader = backendNames(backend).heightHeader;
   const index = new DescriptorIndex([
     ...backend.services.map((b) => b.service.file),
     ...REFLECTION_SERVICES.map((s) => s.file),
-    ...ANY_TYPE_FILES,
+    ...wireAnyFiles(backend.namespace ?? "chain"),
   ]);
   const methodsOf = new Map<string, Set<string>>(
     backend.services.map((b) => [b.service.typeName, new Set(b.handlers.keys())]),
@@ -142,7 +144,7 @@ export function grpcHandler(
         const impl = (request: never, context: HandlerContext) => {
           const outcome = runQuery(backend, handler, request, context.values.get(kHeightValues));
           if (!outcome.ok) throw new ConnectError(outcome.status.message, outcome.status.code);
-          context.responseHeader.set(HEIGHT_HEADER, String(outcome.height));
+          context.responseHeader.set(heightHeader, String(outcome.height));
           return outcome.response;
         };
         router.rpc(method as DescMethod, impl as never);
@@ -156,7 +158,7 @@ export function grpcHandler(
     routes,
     readMaxBytes: opts.maxRecvMsgBytes,
     writeMaxBytes: opts.maxSendMsgBytes,
-    contextValues: (req) => createContextValues().set(kHeightValues, heightMetadata(req.rawHeaders)),
+    contextValues: (req) => createContextValues().set(kHeightValues, heightMetadata(req.rawHeaders, heightHeader)),
     fallback: (req, res) => {
       const contentType = String(req.headers["content-type"] ?? "");
       if (!contentType.startsWith("application/grpc")) {

@@ -3,6 +3,7 @@ import net from "node:net";
 import type { QueryBackend } from "../api/backend.js";
 import { Gateway } from "../api/gateway/gateway.js";
 import { DEFAULT_NON_NULLABLE, type GatewayJsonOptions } from "../api/json.js";
+import { wireJson } from "../api/wire.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { guardH2Socket } from "./bounded-listen.js";
 import { type AppConfig, parseApiAddress, parseGrpcAddress } from "./config.js";
@@ -104,7 +105,7 @@ export async function startApiServers(
       cors: config.api.enabledUnsafeCors,
       swagger: config.api.swagger,
       swaggerAssets: swaggerUiAssets(),
-      json: { nonNullable: DEFAULT_NON_NULLABLE, ...opts.json },
+      json: wireJson({ nonNullable: DEFAULT_NON_NULLABLE, ...opts.json }, backend.namespace ?? "chain"),
     });
     if (!gateway.ok) return err(plain(gateway.error));
     const rest = await listenRest(gateway.value, addr.value.host, addr.value.port, {

@@ -10,8 +10,8 @@ import {
   type QueryValues,
   type RequestTarget,
 } from "../../core/go/url.js";
-import type { QueryBackend } from "../backend.js";
-import { HEIGHT_HEADER, runQuery } from "../height.js";
+import { backendNames, type QueryBackend } from "../backend.js";
+import { runQuery } from "../height.js";
 import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
 import { errorBody, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
 import { corsDecision } from "./cors.js";
@@ -26,7 +26,7 @@ import {
 } from "./headers.js";
 import { populateQuery, setPathParam } from "./params.js";
 import { buildRoutes, type Route } from "./routes.js";
-import { isSwaggerUiFile, SWAGGER_HTML, SWAGGER_UI_FILES, type SwaggerAssets, swaggerYaml } from "./swagger.js";
+import { isSwaggerUiFile, SWAGGER_UI_FILES, type SwaggerAssets, swaggerHtml, swaggerYaml } from "./swagger.js";
 import { matchTemplate } from "./template.js";
 
 /** One HTTP request as the gateway sees it (transport-independent, so the pipeline is testable without sockets). */
@@ -78,10 +78,8 @@ export interface GatewayOptions {
 
 const JSON_CT: readonly [string, string] = ["Content-Type", "application/json"];
 /** The plain response header the SDK adds on success (`X-Chain-Block-Height`). */
-const HEIGHT_RESPONSE_HEADER = HEIGHT_HEADER.replace(
-  /(^|-)([a-z])/g,
-  (_m, d: string, c: string) => d + c.toUpperCase(),
-);
+const canonicalHeader = (name: string): string =>
+  name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
 const TEXT_CT: readonly [string, string] = ["Content-Type", "text/plain; charset=utf-8"];
 const FORM_CT = "application/x-www-form-urlencoded";
 
@@ -137,6 +135,10 @@ export class Gateway {
   readonly #opts: GatewayOptions;
   readonly #byMethod = new Map<string, Route[]>();
   readonly #swaggerYaml: string;
+  readonly #swaggerHtml: string;
+  /** The backend's height header, the plain response header the SDK adds on success (`X-Chain-Block-Height`). */
+  readonly #heightHeader: string;
+  readonly #heightResponseHeader: string;
   /**
    * Responses to body-less GET requests, keyed by the target, the headers the answer can depend on
    * (`answerHeadersKey`) and the backend's retained window (latest, earliest). The state at a retained height
@@ -148,6 +150,8 @@ export class Gateway {
 
   private constructor(backend: QueryBackend, routes: readonly Route[], opts: GatewayOptions) {
     this.#backend = backend;
+    this.#heightHeader = backendNames(backend).heightHeader;
+    this.#heightResponseHeader = canonicalHeader(this.#heightHeader);
     this.routes = routes;
     this.#opts = opts;
     for (const r of routes) {
@@ -155,7 +159,8 @@ export class Gateway {
       if (list === undefined) this.#byMethod.set(r.httpMethod, [r]);
       else list.push(r);
     }
-    this.#swaggerYaml = opts.swagger ? swaggerYaml(routes) : "";
+    this.#swaggerYaml = opts.swagger ? swaggerYaml(routes, backend.namespace ?? "chain") : "";
+    this.#swaggerHtml = swaggerHtml(backend.namespace ?? "chain");
   }
 
   static create(backend: QueryBackend, opts: GatewayOptions): Result<Gateway, string> {
@@ -205,7 +210,7 @@ export class Gateway {
 
   #handle(req: RequestHead, body: BodyState): Outcome {
     if (req.method !== "GET" || body !== undefined) return this.#compute(req, body);
-    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${answerHeadersKey(req.rawHeaders)}`;
+    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${answerHeadersKey(req.rawHeaders, this.#heightHeader)}`;
     const hit = this.#cache.get(key);
     if (hit !== undefined) return hit.r;
     const r = this.#compute(req, body);
@@ -256,7 +261,7 @@ export class Gateway {
 
   #swagger(path: string, extra: HeaderList): GatewayResponse {
     if (path === "/swagger" || path === "/swagger/" || path === "/swagger/index.html") {
-      return respond(200, [...extra, ["Content-Type", "text/html; charset=utf-8"]], SWAGGER_HTML);
+      return respond(200, [...extra, ["Content-Type", "text/html; charset=utf-8"]], this.#swaggerHtml);
     }
     if (path === "/swagger/swagger.yaml") {
       return respond(200, [...extra, ["Content-Type", "application/yaml"]], this.#swaggerYaml);
@@ -348,7 +353,7 @@ export class Gateway {
     // AnnotateContext.
     const deadline = parseGrpcTimeout(req.rawHeaders);
     if (!deadline.ok) return statusResponse(deadline.error, extra);
-    const metadata = forwardedMetadata(req.rawHeaders);
+    const metadata = forwardedMetadata(req.rawHeaders, this.#heightHeader);
     if (!metadata.ok) return statusResponse(metadata.error, extra);
     // Parameters.
     const input = route.method.input;
@@ -373,7 +378,7 @@ export class Gateway {
     if (deadline.value === "expired") {
       return statusResponse({ code: Code.DeadlineExceeded, message: "context deadline exceeded" }, extra);
     }
-    const outcome = runQuery(this.#backend, route.handler, request, heightValues(req.rawHeaders));
+    const outcome = runQuery(this.#backend, route.handler, request, heightValues(req.rawHeaders, this.#heightHeader));
     if (!outcome.ok) {
       const md: HeaderList =
         outcome.height === undefined
@@ -387,9 +392,9 @@ export class Gateway {
     const h = String(outcome.height);
     const md: HeaderList = [
       ["Grpc-Metadata-Content-Type", "application/grpc"],
-      ["Grpc-Metadata-X-Chain-Block-Height", h],
+      [`Grpc-Metadata-${this.#heightResponseHeader}`, h],
     ];
-    const heightHeader: readonly [string, string] = [HEIGHT_RESPONSE_HEADER, h];
+    const heightHeader: readonly [string, string] = [this.#heightResponseHeader, h];
     try {
       const body = gatewayJson(route.method.output, outcome.response, this.#opts.json);
       return respond(200, [...extra, JSON_CT, ...md, heightHeader], body);

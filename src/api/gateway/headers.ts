@@ -28,11 +28,12 @@ export function hasHeader(raw: RawHeaders, name: string): boolean {
 }
 
 /** Every value of the height metadata key, from `x-chain-block-height` and `Grpc-Metadata-X-Chain-Block-Height`. */
-export function heightValues(raw: RawHeaders): string[] {
+export function heightValues(raw: RawHeaders, header = HEIGHT_HEADER): string[] {
   const out: string[] = [];
+  const metadata = header === HEIGHT_HEADER ? GRPC_METADATA_HEIGHT_HEADER : `grpc-metadata-${header}`;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const n = raw[i]!.toLowerCase();
-    if (n === HEIGHT_HEADER || n === GRPC_METADATA_HEIGHT_HEADER) out.push(raw[i + 1]!);
+    if (n === header || n === metadata) out.push(raw[i + 1]!);
   }
   return out;
 }
@@ -81,8 +82,8 @@ const PERMANENT = new Set([
 const METADATA_PREFIX = "Grpc-Metadata-";
 
 /** The SDK's CustomGRPCHeaderMatcher over grpc-gateway's DefaultHeaderMatcher. */
-function matchIncoming(key: string): string | undefined {
-  if (key.toLowerCase() === HEIGHT_HEADER) return HEIGHT_HEADER;
+function matchIncoming(key: string, header: string): string | undefined {
+  if (key.toLowerCase() === header) return header;
   if (PERMANENT.has(key)) return `grpcgateway-${key}`;
   if (key.startsWith(METADATA_PREFIX)) return key.slice(METADATA_PREFIX.length);
   return undefined;
@@ -107,11 +108,11 @@ const READ_HEADERS = new Set([
  * requests with the same method, target and answer headers get the same answer at the same retained window; any
  * other header (a padding header, a tracing id) is ignored.
  */
-export function answerHeadersKey(raw: RawHeaders): string {
+export function answerHeadersKey(raw: RawHeaders, header = HEIGHT_HEADER): string {
   let out = "";
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const key = canonicalKey(raw[i]!);
-    if (READ_HEADERS.has(key) || matchIncoming(key) !== undefined) out += `${key}\u0000${raw[i + 1]!}\u0000`;
+    if (READ_HEADERS.has(key) || matchIncoming(key, header) !== undefined) out += `${key}\u0000${raw[i + 1]!}\u0000`;
   }
   return out;
 }
@@ -128,7 +129,7 @@ export interface MetadataPair {
  * `invalid binary header <Key>: <err>`), then `x-forwarded-host`. Go reads a header map in random order; here the
  * first failing header in request order decides.
  */
-export function forwardedMetadata(raw: RawHeaders): Result<MetadataPair[], Status> {
+export function forwardedMetadata(raw: RawHeaders, header = HEIGHT_HEADER): Result<MetadataPair[], Status> {
   const pairs: MetadataPair[] = [];
   let host = "";
   let forwardedHost = "";
@@ -141,7 +142,7 @@ export function forwardedMetadata(raw: RawHeaders): Result<MetadataPair[], Statu
     }
     if (key === "X-Forwarded-Host" && forwardedHost === "") forwardedHost = value;
     if (key === "Authorization") pairs.push({ key: "authorization", value });
-    const h = matchIncoming(key);
+    const h = matchIncoming(key, header);
     if (h === undefined) continue;
     if (key.endsWith("-Bin")) {
       const b = decodeBinHeader(value);

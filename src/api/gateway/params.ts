@@ -14,18 +14,18 @@ import { type ByteString, text } from "../../core/go/url.js";
 
 /** Go package identifiers of the served proto packages (for `%T` in Go error texts). */
 const GO_PACKAGES: Readonly<Record<string, string>> = {
-  "chain.upgrade.v1beta1": "types",
-  "chain.gov.v1": "v1",
-  "chain.gov.v1beta1": "v1beta1",
-  "chain.base.tendermint.v1beta1": "cmtservice",
-  "chain.base.query.v1beta1": "query",
-  "chain.base.v1beta1": "types",
+  "upgrade.v1beta1": "types",
+  "gov.v1": "v1",
+  "gov.v1beta1": "v1beta1",
+  "base.tendermint.v1beta1": "cmtservice",
+  "base.query.v1beta1": "query",
+  "base.v1beta1": "types",
 };
 
 /** Go `%T` of a pointer to the generated struct of `desc`, e.g. `*types.QueryModuleVersionsRequest`. */
 export function goPointerType(desc: DescMessage): string {
   const pkg = desc.file.proto.package;
-  const goPkg = GO_PACKAGES[pkg] ?? pkg.split(".").pop() ?? pkg;
+  const goPkg = GO_PACKAGES[pkg.slice(pkg.indexOf(".") + 1)] ?? pkg.split(".").pop() ?? pkg;
   const local = desc.typeName.slice(pkg.length + 1).replace(/\./g, "_");
   return `*${goPkg}.${local}`;
 }

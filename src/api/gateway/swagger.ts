@@ -1,5 +1,6 @@
 import { type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
 import { stringify } from "yaml";
+import type { Namespace } from "../../core/namespace.js";
 import type { Route } from "./routes.js";
 import { swaggerPath } from "./template.js";
 
@@ -7,22 +8,24 @@ import { swaggerPath } from "./template.js";
  * The Swagger 2.0 document of the REST routes (docs/node-api.md §3), generated from the same descriptors as the routes:
  * inline schemas for responses, path parameters and (for methods that read the query) flattened query parameters,
  * `deprecated` from the method option. Summaries are proto comments, which the generated descriptors do not carry,
- * so they come from `METHOD_DOCS` (keyed by full method name; default: the method name).
+ * so they come from `METHOD_DOCS` (keyed by full method name without the namespace's word; default: the method
+ * name). The title names the namespace (`Chain SDK`, `Cosmos SDK`, as the reference's).
  */
 export const METHOD_DOCS: Readonly<Record<string, string>> = {
-  "chain.upgrade.v1beta1.Query.CurrentPlan": "CurrentPlan queries the current upgrade plan.",
-  "chain.upgrade.v1beta1.Query.AppliedPlan": "AppliedPlan queries a previously applied upgrade plan by its name.",
-  "chain.upgrade.v1beta1.Query.UpgradedConsensusState":
+  "upgrade.v1beta1.Query.CurrentPlan": "CurrentPlan queries the current upgrade plan.",
+  "upgrade.v1beta1.Query.AppliedPlan": "AppliedPlan queries a previously applied upgrade plan by its name.",
+  "upgrade.v1beta1.Query.UpgradedConsensusState":
     "UpgradedConsensusState queries the consensus state that will serve as a trusted kernel for the next version of this chain. It will only be stored at the last height of this chain. This rpc is deprecated now that IBC has its own replacement.",
-  "chain.upgrade.v1beta1.Query.ModuleVersions": "ModuleVersions queries the list of module versions from state.",
-  "chain.upgrade.v1beta1.Query.Authority": "Returns the account with authority to conduct upgrades",
-  "chain.base.tendermint.v1beta1.Service.GetNodeInfo": "GetNodeInfo queries the current node info.",
-  "chain.base.tendermint.v1beta1.Service.GetSyncing": "GetSyncing queries node syncing.",
-  "chain.base.tendermint.v1beta1.Service.GetLatestBlock": "GetLatestBlock returns the latest block.",
-  "chain.base.tendermint.v1beta1.Service.GetBlockByHeight": "GetBlockByHeight queries block for given height.",
+  "upgrade.v1beta1.Query.ModuleVersions": "ModuleVersions queries the list of module versions from state.",
+  "upgrade.v1beta1.Query.Authority": "Returns the account with authority to conduct upgrades",
+  "base.tendermint.v1beta1.Service.GetNodeInfo": "GetNodeInfo queries the current node info.",
+  "base.tendermint.v1beta1.Service.GetSyncing": "GetSyncing queries node syncing.",
+  "base.tendermint.v1beta1.Service.GetLatestBlock": "GetLatestBlock returns the latest block.",
+  "base.tendermint.v1beta1.Service.GetBlockByHeight": "GetBlockByHeight queries block for given height.",
 };
 
-export const SWAGGER_TITLE = "Chain SDK - gRPC Gateway docs";
+/** The document's title in a namespace: the reference's `Cosmos SDK - gRPC Gateway docs`, `Chain SDK` for `chain`. */
+export const swaggerTitle = (ns: Namespace): string => `${ns[0]!.toUpperCase()}${ns.slice(1)} SDK - gRPC Gateway docs`;
 export const SWAGGER_DESCRIPTION = "A REST interface for state queries.";
 
 type Schema = Record<string, unknown>;
@@ -173,7 +176,7 @@ function fieldByPath(desc: DescMessage, path: string): DescField | undefined {
 }
 
 /** The Swagger 2.0 document as a plain object. Operation ids are method names, qualified when they collide. */
-export function swaggerDocument(routes: readonly Route[]): Record<string, unknown> {
+export function swaggerDocument(routes: readonly Route[], ns: Namespace = "chain"): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const usedIds = new Set<string>();
   for (const route of routes) {
@@ -188,7 +191,7 @@ export function swaggerDocument(routes: readonly Route[]): Record<string, unknow
     });
     if (route.readsQuery) parameters.push(...queryParams(m.input, "", route, [m.input.typeName]));
     const op: Record<string, unknown> = {
-      summary: METHOD_DOCS[full] ?? m.name,
+      summary: METHOD_DOCS[full.slice(full.indexOf(".") + 1)] ?? m.name,
       operationId,
       responses: {
         "200": { description: "A successful response.", schema: messageSchema(m.output, []) },
@@ -205,14 +208,14 @@ export function swaggerDocument(routes: readonly Route[]): Record<string, unknow
   for (const k of Object.keys(paths).sort()) sorted[k] = paths[k];
   return {
     swagger: "2.0",
-    info: { title: SWAGGER_TITLE, description: SWAGGER_DESCRIPTION, version: "1.0.0" },
+    info: { title: swaggerTitle(ns), description: SWAGGER_DESCRIPTION, version: "1.0.0" },
     paths: sorted,
   };
 }
 
 /** The document as YAML (what `/swagger/swagger.yaml` serves). */
-export const swaggerYaml = (routes: readonly Route[]): string =>
-  stringify(swaggerDocument(routes), { aliasDuplicateObjects: false });
+export const swaggerYaml = (routes: readonly Route[], ns: Namespace = "chain"): string =>
+  stringify(swaggerDocument(routes, ns), { aliasDuplicateObjects: false });
 
 /**
  * The Swagger UI files `/swagger/` serves beside its page, from the swagger-ui-dist package (as the reference embeds
@@ -232,11 +235,11 @@ export type SwaggerAssets = (file: SwaggerUiFile) => string | undefined;
 export const isSwaggerUiFile = (name: string): name is SwaggerUiFile => Object.hasOwn(SWAGGER_UI_FILES, name);
 
 /** The page `/swagger/` serves: the UI from `/swagger/` itself, reading the YAML document. */
-export const SWAGGER_HTML = `<!DOCTYPE html>
+export const swaggerHtml = (ns: Namespace): string => `<!DOCTYPE html>
 <html lang="en">
 <head>
   <meta charset="UTF-8">
-  <title>${SWAGGER_TITLE}</title>
+  <title>${swaggerTitle(ns)}</title>
   <link rel="stylesheet" href="/swagger/swagger-ui.css">
 </head>
 <body>

@@ -2,7 +2,8 @@ import type { NodeState } from "../../app/node-process.js";
 import type { SimTx } from "../../app/types.js";
 import type { ChainEngine } from "../../chain/engine.js";
 import { addressOfName } from "../../core/address.js";
-import type { QueryBackend } from "../backend.js";
+import type { NamespaceNames } from "../../core/namespace.js";
+import { backendNames, type QueryBackend } from "../backend.js";
 import { nodeBlockSource } from "../node-backend.js";
 import { rpcValidators } from "./shapes.js";
 import type { RpcEvent, RpcSource, RpcTxResult } from "./source.js";
@@ -16,11 +17,11 @@ import type { RpcEvent, RpcSource, RpcTxResult } from "./source.js";
  * type URL as `action` and its signer as `sender`.
  */
 const ACTION: Record<SimTx["kind"], string> = {
-  submitProposal: "/chain.gov.v1.MsgSubmitProposal",
-  deposit: "/chain.gov.v1.MsgDeposit",
-  vote: "/chain.gov.v1.MsgVote",
-  cancelProposal: "/chain.gov.v1.MsgCancelProposal",
-  upgrade: "/chain.upgrade.v1beta1.MsgSoftwareUpgrade",
+  submitProposal: "gov.v1.MsgSubmitProposal",
+  deposit: "gov.v1.MsgDeposit",
+  vote: "gov.v1.MsgVote",
+  cancelProposal: "gov.v1.MsgCancelProposal",
+  upgrade: "upgrade.v1beta1.MsgSoftwareUpgrade",
 };
 
 function senderOf(tx: SimTx): string {
@@ -37,10 +38,11 @@ function senderOf(tx: SimTx): string {
   }
 }
 
-function actionOf(tx: SimTx): string {
+/** The message's type URL in the backend's namespace. */
+function actionOf(tx: SimTx, names: NamespaceNames): string {
   if (tx.kind === "upgrade" && tx.messages[0]?.kind === "cancelUpgrade")
-    return "/chain.upgrade.v1beta1.MsgCancelUpgrade";
-  return ACTION[tx.kind];
+    return names.typeUrl("upgrade.v1beta1.MsgCancelUpgrade");
+  return names.typeUrl(ACTION[tx.kind]);
 }
 
 const attr = (key: string, value: string) => ({ key, value, index: true });
@@ -54,6 +56,7 @@ export function simRpcSource(
 ): RpcSource {
   const blocks = nodeBlockSource(sim, node, rpcAddress);
   const vals = rpcValidators(validators);
+  const names = backendNames(backend);
   return {
     backend,
     blocks,
@@ -69,7 +72,11 @@ export function simRpcSource(
             ? [
                 {
                   type: "message",
-                  attributes: [attr("action", actionOf(tx)), attr("sender", senderOf(tx)), attr("msg_index", "0")],
+                  attributes: [
+                    attr("action", actionOf(tx, names)),
+                    attr("sender", senderOf(tx)),
+                    attr("msg_index", "0"),
+                  ],
                 },
               ]
             : [];
