@@ -7,6 +7,7 @@
  * 2. `zoneOffsetMs(zone, t)` is local time minus UTC at the start of `t`'s minute, memoised per zone and UTC minute
  *    (a bounded memo), so a DST change is honoured at the instant it happens.
  */
+import { BoundedCache } from "./bounded-cache.js";
 import { err, ok, type Result } from "./errors.js";
 
 const MINUTE_MS = 60_000;
@@ -17,26 +18,26 @@ export type TimeZone =
   | { readonly kind: "fixed"; readonly name: string; readonly offsetMs: number }
   | { readonly kind: "iana"; readonly name: string };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
+/** More than the IANA database has zones; only zones Intl accepts are kept (a refused one throws first). */
+const FORMATTERS_MAX = 1024;
+const formatters = new BoundedCache<string, Intl.DateTimeFormat>(FORMATTERS_MAX);
+const offsets = new BoundedCache<string, number>(OFFSET_MEMO_MAX);
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
+const formatter = (timeZone: string): Intl.DateTimeFormat =>
+  formatters.getOrCompute(
+    timeZone,
+    () =>
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      }),
+  );
 
 /** True when Intl knows the IANA zone. */
 export function isTimeZone(timeZone: string): boolean {
@@ -59,10 +60,7 @@ export function zoneOffsetMs(timeZone: string, t: number): number {
   for (const part of formatter(timeZone).formatToParts(at))
     if (part.type !== "literal") p[part.type] = Number(part.value);
   const local = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
-  const off = local - at;
-  if (offsets.size >= OFFSET_MEMO_MAX) offsets.clear();
-  offsets.set(key, off);
-  return off;
+  return offsets.set(key, local - at);
 }
 
 /** Reads `UTC`, `Z`, `±HH:MM` or an IANA name; the error is the zone as given. */
