@@ -11,6 +11,7 @@ import { OPERATOR_PHASES } from "../chain/operator-plan.js";
 import type { TraceEvent } from "../chain/trace-events.js";
 import { assert } from "../core/assert.js";
 import type { DurationMs } from "../core/brand.js";
+import { fromHex } from "../core/bytes.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseRfc3339 } from "../core/go/time.js";
 import { HALT_KINDS } from "../upgrade/halt.js";
@@ -53,7 +54,22 @@ const upgradeMsg = z.discriminatedUnion("type", [
     .strictObject({
       type: z.literal("softwareUpgrade"),
       authority: z.string(),
-      plan: z.strictObject({ name: z.string(), height: bigintText, info: z.string() }),
+      plan: z
+        .strictObject({
+          name: z.string(),
+          height: bigintText,
+          info: z.string(),
+          // The deprecated fields, written only when a message carries them (app/types.ts planWire).
+          time: z.optional(z.strictObject({ seconds: bigintText, nanos: z.number() })),
+          upgradedClientState: z.optional(
+            z.strictObject({ typeUrl: z.string(), value: z.string().transform((h) => fromHex(h)) }),
+          ),
+        })
+        .transform(({ time, upgradedClientState: ucs, ...p }) => ({
+          ...p,
+          ...(time === undefined ? {} : { time }),
+          ...(ucs === undefined ? {} : { upgradedClientState: ucs }),
+        })),
     })
     .transform(({ type, ...m }) => ({ kind: type, ...m })),
   z
