@@ -188,6 +188,13 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
     return [...this.#binaries.values()].filter((b) => b.upgrades.has(planName)).map((b) => b.name);
   }
 
+  writeUpgradeInfo(state: NodeState, content: string): { readonly ok: true } | { readonly ok: false; readonly error: string } {
+    const made = state.fs.mkdirAll(`${state.home}/data`, 0o755);
+    if (!made.ok) return { ok: false, error: made.error.message };
+    const written = state.fs.writeFile(`${state.home}/${UPGRADE_INFO}`, content, 0o600);
+    return written.ok ? { ok: true } : { ok: false, error: written.error.message };
+  }
+
   readUpgradeInfo(state: NodeState): UpgradeInfoRead {
     const text = state.fs.readFile(`${state.home}/${UPGRADE_INFO}`);
     if (!text.ok) return { kind: "absent" };

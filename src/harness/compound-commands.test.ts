@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { correctHeight } from "../../properties/correct-height.js";
 import { govFollowsTally } from "../../properties/gov-follows-tally.js";
 import { modelAgreement } from "../../properties/model-agreement.js";
 import { storeUpgradesOnce } from "../../properties/store-upgrades-once.js";
@@ -193,5 +194,25 @@ describe("the generator", () => {
     expect(outcomes.size).toBe(8);
     const upgrades = all.filter((c) => c.kind === "coordinated-upgrade");
     expect(upgrades.filter((c) => c.name === "v2" && c.binary === "v2").length * 2).toBeGreaterThan(upgrades.length);
+  });
+});
+
+describe("a plan skipped and scheduled again in the same block", () => {
+  it("is due at the next block: correct-height and the model agree (found by the campaign at seed 3)", () => {
+    const s = run(
+      [
+        { kind: "coordinated-upgrade", name: "v2", offset: 1, binary: "v1" },
+        { kind: "swap", node: "val1", binary: "v2" },
+        { kind: "emergency-upgrade", name: "v2", offset: 0 },
+        { kind: "swap", node: "val2", binary: "v3" },
+        { kind: "coordinated-skip", nodes: 4 },
+      ],
+      { seed: 728442079, sidecars: { val4: 0 } },
+    );
+    const skipped = s.blocks.find((b) => b.skipped !== null)!;
+    const applied = s.blocks.find((b) => b.applied !== null)!;
+    expect(applied.height).toBe(skipped.height + 1);
+    expect(correctHeight.check(s)).toEqual(holds);
+    expect(modelAgreement.check(s)).toEqual(holds);
   });
 });

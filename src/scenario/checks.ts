@@ -156,7 +156,7 @@ export function checkReferences(data: unknown): PathIssue[] {
       refNode(swap.node, at("swapBinary", "node"));
       refBinary(swap.binary, at("swapBinary", "binary"));
     }
-    for (const key of ["restart", "stop"]) {
+    for (const key of ["restart", "stop", "writeUpgradeInfo"]) {
       const action = a(key);
       if (action) refNode(action.node, at(key, "node"));
     }

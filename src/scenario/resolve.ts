@@ -361,6 +361,8 @@ function resolveAction(s: StepDocument, ctx: StepContext): Action {
   }
   if (s.restart) return { kind: "restart", node: s.restart.node, ...skipHeights(s.restart.skipUpgradeHeights) };
   if (s.stop) return { kind: "stop", node: s.stop.node };
+  if (s.writeUpgradeInfo)
+    return { kind: "writeUpgradeInfo", node: s.writeUpgradeInfo.node, content: s.writeUpgradeInfo.content };
   if (s.query) {
     const q = s.query;
     return {

@@ -44,6 +44,7 @@ export const ACTION_KEYS = [
   "swapBinary",
   "restart",
   "stop",
+  "writeUpgradeInfo",
   "query",
   "expect",
 ] as const;
@@ -399,6 +400,12 @@ const actionSchemas = {
     skipUpgradeHeights: z.optional(z.array(height).meta({ description: "Default: keep the node's current ones" })),
   }),
   stop: z.strictObject({ node: entityName("node") }),
+  writeUpgradeInfo: z.strictObject({
+    node: entityName("node"),
+    content: z.string().meta({
+      description: "The text written as the node's data/upgrade-info.json, as is: a hand edit or a corrupt file",
+    }),
+  }),
   query: z.strictObject({
     node: z.optional(entityName("node").meta({ description: "Default: the first validator's node" })),
     path: z.string().min(1),
@@ -437,6 +444,7 @@ export const StepSchema = z
     swapBinary: z.optional(actionSchemas.swapBinary),
     restart: z.optional(actionSchemas.restart),
     stop: z.optional(actionSchemas.stop),
+    writeUpgradeInfo: z.optional(actionSchemas.writeUpgradeInfo),
     query: z.optional(actionSchemas.query),
     expect: z.optional(actionSchemas.expect),
   })
