@@ -190,6 +190,8 @@ export interface NodeConfig {
   readonly sidecar: SidecarConfig;
   /** false makes `<home>/data` read-only, so writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
+  /** Set: a write below `<home>/data` keeps its first this many bytes and fails (a full disk). */
+  readonly dataDiskBytes?: number;
 }
 
 /**

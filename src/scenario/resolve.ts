@@ -242,6 +242,7 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
   for (const m of members) {
     const own = options[m.name] ?? {};
     const sidecar = { ...base.sidecar, ...own.sidecar };
+    const disk = own.dataDiskBytes ?? base.dataDiskBytes;
     nodes.set(m.name, {
       ...m,
       binary: own.binary ?? base.binary ?? genesisBinary,
@@ -252,6 +253,7 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
         binaries: new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]),
       },
       upgradeInfoWritable: own.upgradeInfoWritable ?? base.upgradeInfoWritable ?? true,
+      ...(disk === undefined ? {} : { dataDiskBytes: disk }),
     });
   }
   return nodes;

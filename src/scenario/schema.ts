@@ -677,6 +677,12 @@ const NodeOptionsSchema = z.strictObject({
   upgradeInfoWritable: z.optional(
     z.boolean().meta({ description: "false simulates an unwritable data directory (default true)" }),
   ),
+  dataDiskBytes: z.optional(
+    intMin(0).meta({
+      description:
+        "The data directory's disk fills up after this many bytes of a write: the file keeps them and the write fails (no space left on device)",
+    }),
+  ),
 });
 
 export const ScenarioSchema = z

@@ -213,6 +213,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     skipUpgradeHeights: [...n.skipUpgradeHeights],
     sidecar: n.sidecar,
     upgradeInfoWritable: n.upgradeInfoWritable,
+    ...(n.dataDiskBytes === undefined ? {} : { dataDiskBytes: n.dataDiskBytes }),
   }));
   const checks = new Map(s.steps.map((st) => [st.index, st.action]));
   return simulationOf(s, o, checks, (host, opts) =>
