@@ -129,7 +129,7 @@ for (const d of detectors as DetectorName[]) {
 const summary: MutationSummary & { wallS: number; filesMutated: string; seed: number } = {
   ...summarizeMutation(reports, timingsByDetector.campaign ?? [], timingsByDetector),
   wallS: Math.round((performance.now() - started) / 1000),
-  filesMutated: files ?? "decision logic",
+  filesMutated: files ?? "each detector's files (mutation/detectors.mjs)",
   seed: Number(flags.seed ?? 20261124),
 };
 writeFileSync(join(out, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);

@@ -318,6 +318,8 @@ const PROPOSE: ReadonlySet<CommandData["kind"]> = new Set([
   "propose-text",
   "coordinated-upgrade",
 ]);
+/** Whether the command submits a proposal (the model gives it a label). */
+const proposes = (c: CommandData): boolean => PROPOSE.has(c.kind) || (c.kind === "decide" && c.on === "new");
 /** The commands that act on a submitted proposal (HarnessCommand.check). */
 const ON_PROPOSAL: ReadonlySet<CommandData["kind"]> = new Set([
   "vote",
@@ -333,7 +335,7 @@ const ON_PROPOSAL: ReadonlySet<CommandData["kind"]> = new Set([
  */
 export function runCommand(s: Session, c: CommandData, label: string | undefined): void {
   const sim = s.sim;
-  if (PROPOSE.has(c.kind) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
+  if (proposes(c) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
   switch (c.kind) {
     case "propose-upgrade":
     case "propose-cancel": {
@@ -476,9 +478,11 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
   constructor(readonly data: CommandData) {}
   /**
    * Whether the command may run in the model's state. Reads the model only and never changes it: a vote, deposit,
-   * withdraw, decide or outage over a voting end needs a submitted proposal; every other command always runs.
+   * withdraw, decide on the newest proposal or outage over a voting end needs a submitted proposal; every other
+   * command always runs.
    */
   check(m: Readonly<HarnessModel>): boolean {
+    if (proposes(this.data)) return true;
     if (ON_PROPOSAL.has(this.data.kind)) return m.proposals.length > 0;
     return true;
   }
@@ -489,7 +493,7 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
    */
   run(m: HarnessModel, t: CommandTarget): void {
     let label: string | undefined;
-    if (PROPOSE.has(this.data.kind)) {
+    if (proposes(this.data)) {
       label = `p${++m.proposalCount}`;
       m.proposals.push(label);
     }

@@ -43,10 +43,7 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
   ] as const;
   for (const [outcome, status, val1Stake] of cases) {
     it(`${outcome}: the proposal is ${status} in the same command, its deposit ${val1Stake === GENESIS_STAKE ? "refunded" : "burned"}`, () => {
-      const s = run([
-        { kind: "propose-text", expedited: false },
-        { kind: "decide", outcome },
-      ]);
+      const s = run([{ kind: "decide", on: "new", outcome }]);
       const p = s.sim.proposals[0]!;
       expect(p.status).toBe(status);
       expect(s.sim.lastBlockTimeMs).toBeGreaterThanOrEqual(p.votingEndTimeMs!);
@@ -73,7 +70,7 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
       const s = run(
         [
           { kind: "propose-text", expedited: false },
-          { kind: "decide", outcome },
+          { kind: "decide", on: "newest", outcome },
         ],
         { seed: 3, gov },
       );
@@ -85,7 +82,7 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
   it("an expedited proposal with yes at 2/3 misses the expedited threshold (0.667), falls back, and is decided as regular", () => {
     const s = run([
       { kind: "propose-text", expedited: true },
-      { kind: "decide", outcome: "veto-below" },
+      { kind: "decide", on: "newest", outcome: "veto-below" },
     ]);
     const p = s.sim.proposals[0]!;
     // The fallback deletes the votes: the regular tally then misses the quorum, and the deposit is refunded.
@@ -98,7 +95,7 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
   it("does nothing without a proposal in its voting period", () => {
     const s = run([
       { kind: "propose-upgrade", name: "v2", offset: 3, expedited: false, deposit: "partial" },
-      { kind: "decide", outcome: "pass" },
+      { kind: "decide", on: "newest", outcome: "pass" },
     ]);
     expect(s.sim.proposals[0]!.status).toBe("deposit_period");
     expect(s.sim.stepResults().filter((r) => r.action === "vote")).toEqual([]);

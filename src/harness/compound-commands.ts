@@ -9,9 +9,11 @@ import { BINARIES, type BinaryName, BLOCK_MS, PLAN_NAMES, type PlanName, VALIDAT
  * of a budget (issue 24 §3: kills that hold at every seed). Each runs only primitives (`runPrimitive`), so the oracle
  * and the gov model follow it exactly as they follow those primitives one by one.
  *
- * 1. `decide`: votes aimed at an outcome on the newest proposal in its voting period, then the chain runs until
- *    that proposal is tallied: every tally row of the reference (`x/gov/keeper/tally.go`: quorum, all abstain,
- *    veto, threshold) in most budgets, with its deposit refunded or burned as the params say.
+ * 1. `decide`: votes aimed at an outcome, on a text proposal it submits first with the regular minimum deposit
+ *    (`on: "new"`) or on the newest proposal in its voting period (`on: "newest"`), then the chain runs until that
+ *    proposal is tallied: every tally row of the reference (`x/gov/keeper/tally.go`: quorum, all abstain, veto,
+ *    threshold) in every budget, with its deposit refunded or burned as the params say. A proposal of its own makes
+ *    the tally independent of what the run submitted before; the chain must still be live to tally it.
  * 2. `coordinated-skip`: validators holding more than 2/3 of the power (val1–val3), or all four, restart with the
  *    scheduled plan's height in their `--unsafe-skip-upgrades`, then the chain runs past that height: the
  *    reference's coordinated skip (`x/upgrade/abci.go`: `UPGRADE "…" SKIPPED at …`).
@@ -23,7 +25,7 @@ import { BINARIES, type BinaryName, BLOCK_MS, PLAN_NAMES, type PlanName, VALIDAT
  *    block after the outage, before the tally, and must be refused (`ErrVotingPeriodEnded`).
  */
 export type CompoundCommand =
-  | { readonly kind: "decide"; readonly outcome: VoteOutcome }
+  | { readonly kind: "decide"; readonly on: "new" | "newest"; readonly outcome: VoteOutcome }
   | { readonly kind: "coordinated-skip"; readonly nodes: 3 | 4 }
   | {
       readonly kind: "coordinated-upgrade";
@@ -63,6 +65,7 @@ function newestVoting(s: Session): string | undefined {
 export function runCompound(s: Session, c: CompoundCommand, label: string | undefined, run: RunPrimitive): void {
   switch (c.kind) {
     case "decide": {
+      if (c.on === "new") run({ kind: "propose-text", expedited: false }, label);
       const proposal = newestVoting(s);
       if (proposal === undefined) return;
       run({ kind: "vote", target: "newest", outcome: c.outcome });
@@ -104,7 +107,7 @@ export function runCompound(s: Session, c: CompoundCommand, label: string | unde
 export function describeCompound(c: CompoundCommand): string {
   switch (c.kind) {
     case "decide":
-      return `decide(newest, ${c.outcome})`;
+      return `decide(${c.on === "new" ? "a new text proposal" : "newest"}, ${c.outcome})`;
     case "coordinated-skip":
       return `coordinated-skip(${c.nodes === 4 ? "every validator" : "val1-val3"} restart skipping the plan height)`;
     case "coordinated-upgrade":
@@ -129,10 +132,19 @@ const DECIDE_OUTCOMES: readonly VoteOutcome[] = [
   "yes-at-threshold",
 ];
 
-/** The compound commands' generators (commands.ts `commandArbitraries` lists them beside the primitives). */
+/**
+ * The compound commands' generators (commands.ts `commandArbitraries` lists them beside the primitives; fast-check
+ * draws each entry equally often): `decide` is listed twice, so that each tally row comes up in every budget.
+ */
 export function compoundArbitraries(): fc.Arbitrary<CompoundCommand>[] {
+  const decide = fc.record({
+    kind: fc.constant("decide" as const),
+    on: fc.constantFrom("new" as const, "new" as const, "newest" as const),
+    outcome: fc.constantFrom(...DECIDE_OUTCOMES),
+  });
   return [
-    fc.record({ kind: fc.constant("decide" as const), outcome: fc.constantFrom(...DECIDE_OUTCOMES) }),
+    decide,
+    decide,
     fc.record({ kind: fc.constant("coordinated-skip" as const), nodes: fc.constantFrom(3 as const, 4 as const) }),
     fc.record({
       kind: fc.constant("coordinated-upgrade" as const),
