@@ -55,7 +55,8 @@ export const DETECTORS = {
     vitestConfig: "mutation/vitest.units.config.ts",
   },
   devnet: {
-    statement: "the devnet's own in-process tests (vitest, per-test coverage): transactions, the ante handler, RPC, REST",
+    statement:
+      "the devnet's own in-process tests (vitest, per-test coverage): transactions, the ante handler, RPC, REST",
     command: undefined,
     vitestConfig: "mutation/vitest.devnet.config.ts",
   },

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { parseCoins } from "../scenario/coins.js";
 import { SCENARIO_DEFAULTS } from "../scenario/defaults.js";
-import { type CompoundCommand, compoundArbitraries, describeCompound, runCompound } from "./compound-commands.js";
+import {
+  type CompoundCommand,
+  compoundArbitraries,
+  describeCompound,
+  runCompound,
+  type VoteOutcome,
+} from "./compound-commands.js";
 import { checkProperties, type Property } from "./property.js";
 import type { HarnessMsg, Session } from "./session.js";
 import {
@@ -100,25 +106,6 @@ export type ProposalTarget = "newest" | "oldest" | "closed" | "decided";
  * command always ends with the valid amount, so proposals enter voting as often as with valid deposits alone.
  */
 export type DepositAmount = "valid" | "at-ratio" | "below-ratio" | "empty" | "other-denom" | "over-balance";
-
-/**
- * How the validators vote (`VOTES`), three of the four unless said: all yes (passes), all no (rejected), two vetoes
- * and a yes (vetoed), one validator alone (100 of 400 misses the quorum), all abstain (the quorum is met but
- * nothing is left to decide: rejected, deposits refunded), or one yes and two abstentions (abstentions count for
- * the quorum, not for the threshold: passes). Two sit at the world's thresholds (quorum and veto 0.334, threshold
- * 0.5, expedited 0.667): `veto-below`, one veto and two yes (a veto share of 1/3, just below 0.334: not vetoed; yes
- * 2/3 passes a regular proposal and misses the expedited threshold), and `yes-at-threshold`, one yes and one no of
- * two (a yes share of exactly 0.5, which must be more than the threshold: rejected).
- */
-export type VoteOutcome =
-  | "pass"
-  | "reject"
-  | "veto"
-  | "veto-below"
-  | "no-quorum"
-  | "abstain"
-  | "pass-over-abstain"
-  | "yes-at-threshold";
 
 /** The model of fast-check's Model/Real split: what the harness knows from the commands' intent alone. */
 export interface HarnessModel {

@@ -1,7 +1,50 @@
 import fc from "fast-check";
-import type { CommandData, VoteOutcome } from "./commands.js";
 import type { Session } from "./session.js";
-import { BINARIES, type BinaryName, BLOCK_MS, PLAN_NAMES, type PlanName, VALIDATORS } from "./world.js";
+import {
+  BINARIES,
+  type BinaryName,
+  BLOCK_MS,
+  PLAN_NAMES,
+  type PlanName,
+  VALIDATORS,
+  type ValidatorName,
+} from "./world.js";
+
+/**
+ * How the validators vote (`VOTES`), three of the four unless said: all yes (passes), all no (rejected), two vetoes
+ * and a yes (vetoed), one validator alone (100 of 400 misses the quorum), all abstain (the quorum is met but
+ * nothing is left to decide: rejected, deposits refunded), or one yes and two abstentions (abstentions count for
+ * the quorum, not for the threshold: passes). Two sit at the world's thresholds (quorum and veto 0.334, threshold
+ * 0.5, expedited 0.667): `veto-below`, one veto and two yes (a veto share of 1/3, just below 0.334: not vetoed; yes
+ * 2/3 passes a regular proposal and misses the expedited threshold), and `yes-at-threshold`, one yes and one no of
+ * two (a yes share of exactly 0.5, which must be more than the threshold: rejected).
+ */
+export type VoteOutcome =
+  | "pass"
+  | "reject"
+  | "veto"
+  | "veto-below"
+  | "no-quorum"
+  | "abstain"
+  | "pass-over-abstain"
+  | "yes-at-threshold";
+
+/** The primitive commands (commands.ts `CommandData`) the compound commands are made of. */
+type Primitive =
+  | { readonly kind: "propose-text"; readonly expedited: false }
+  | {
+      readonly kind: "propose-upgrade";
+      readonly name: PlanName;
+      readonly offset: number;
+      readonly expedited: false;
+      readonly deposit: "full";
+    }
+  | { readonly kind: "vote"; readonly target: "newest"; readonly outcome: VoteOutcome }
+  | { readonly kind: "advance-to-plan"; readonly delta: number }
+  | { readonly kind: "advance-to-voting-end"; readonly delta: number; readonly next: "cancel" }
+  | { readonly kind: "swap-all"; readonly binary: BinaryName }
+  | { readonly kind: "stop"; readonly node: ValidatorName }
+  | { readonly kind: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean };
 
 /**
  * The compound commands of the model-based test: each is a short sequence of the primitive commands that a real
@@ -37,7 +80,7 @@ export type CompoundCommand =
   | { readonly kind: "outage-over-voting-end" };
 
 /** Runs a primitive command (commands.ts `runCommand`); `label` as there. */
-export type RunPrimitive = (c: CommandData, label?: string) => void;
+type RunPrimitive = (c: Primitive, label?: string) => void;
 
 /** At most this many advances wait for a tally (a block time is drawn near BLOCK_MS; one advance usually does). */
 const TALLY_ADVANCES = 4;
