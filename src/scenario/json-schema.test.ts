@@ -48,7 +48,6 @@ describe("scenario JSON Schema", () => {
           "swapBinary",
           "restart",
           "stop",
-          "writeUpgradeInfo",
           "query",
           "expect",
         ].map((k) => ({ required: [k] })),
