@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "./main.js";
 import { startServe } from "./serve.js";
 
-// One JSON key convention per command family (README "Commands"): the simulator commands write camelCase keys, the
+// One JSON key convention per command family (docs/commands.md): the simulator commands write camelCase keys, the
 // node-style commands proto JSON's snake_case, as the reference's CLI does.
 afterEach(() => vi.restoreAllMocks());
 const tmp = () => mkdtempSync(join(tmpdir(), "chainsim-keys-"));

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 
-/** The simulator commands (docs: README "Commands"): a bad flag or argument is one line with a hint, exit 2. */
+/** The simulator commands (docs/commands.md): a bad flag or argument is one line with a hint, exit 2. */
 const SIMULATOR_COMMANDS: ReadonlySet<string> = new Set(["run", "check", "all", "explore", "serve", "report"]);
 
 /**
