@@ -1,5 +1,7 @@
 // Child process of bench/api.bench.ts: the REST server of a simulated node (the library scenario
-// query-upgrade-history at height 45) and a bare node:http server answering the same requests with the same bytes.
+// query-upgrade-history run to height UNCACHED_HEIGHTS) and a bare node:http server answering the same requests with
+// the same bytes: the cached requests (bench/api-requests.ts), and `module_versions` at every height 1..UNCACHED_HEIGHTS
+// (more distinct requests than the gateway's response cache holds, for the uncached measurement).
 // Prints {"real": port, "bare": port} on stdout once both listen on loopback; exits on SIGTERM.
 import http from "node:http";
 import type net from "node:net";
@@ -7,13 +9,9 @@ import { NODE_JSON } from "../src/api/node-backend.js";
 import { startApiServers } from "../src/server/server.js";
 import { loopbackConfig } from "../test/kit/api.js";
 import { simulatedNode } from "../test/kit/node-fixture.js";
+import { CACHED_REQUESTS, UNCACHED_HEIGHTS, UNCACHED_PATH } from "./api-requests.js";
 
-export const BENCH_REQUESTS: readonly { readonly path: string; readonly height: string }[] = [
-  { path: "/chain/upgrade/v1beta1/current_plan", height: "20" },
-  { path: "/chain/upgrade/v1beta1/module_versions", height: "29" },
-];
-
-const node = simulatedNode({ untilHeight: 45 });
+const node = simulatedNode({ untilHeight: UNCACHED_HEIGHTS });
 const real = await startApiServers(loopbackConfig("max-open-connections = 0", "enable = false"), node.backend, {
   json: NODE_JSON,
 });
@@ -21,7 +19,8 @@ if (!real.ok) throw new Error(real.error.message);
 const restUrl = real.value.restUrl!;
 
 const canned = new Map<string, { status: number; headers: [string, string][]; body: Buffer }>();
-for (const r of BENCH_REQUESTS) {
+const uncached = Array.from({ length: UNCACHED_HEIGHTS }, (_, i) => ({ path: UNCACHED_PATH, height: String(i + 1) }));
+for (const r of [...CACHED_REQUESTS, ...uncached]) {
   const res = await fetch(restUrl + r.path, { headers: { "x-chain-block-height": r.height } });
   if (res.status !== 200) throw new Error(`${r.path}: HTTP ${res.status}`);
   const headers: [string, string][] = [];

@@ -6,6 +6,15 @@ declare module "autocannon" {
     duration?: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    /** Requests in turn per connection; `setupRequest` may rewrite each one before it is sent. */
+    requests?: {
+      path?: string;
+      headers?: Record<string, string>;
+      setupRequest?: (req: { path?: string; headers?: Record<string, string> }) => {
+        path?: string;
+        headers?: Record<string, string>;
+      };
+    }[];
   }
   interface Histogram {
     average: number;
