@@ -20,7 +20,9 @@ const OPERATOR_HOURS = 72;
  * - once the validators whose operator has restarted them for H with the plan's binary (and that have not halted
  *   since for another reason, or been stopped) hold more than 2/3 of the power, block H is committed at that
  *   same instant;
- * - never before: when block H commits, the validators running a binary with the plan's handler hold more than 2/3.
+ * - never before: when block H commits, the validators running a binary with the plan's handler, or started with H
+ *   among their skip-upgrade heights (the reference's `--unsafe-skip-upgrades`: such a node passes H without the
+ *   handler, x/upgrade PreBlocker), hold more than 2/3.
  *
  * A halt for another reason (a diverged state, a downgrade) takes a validator out of the count: no operator can
  * restart it into the chain. An operator restart that starts a binary without the handler keeps counting, since the
@@ -34,7 +36,8 @@ export const operatorLiveness: Property = {
   check: checkOperatorLiveness,
 };
 
-function population(seed: number): Record<string, OperatorDocument> {
+/** Every validator's operator, drawn from the seed (exported for its unit test). */
+export function population(seed: number): Record<string, OperatorDocument> {
   const out: Record<string, OperatorDocument> = {};
   for (const v of VALIDATORS) {
     const r = streamFor(seed, `operator-liveness/${v}`);
@@ -97,6 +100,10 @@ interface NodeView {
   power: number;
   running: boolean;
   binary: string;
+  /** The skip-upgrade heights the node was started with. */
+  skip: readonly number[];
+  /** The height of the node's last upgrade-needed halt: the halt its operator is answering. */
+  lastHalt: number | undefined;
   /** The halt height the operator restarted the node for, while it counts. */
   claimed: number | undefined;
 }
@@ -113,9 +120,17 @@ export function checkTrace(events: readonly TraceEvent[], handlers: ReadonlyMap<
       if (late !== undefined) return violated(late);
     }
     if (t !== undefined) instantMs = t;
+    const prev = events[i - 1];
     const next = events[i + 1];
-    // A stop followed by a start of the same node is the restart itself, not a step that took the node down.
-    const restart = e.kind === "stop" && next?.kind === "start" && next.node === e.node;
+    // The stop and start right after an operator's restart are that restart itself, not a step that took the node
+    // down. Any other stop (a scenario step swapping or restarting the node by hand) ends the operator's claim.
+    const restart =
+      e.kind === "stop" &&
+      next?.kind === "start" &&
+      next.node === e.node &&
+      prev?.kind === "operator" &&
+      prev.phase === "restart" &&
+      prev.node === e.node;
     const v = restart ? undefined : apply(st, e, handlers);
     if (v !== undefined) return violated(v);
   }
@@ -147,11 +162,18 @@ function apply(st: TraceState, e: TraceEvent, handlers: ReadonlyMap<string, Read
   switch (e.kind) {
     case "genesis":
       for (const g of e.nodes)
-        st.nodes.set(g.name, { power: g.power, running: true, binary: g.binary, claimed: undefined });
+        st.nodes.set(g.name, {
+          power: g.power,
+          running: true,
+          binary: g.binary,
+          skip: g.skip,
+          lastHalt: undefined,
+          claimed: undefined,
+        });
       st.total = e.nodes.reduce((p, g) => p + g.power, 0);
       return undefined;
     case "start":
-      if (n !== undefined) Object.assign(n, { running: true, binary: e.binary });
+      if (n !== undefined) Object.assign(n, { running: true, binary: e.binary, skip: e.skip });
       return undefined;
     case "stop":
       if (n !== undefined) Object.assign(n, { running: false, claimed: undefined });
@@ -161,18 +183,24 @@ function apply(st: TraceState, e: TraceEvent, handlers: ReadonlyMap<string, Read
       n.running = false;
       const name = e.haltKind === "upgrade-needed" ? /^UPGRADE "(.*)" NEEDED/.exec(e.message)?.[1] : undefined;
       if (name !== undefined) st.plans.set(e.height, name);
+      if (e.haltKind === "upgrade-needed") n.lastHalt = e.height;
       // A restarted node that halts for the same upgrade keeps counting: its operator said it switched.
       if (!(e.haltKind === "upgrade-needed" && n.claimed === e.height)) n.claimed = undefined;
       return undefined;
     }
     case "operator":
-      if (n !== undefined && e.phase === "restart") n.claimed = st.committed + 1;
+      // A restart answers the node's last upgrade halt. It claims the next height only when that halt is the one the
+      // chain waits at: an operator who answers an earlier halt the chain has since passed (a person who installs the
+      // binary of the previous plan) restarts into the next halt, and the claim comes with the restart that answers it.
+      if (n !== undefined && e.phase === "restart" && n.lastHalt === st.committed + 1) n.claimed = st.committed + 1;
       return undefined;
     case "block": {
       const plan = st.plans.get(e.height);
-      const ready = powerOf(st, (m) => m.running && plan !== undefined && (handlers.get(m.binary)?.has(plan) ?? false));
+      const passes = (m: NodeView): boolean =>
+        plan !== undefined && ((handlers.get(m.binary)?.has(plan) ?? false) || m.skip.includes(e.height));
+      const ready = powerOf(st, (m) => m.running && passes(m));
       if (plan !== undefined && 3 * ready <= 2 * st.total)
-        return `block ${e.height} committed while nodes running a binary with the "${plan}" handler hold only ${ready} of ${st.total}`;
+        return `block ${e.height} committed while nodes running a binary with the "${plan}" handler or skipping the height hold only ${ready} of ${st.total}`;
       st.committed = e.height;
       for (const m of st.nodes.values())
         if (m.claimed !== undefined && m.claimed <= st.committed) m.claimed = undefined;
