@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { availableParallelism } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { PROPERTIES } from "../properties/index.js";
 import { workerModule, workerPool } from "../src/core/worker-pool.js";
@@ -35,6 +38,10 @@ import { type BenchResult, median, result } from "./bench.js";
  * WARM_UP_RUNS sits past that climb. `harness-runs-per-s-cold` is the first campaign of a fresh process (the
  * first 240 runs, what a short `chainsim check` sees per worker) against the steady figure: `chainsim check` pays
  * the climb once per worker, so its runs/s grows with the budget.
+ *
+ * `harness-user-check-runs-per-s` is what a user gets: `chainsim check --runs 100 --workers 1` in a fresh process
+ * (the pre-built CLI when current), its runs over the wall time from spawn to exit, against the warm single-thread
+ * figure of the same run.
  */
 export const name = "harness";
 
@@ -154,6 +161,10 @@ export async function run(): Promise<BenchResult[]> {
   process.stderr.write(
     `harness: one thread: ${harnessCpuMs.toFixed(0)} ms CPU = ${(h.runs / (harnessCpuMs / 1000)).toFixed(1)} runs per CPU-second\n`,
   );
+  const user = userCheck();
+  process.stderr.write(
+    `harness: a user's \`chainsim check --runs ${USER_RUNS} --workers 1\`: ${user.runs} runs in ${user.ms.toFixed(0)} ms from spawn to exit = ${(user.runs / (user.ms / 1000)).toFixed(1)} runs/s (the campaign alone: ${user.campaignRunsPerS.toFixed(1)} runs/s)\n`,
+  );
   const all = await allCores(campaign);
   process.stderr.write(
     `harness: ${all.threads} worker threads: ${all.runs} runs in ${all.ms.toFixed(0)} ms = ${(all.runs / (all.ms / 1000)).toFixed(1)} runs/s\n`,
@@ -162,7 +173,30 @@ export async function run(): Promise<BenchResult[]> {
     result("harness-runs-per-s", harnessRunsPerS, "runs/s", bareRunsPerS),
     result("harness-runs-per-s-all-cores", all.runs / (all.ms / 1000), "runs/s", harnessRunsPerS),
     result("harness-runs-per-s-cold", coldRunsPerS, "runs/s", harnessRunsPerS),
+    result("harness-user-check-runs-per-s", user.runs / (user.ms / 1000), "runs/s", harnessRunsPerS),
   ];
+}
+
+/** Runs per property of the user's campaign (`chainsim check`'s default). */
+const USER_RUNS = 100;
+
+/** `chainsim check --runs USER_RUNS --workers 1` as a user runs it: a fresh process, timed from spawn to exit. */
+function userCheck(): { runs: number; ms: number; campaignRunsPerS: number } {
+  const dir = mkdtempSync(join(tmpdir(), "chainsim-bench-"));
+  try {
+    const args = ["bin/chainsim.js", "check", "--runs", String(USER_RUNS), "--workers", "1", "--seed", String(SEED)];
+    const flags = ["--no-page", "--json", "--report-dir", dir, "--regressions-dir", dir];
+    const t0 = performance.now();
+    const p = spawnSync(process.execPath, [...args, ...flags], { encoding: "utf8", maxBuffer: 64 << 20 });
+    const ms = performance.now() - t0;
+    if (p.status !== 0 && p.status !== 1) throw new Error(`chainsim check exited ${p.status}: ${p.stderr.slice(-500)}`);
+    const out = JSON.parse(p.stdout) as { runs: number; runsPerS: number; verdict: string };
+    if (out.verdict !== "passed")
+      process.stderr.write(`harness: warning: the user's campaign at seed ${SEED} did not pass (${out.verdict})\n`);
+    return { runs: out.runs, ms, campaignRunsPerS: out.runsPerS };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The campaign on one worker thread per core, timed after a warm-up campaign on the same threads. */
