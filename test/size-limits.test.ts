@@ -22,7 +22,6 @@ const FILE_ALLOWANCE: Readonly<Record<string, number>> = {
   "src/app/node-process.ts": 549,
   "src/cli/explore.ts": 492,
   "src/devnet/chain.ts": 557,
-  "src/explore/explore.ts": 517,
   "src/harness/campaign.ts": 533,
   "src/harness/commands.ts": 561,
   "src/harness/session.ts": 525,

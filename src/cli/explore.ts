@@ -8,14 +8,7 @@ import { durationMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseDuration } from "../core/go/duration.js";
 import { explorationChart, sweepChart, type VegaLiteSpec } from "../explore/chart.js";
-import {
-  applySweepValue,
-  type Exploration,
-  exploringCancelWindow,
-  type SweepExploration,
-  searchRange,
-  sweepingCancelWindow,
-} from "../explore/explore.js";
+import { exploringCancelWindow, searchRange } from "../explore/explore.js";
 import {
   type CancelWindowConfig,
   DEFAULT_CONFIG,
@@ -28,6 +21,8 @@ import {
 } from "../explore/model.js";
 import { runOnWorkers, WORKERS_MAX } from "../explore/pool.js";
 import { explorationCsv, explorationText, sweepCsv, sweepText } from "../explore/render.js";
+import type { Exploration } from "../explore/summarize.js";
+import { applySweepValue, type SweepExploration, sweepingCancelWindow } from "../explore/sweep.js";
 import { ExitCode } from "./exit.js";
 import { registerHaltRecovery } from "./explore-halt-recovery.js";
 
