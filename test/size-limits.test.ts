@@ -39,7 +39,6 @@ const FUNCTION_ALLOWANCE: Readonly<Record<string, number>> = {
   "src/harness/commands.ts runCommand": 136,
   "src/harness/session.ts Session.#apply": 115,
   "src/harness/summary.ts checkSummary": 104,
-  "src/scenario/checks.ts checkReferences": 141,
   "src/server/config.ts defaultAppToml": 166,
   "src/server/rest.ts listenRest": 122,
 };
