@@ -5,9 +5,7 @@
  * chart (`--chart`). Exit 0, 1 when a series shows anomalies or fails its verification, 2 for a bad flag or a file
  * that cannot be written (one line on stderr).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { Result } from "../core/errors.js";
@@ -17,6 +15,7 @@ import { runOnWorkers, WORKERS_MAX } from "../explore/pool.js";
 import { explorationCsv, explorationText, sweepCsv, sweepText } from "../explore/render.js";
 import type { Exploration } from "../explore/summarize.js";
 import { type SweepExploration, sweepingCancelWindow } from "../explore/sweep.js";
+import { writeFileAtomic } from "../node/atomic-write.js";
 import { ExitCode } from "./exit.js";
 import { type CancelWindowFlags, DEFAULT_OUT, parseCancelWindowFlags, SWEEP_POINTS } from "./explore-flags.js";
 import { registerHaltRecovery } from "./explore-halt-recovery.js";
@@ -109,10 +108,8 @@ export async function cancelWindowCommand(f: CancelWindowFlags, io: ExploreIo): 
   return broken ? ExitCode.failed : ExitCode.ok;
 }
 
-export const nodeWriteFile = (path: string, text: string): void => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
+/** The host's write of `--out` and `--chart`: the directory made, the file written whole or not at all. */
+const nodeWriteFile = (path: string, text: string): void => writeFileAtomic(path, text, { makeDir: true });
 
 export function registerExplore(
   program: Command,
