@@ -156,21 +156,20 @@ function checkStep(step: unknown, i: number, r: Refs): void {
   const a = (key: string): Rec | undefined => (isRecord(step[key]) ? (step[key] as Rec) : undefined);
   const submit = a("submitProposal");
   if (submit) r.account(submit.proposer, at("submitProposal", "proposer"));
-  const deposit = a("deposit");
-  if (deposit) {
-    r.proposal(deposit.proposal, at("deposit", "proposal"));
-    r.account(deposit.from, at("deposit", "from"));
-  }
+  /** An action on a proposal sent by an account (`deposit`, `cancelProposal`). */
+  const proposalFrom = (key: string) => {
+    const action = a(key);
+    if (action === undefined) return;
+    r.proposal(action.proposal, at(key, "proposal"));
+    r.account(action.from, at(key, "from"));
+  };
+  proposalFrom("deposit");
   const vote = a("vote");
   if (vote) {
     r.proposal(vote.proposal, at("vote", "proposal"));
     if (isRecord(vote.votes)) for (const voter of Object.keys(vote.votes)) r.voter(voter, at("vote", "votes", voter));
   }
-  const cancel = a("cancelProposal");
-  if (cancel) {
-    r.proposal(cancel.proposal, at("cancelProposal", "proposal"));
-    r.account(cancel.from, at("cancelProposal", "from"));
-  }
+  proposalFrom("cancelProposal");
   const tx = a("tx");
   if (tx) r.account(tx.from, at("tx", "from"));
   const swap = a("swapBinary");
