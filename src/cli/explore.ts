@@ -1,9 +1,13 @@
 /**
- * `chainsim explore`: registers its subcommands (cancel-window here, upgrade-height and halt-recovery in their own
- * files) and runs `explore cancel-window`: parse the flags (explore-flags.ts), run the exploration or the sweep on
- * worker threads with a progress bar on a terminal, print it (text, CSV or JSON), write the JSON (`--out`) and the
- * chart (`--chart`). Exit 0, 1 when a series shows anomalies or fails its verification, 2 for a bad flag or a file
- * that cannot be written (one line on stderr).
+ * `chainsim explore`: registers the command with cancel-window (here) and halt-recovery (explore-halt-recovery.ts;
+ * main.ts adds upgrade-height, explore-height.ts), and runs `explore cancel-window`:
+ *
+ * 1. parse the flags (explore-flags.ts);
+ * 2. run the exploration or the sweep on worker threads, with a progress bar on a terminal;
+ * 3. print it (text, CSV or JSON) and write the JSON (`--out`) and the chart (`--chart`), each whole or not at all.
+ *
+ * Exit 0; 1 when a series shows anomalies or fails its verification; 2 for a bad flag or a file that cannot be
+ * written (one line on stderr).
  */
 import { availableParallelism } from "node:os";
 import { SingleBar } from "cli-progress";
