@@ -1,7 +1,8 @@
 import { availableParallelism, loadavg } from "node:os";
-import { exploringCancelWindow, sweepingCancelWindow } from "../src/explore/explore.js";
+import { exploringCancelWindow } from "../src/explore/explore.js";
 import { DEFAULT_CONFIG } from "../src/explore/model.js";
 import { runOnWorkers } from "../src/explore/pool.js";
+import { sweepingCancelWindow } from "../src/explore/sweep.js";
 import { type BenchResult, result } from "./bench.js";
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { unixMs } from "../core/brand.js";
 import { parseRfc3339 } from "../core/go/time.js";
@@ -11,6 +11,7 @@ import {
   haltRecoveryText,
 } from "../explore/halt-recovery-report.js";
 import { applyWhatIf, type WhatIf } from "../explore/what-if.js";
+import { writeFileAtomic } from "../node/atomic-write.js";
 import { formatScenarioError } from "../scenario/errors.js";
 import { parseScenario } from "../scenario/load.js";
 import { durationTextMs } from "../scenario/operator-schema.js";
@@ -193,12 +194,6 @@ export interface HaltRecoveryIo {
   readonly renderSvg: (spec: VegaLiteSpec) => Promise<string>;
 }
 
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
 export async function haltRecoveryCommand(
   target: string | undefined,
   f: HaltRecoveryFlags,
@@ -214,7 +209,7 @@ export async function haltRecoveryCommand(
   }
   if (f.chart !== undefined) {
     try {
-      writeAtomic(f.chart, await io.renderSvg(haltRecoveryChart(x)));
+      writeFileAtomic(f.chart, await io.renderSvg(haltRecoveryChart(x)));
     } catch (e) {
       io.err(`Error: --chart ${f.chart}: ${e instanceof Error ? e.message : String(e)}`);
       return ExitCode.usage;

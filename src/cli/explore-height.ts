@@ -3,7 +3,7 @@
  * [--json] [--chart FILE.svg]` (docs/block-time-model.md §3). The I/O edge: reads the profile, parses the window
  * (src/explore/daily-window.ts), writes the chart atomically. Bad input: one line on stderr, exit 2.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { unixMs } from "../core/brand.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -12,6 +12,7 @@ import { parseWindow } from "../explore/daily-window.js";
 import { PLAN_RUNS_MAX } from "../explore/plan-height.js";
 import { parseTarget, planUpgradeHeight, type UpgradeHeightRequest } from "../explore/upgrade-height.js";
 import { upgradeHeightChart, upgradeHeightJson, upgradeHeightText } from "../explore/upgrade-height-render.js";
+import { writeFileAtomic } from "../node/atomic-write.js";
 import { formatScenarioError } from "../scenario/errors.js";
 import { type Profile, parseProfile } from "../scenario/profile.js";
 import { ExitCode } from "./exit.js";
@@ -80,13 +81,6 @@ function request(f: UpgradeHeightFlags): Result<{ profile: Profile; req: Upgrade
   });
 }
 
-/** Writes beside the target, then renames: never a half-written file. */
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
 export async function upgradeHeightCommand(f: UpgradeHeightFlags, io: Io): Promise<number> {
   const r = request(f);
   if (!r.ok) {
@@ -100,7 +94,7 @@ export async function upgradeHeightCommand(f: UpgradeHeightFlags, io: Io): Promi
   }
   if (f.chart !== undefined) {
     try {
-      writeAtomic(f.chart, await renderSvg(upgradeHeightChart(plan.value)));
+      writeFileAtomic(f.chart, await renderSvg(upgradeHeightChart(plan.value)));
     } catch (e) {
       io.err(`${PREFIX}: --chart: cannot write ${f.chart}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
       return ExitCode.usage;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_CONFIG } from "../explore/model.js";
-import { DEFAULT_OUT, parseCancelWindowFlags } from "./explore.js";
+import { DEFAULT_OUT, parseCancelWindowFlags } from "./explore-flags.js";
 import { main } from "./main.js";
 
 /** Runs `chainsim explore cancel-window ...args` in-process; returns exit code and captured output lines. */

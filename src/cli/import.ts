@@ -7,11 +7,12 @@
  * summary (text, or one JSON object with `--json`). Progress lines go to stderr every 100 requests, not with `--json`.
  * A failure is one line on stderr naming the endpoint and what was wrong, with the exit codes of `IMPORT_EXIT`.
  */
-import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Command } from "commander";
 import { parseDurationNs } from "../core/go/duration.js";
 import { isNamespace, NAMESPACES, type Namespace } from "../core/namespace.js";
+import { writeFileAtomic } from "../node/atomic-write.js";
 import { type Imported, importProfile, MAX_REQUESTS_DEFAULT, MAX_VALIDATORS_DEFAULT } from "../rehearse/import.js";
 import type { ImportFailure } from "../rehearse/reader.js";
 import { profileToYaml } from "../scenario/profile.js";
@@ -129,15 +130,12 @@ function parseFlags(f: ImportFlags): Parsed {
   };
 }
 
-/** Writes `text` to `path` whole or not at all: a temporary file in the same directory, then a rename. */
+/** Writes `text` to `path` whole or not at all (writeFileAtomic); the error line names `--out` when it fails. */
 function writeAtomically(path: string, text: string): string | undefined {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, text, { flag: "wx" });
-    renameSync(tmp, path);
+    writeFileAtomic(path, text);
     return undefined;
   } catch (e) {
-    rmSync(tmp, { force: true });
     return `--out: ${path}: ${e instanceof Error ? e.message : String(e)}`;
   }
 }

@@ -5,9 +5,10 @@
  * per value.
  */
 import { formatDuration } from "../core/go/duration.js";
-import type { Exploration, SweepExploration } from "./explore.js";
 import { blockTimeText } from "./render.js";
 import { landedAt, sortedLandings } from "./search.js";
+import type { Exploration } from "./summarize.js";
+import type { SweepExploration } from "./sweep.js";
 import { wilson } from "./wilson.js";
 
 export type VegaLiteSpec = Readonly<Record<string, unknown>>;

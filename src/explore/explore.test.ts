@@ -4,9 +4,10 @@ import { durationMs } from "../core/brand.js";
 import { parseScenario } from "../scenario/load.js";
 import { runScenario } from "../scenario/runner.js";
 import { trialScenario } from "./chain.js";
-import { applySweepValue, exploreCancelWindow, searchRange, sweepCancelWindow } from "./explore.js";
+import { exploreCancelWindow, searchRange } from "./explore.js";
 import { type CancelWindowConfig, DEFAULT_CONFIG } from "./model.js";
 import { trialDelays, trialSeeds } from "./seeds.js";
+import { applySweepValue, sweepCancelWindow } from "./sweep.js";
 import { runTrial } from "./trial.js";
 
 const MIN = 60_000;

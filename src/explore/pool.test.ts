@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
-import { runBatches, sweepingCancelWindow, type TrialBatch } from "./explore.js";
+import { runBatches, type TrialBatch } from "./batch.js";
 import { type CancelWindowConfig, DEFAULT_CONFIG } from "./model.js";
 import { POOL_MIN_JOBS, runOnWorkers, slices } from "./pool.js";
+import { sweepingCancelWindow } from "./sweep.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

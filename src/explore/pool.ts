@@ -6,7 +6,7 @@
  */
 import type { Result } from "../core/errors.js";
 import { type WorkerPool, workerModule, workerPool } from "../core/worker-pool.js";
-import { type ExploreOptions, type Exploring, runBatch, type TrialBatch } from "./explore.js";
+import { type ExploreOptions, type Exploring, runBatch, type TrialBatch } from "./batch.js";
 import type { TrialResult } from "./trial.js";
 
 /** Jobs per task: a few dozen engine runs, so a task costs far more than its message and the tail stays short. */

@@ -7,9 +7,10 @@
 import type { BlockTimeModel } from "../chain/block-time.js";
 import { driftDuration } from "../chain/block-time-drift.js";
 import { formatDuration } from "../core/go/duration.js";
-import type { Exploration, OffsetPoint, SweepExploration } from "./explore.js";
 import type { CancelWindowConfig, DelaySpec } from "./model.js";
 import { meanBlockTime, minBlockTime, type RuleGap, ruleOfThumbMs } from "./rule.js";
+import type { Exploration, OffsetPoint } from "./summarize.js";
+import type { SweepExploration } from "./sweep.js";
 import { wilson } from "./wilson.js";
 
 const dur = (ms: number): string => formatDuration(Math.trunc(ms));

@@ -3,7 +3,7 @@
  * `runBatch`, exactly as the calling thread would run them. Each worker keeps nothing between tasks but what
  * `runBatch` rebuilds from the task itself, so a result depends on its job alone, never on which worker ran it.
  */
-import { runBatch, type TrialBatch } from "./explore.js";
+import { runBatch, type TrialBatch } from "./batch.js";
 import type { TrialResult } from "./trial.js";
 
 export default function runSlice(slice: TrialBatch): TrialResult[] {

@@ -1,3 +1,4 @@
+import { escapeMarkup } from "../core/markup.js";
 import type { CampaignResult } from "./campaign.js";
 import { describe } from "./commands.js";
 import { replayCommand } from "./regression.js";
@@ -41,14 +42,12 @@ function stripForbidden(s: string): string {
   return out;
 }
 
-/** Escapes text content and attribute values. */
+/**
+ * Escapes text content and attribute values: the characters XML 1.0 forbids dropped, then the one markup escaper
+ * (src/core/markup.ts; `'` becomes `&#39;`, a numeric reference, where this file once wrote `&apos;`: the same text).
+ */
 export function xmlEscape(s: string): string {
-  return stripForbidden(s)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return escapeMarkup(stripForbidden(s));
 }
 
 /** Attribute values also keep their line breaks (a raw newline in an attribute reads back as a space). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sampleInput, sampleRecord } from "../../test/kit/report.js";
-import { chainTime, esc, reportPage, SECTION_IDS, scenarioAnchors, scenarioViews } from "./html.js";
+import { chainTime, reportPage, SECTION_IDS, scenarioAnchors, scenarioViews } from "./html.js";
 import type { ReportInput } from "./types.js";
 
 const page = (input: ReportInput) =>
@@ -9,12 +9,6 @@ const page = (input: ReportInput) =>
     input.scenarios === null ? null : scenarioViews(input.scenarios),
     (k) => `<svg data-chart="${k}"></svg>`,
   );
-
-describe("esc", () => {
-  it("escapes the five HTML-special characters", () => {
-    expect(esc(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-  });
-});
 
 describe("scenario anchors and order", () => {
   it("makes one safe, unique anchor per scenario", () => {

@@ -5,6 +5,7 @@
  */
 
 import { formatDuration } from "../core/go/duration.js";
+import { escapeMarkup } from "../core/markup.js";
 import { explorationText, sweepText } from "../explore/render.js";
 import type { PropertySummary } from "../harness/summary.js";
 import { failureText } from "../scenario/failure.js";
@@ -17,10 +18,6 @@ import { savedTraceEvents } from "./trace-read.js";
 import type { ReportInput, ScenarioRecord } from "./types.js";
 
 export const SECTION_IDS = ["summary", "model", "scenarios", "counterexamples", "exploration", "mutation"] as const;
-
-/** HTML-escapes text for element content and attribute values. */
-export const esc = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** One scenario as the page shows it: its record, anchor id and whether it failed. */
 export interface ScenarioView {
@@ -70,10 +67,10 @@ export function chainTime(ms: number): string {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 const card = (k: string, v: string, cls = "") =>
-  `<div class="card"><div class="k">${esc(k)}</div><div class="v ${cls}">${v}</div></div>`;
+  `<div class="card"><div class="k">${escapeMarkup(k)}</div><div class="v ${cls}">${v}</div></div>`;
 const chart = (svg: string | undefined) => (svg === undefined ? "" : `<div class="chart">${svg}</div>`);
 const badge = (passed: boolean, text = passed ? "passed" : "failed") =>
-  `<span class="badge ${passed ? "passed" : "failed"}">${esc(text)}</span>`;
+  `<span class="badge ${passed ? "passed" : "failed"}">${escapeMarkup(text)}</span>`;
 
 function summarySection(
   input: ReportInput,
@@ -87,7 +84,7 @@ function summarySection(
   const out: string[] = [
     `<section id="summary"><h2>Summary</h2>`,
     `<div class="cards">`,
-    card("verdict", esc(s.verdict.toUpperCase()), s.verdict),
+    card("verdict", escapeMarkup(s.verdict.toUpperCase()), s.verdict),
     card(
       "scenarios",
       sc === null ? "–" : `${sc.total - sc.failed} / ${sc.total} passed`,
@@ -100,7 +97,7 @@ function summarySection(
     ),
     card("property runs", thousands(s.runs)),
     card("seed", `<code>${s.seed}</code>`),
-    card("commit", `<code>${esc(s.commit)}</code>`),
+    card("commit", `<code>${escapeMarkup(s.commit)}</code>`),
     card("wall time", seconds(s.wallMs)),
     card("simulated", `${thousands(s.simulated.blocks)} blocks, ${chainTime(s.simulated.chainMs)}`),
     card(
@@ -110,11 +107,11 @@ function summarySection(
     ),
     `</div>`,
     [
-      `<p class="note">Run <code>${esc(s.runId)}</code> of <code>chainsim ${esc(s.command)}</code>, started ${esc(s.startedAt)}; `,
-      `${s.options.runsPerProperty} runs per property, shard ${esc(s.options.shard)}, at most ${s.options.maxCommands} commands per run`,
-      s.options.timeLimitMs === null ? "" : `, time limit ${esc(formatDuration(s.options.timeLimitMs))}`,
-      faults === "" ? "" : `, planted faults <code>${esc(faults)}</code>`,
-      `. Replay the campaign with <code>${esc(replayCommand(s))}</code>`,
+      `<p class="note">Run <code>${escapeMarkup(s.runId)}</code> of <code>chainsim ${escapeMarkup(s.command)}</code>, started ${escapeMarkup(s.startedAt)}; `,
+      `${s.options.runsPerProperty} runs per property, shard ${escapeMarkup(s.options.shard)}, at most ${s.options.maxCommands} commands per run`,
+      s.options.timeLimitMs === null ? "" : `, time limit ${escapeMarkup(formatDuration(s.options.timeLimitMs))}`,
+      faults === "" ? "" : `, planted faults <code>${escapeMarkup(faults)}</code>`,
+      `. Replay the campaign with <code>${escapeMarkup(replayCommand(s))}</code>`,
       interrupted ? " (the time limit cut this one short, so a replay may run further)" : "",
       `.</p>`,
     ].join(""),
@@ -127,7 +124,7 @@ function summarySection(
       `<div class="chips">`,
       ...views.map(
         (v) =>
-          `<a class="chip${v.failed ? " failed" : ""}" href="#${v.anchor}">${esc(v.record.report.name)}${v.record.knownRegression === true ? " (known regression)" : ""}</a>`,
+          `<a class="chip${v.failed ? " failed" : ""}" href="#${v.anchor}">${escapeMarkup(v.record.report.name)}${v.record.knownRegression === true ? " (known regression)" : ""}</a>`,
       ),
       `</div>`,
     );
@@ -147,8 +144,8 @@ function summarySection(
       `<h3>Generated sequences</h3>`,
       `<p class="note">${g.samples} command sequences sampled with seed ${g.seed}: the share with each feature, and their lengths.</p>`,
       `<table class="compact"><tbody>`,
-      ...Object.entries(g.classes).map(([k, v]) => `<tr><td>${esc(k)}</td><td class="n">${v}%</td></tr>`),
-      `<tr><td>lengths</td><td class="n">${esc(
+      ...Object.entries(g.classes).map(([k, v]) => `<tr><td>${escapeMarkup(k)}</td><td class="n">${v}%</td></tr>`),
+      `<tr><td>lengths</td><td class="n">${escapeMarkup(
         Object.entries(g.lengths)
           .map(([k, v]) => `${k}: ${v}%`)
           .join(", "),
@@ -162,8 +159,8 @@ function summarySection(
 
 function propertyRow(p: PropertySummary): string {
   const result = p.error !== undefined ? "crashed" : p.passed ? "passed" : "failed";
-  const link = p.counterexample === undefined ? "" : ` <a href="#cx-${esc(p.property)}">counterexample</a>`;
-  return `<tr class="${result === "passed" ? "" : "failed"}"><td class="name"><code>${esc(p.property)}</code></td><td><span class="badge ${result}">${result}</span>${p.interrupted ? ' <span class="badge">time limit</span>' : ""}${link}</td><td class="n">${thousands(p.runs)}</td><td class="n">${p.failures}</td><td class="n">${thousands(p.commands)}</td><td class="n">${seconds(p.wallMs)}</td><td class="n">${p.runsPerS}</td><td class="text">${esc(p.text)}</td></tr>`;
+  const link = p.counterexample === undefined ? "" : ` <a href="#cx-${escapeMarkup(p.property)}">counterexample</a>`;
+  return `<tr class="${result === "passed" ? "" : "failed"}"><td class="name"><code>${escapeMarkup(p.property)}</code></td><td><span class="badge ${result}">${result}</span>${p.interrupted ? ' <span class="badge">time limit</span>' : ""}${link}</td><td class="n">${thousands(p.runs)}</td><td class="n">${p.failures}</td><td class="n">${thousands(p.commands)}</td><td class="n">${seconds(p.wallMs)}</td><td class="n">${p.runsPerS}</td><td class="text">${escapeMarkup(p.text)}</td></tr>`;
 }
 
 function modelSection(input: ReportInput, svg: (k: string) => string | undefined): string {
@@ -174,12 +171,14 @@ function modelSection(input: ReportInput, svg: (k: string) => string | undefined
     `<p class="note">The xstate statechart of the upgrade lifecycle (<code>models/upgrade-machine.ts</code>): two parallel regions, the plan slot and the chain's progress, and node lifecycle events at the root. Arrows change state; loops re-enter it; lines inside a box leave it unchanged. Each transition shows how many times it fired over the campaign's runs; red dashed ones never fired.</p>`,
     chart(svg(chartKey.model)),
     `<p>${c.fired} of ${c.total} transitions fired (${(c.ratio * 100).toFixed(1)}%)${
-      c.missing.length === 0 ? "." : `; never fired: ${c.missing.map((m) => `<code>${esc(m)}</code>`).join(", ")}.`
+      c.missing.length === 0
+        ? "."
+        : `; never fired: ${c.missing.map((m) => `<code>${escapeMarkup(m)}</code>`).join(", ")}.`
     }</p>`,
     `<details><summary>counts per transition id</summary><table><thead><tr><th>transition</th><th class="n">fired</th></tr></thead><tbody>`,
     ...input.transitions.map(
       (t) =>
-        `<tr><td><code>${esc(t.id)}</code></td><td class="n">${esc(countText(t.id in counts ? counts[t.id]! : 0))}</td></tr>`,
+        `<tr><td><code>${escapeMarkup(t.id)}</code></td><td class="n">${escapeMarkup(countText(t.id in counts ? counts[t.id]! : 0))}</td></tr>`,
     ),
     `</tbody></table></details>`,
     `</section>`,
@@ -191,12 +190,12 @@ function scenarioArticle(v: ScenarioView, svg: string | undefined): string {
   const labels = new Map(r.proposals.filter((p) => p.label !== null).map((p) => [String(p.id), p.label!]));
   const applied = Object.entries(r.final.applied).map(([n, h]) => `${n} at ${h}`);
   const facts = [
-    `<code>${esc(r.file)}</code>`,
+    `<code>${escapeMarkup(r.file)}</code>`,
     `seed ${r.seed}`,
-    `final height ${r.final.height} at ${esc(r.final.time)}`,
+    `final height ${r.final.height} at ${escapeMarkup(r.final.time)}`,
     `${r.halts.length} halt(s)`,
-    applied.length === 0 ? "no upgrade applied" : `applied: ${esc(applied.join(", "))}`,
-    r.final.halted === null ? "" : `halted at ${r.final.halted.height}: ${esc(r.final.halted.reason)}`,
+    applied.length === 0 ? "no upgrade applied" : `applied: ${escapeMarkup(applied.join(", "))}`,
+    r.final.halted === null ? "" : `halted at ${r.final.halted.height}: ${escapeMarkup(r.final.halted.reason)}`,
     `${r.wallMs.toFixed(1)} ms`,
   ].filter((f) => f !== "");
   const status = !v.failed
@@ -206,13 +205,13 @@ function scenarioArticle(v: ScenarioView, svg: string | undefined): string {
       : badge(false);
   return [
     `<article class="scenario" id="${v.anchor}">`,
-    `<h3>${esc(r.name)} ${status}</h3>`,
+    `<h3>${escapeMarkup(r.name)} ${status}</h3>`,
     `<div class="facts">${facts.join(" · ")}</div>`,
     r.failures.length === 0
       ? ""
-      : `<ul class="failures">${r.failures.map((f) => `<li>${esc(failureText(f))}</li>`).join("")}</ul>`,
+      : `<ul class="failures">${r.failures.map((f) => `<li>${escapeMarkup(failureText(f))}</li>`).join("")}</ul>`,
     chart(svg),
-    `<details><summary>text timeline (<code>npx chainsim run ${esc(r.file)}</code>)</summary><pre>${esc(
+    `<details><summary>text timeline (<code>npx chainsim run ${escapeMarkup(r.file)}</code>)</summary><pre>${escapeMarkup(
       renderTimeline(savedTraceEvents(v.record.trace), labels).join("\n"),
     )}</pre></details>`,
     `</article>`,
@@ -236,22 +235,22 @@ function counterexamplesSection(input: ReportInput): string {
   for (const p of failing) {
     const cx = p.counterexample;
     out.push(
-      `<div class="cx" id="cx-${esc(p.property)}"><h3>${esc(p.property)}</h3>`,
-      `<p class="note">${esc(p.text)}</p>`,
+      `<div class="cx" id="cx-${escapeMarkup(p.property)}"><h3>${escapeMarkup(p.property)}</h3>`,
+      `<p class="note">${escapeMarkup(p.text)}</p>`,
     );
-    if (p.error !== undefined) out.push(`<p>The harness crashed:</p><pre>${esc(p.error)}</pre>`);
+    if (p.error !== undefined) out.push(`<p>The harness crashed:</p><pre>${escapeMarkup(p.error)}</pre>`);
     if (cx !== undefined) {
       const sidecars = Object.entries(cx.sidecars).map(([n, ms]) => `${n} after ${formatDuration(ms)}`);
       out.push(
-        `<p><strong>Violation:</strong> ${esc(cx.violation)}</p>`,
+        `<p><strong>Violation:</strong> ${escapeMarkup(cx.violation)}</p>`,
         `<p>Shrunk to ${cx.commands.length} step(s) after ${cx.numShrinks} shrink(s)${
-          sidecars.length === 0 ? ", no sidecars" : `, sidecars: ${esc(sidecars.join(", "))}`
+          sidecars.length === 0 ? ", no sidecars" : `, sidecars: ${escapeMarkup(sidecars.join(", "))}`
         }:</p>`,
-        `<ol class="steps">${cx.commands.map((c) => `<li>${esc(c)}</li>`).join("")}</ol>`,
+        `<ol class="steps">${cx.commands.map((c) => `<li>${escapeMarkup(c)}</li>`).join("")}</ol>`,
         cx.file === null
           ? `<p class="note">No regression scenario was written.</p>`
-          : `<p>Replay it:</p><pre>npx chainsim run ${esc(cx.file)}</pre>`,
-        `<p class="note">fast-check seed ${cx.seed}, path <code>${esc(cx.path)}</code></p>`,
+          : `<p>Replay it:</p><pre>npx chainsim run ${escapeMarkup(cx.file)}</pre>`,
+        `<p class="note">fast-check seed ${cx.seed}, path <code>${escapeMarkup(cx.path)}</code></p>`,
       );
     }
     out.push(`</div>`);
@@ -271,12 +270,12 @@ function explorationSection(input: ReportInput, svg: (k: string) => string | und
     const d = x.data;
     const text = d.kind === "cancel-window" ? explorationText(d) : sweepText(d);
     out.push(
-      `<p class="note">The last <code>chainsim explore cancel-window</code> when this report was built (kept in <code>${esc(x.source)}</code>): how far ahead must a plan be scheduled so that a cancel proposal submitted after it still executes before the plan's height?</p>`,
+      `<p class="note">The last <code>chainsim explore cancel-window</code> when this report was built (kept in <code>${escapeMarkup(x.source)}</code>): how far ahead must a plan be scheduled so that a cancel proposal submitted after it still executes before the plan's height?</p>`,
       d.kind === "cancel-window" && d.recommendation !== null
         ? `<p><strong>Schedule at least ${thousands(d.recommendation.offset)} blocks ahead</strong> (${formatDuration(d.recommendation.timeAtMeanMs)} at the mean block time); the rule of thumb gives ${thousands(d.ruleOfThumb.mean.blocks)} with the mean block time and ${thousands(d.ruleOfThumb.min.blocks)} with the minimum.</p>`
         : "",
       chart(svg(chartKey.exploration)),
-      `<details><summary>the exploration as text</summary><pre>${esc(text.join("\n"))}</pre></details>`,
+      `<details><summary>the exploration as text</summary><pre>${escapeMarkup(text.join("\n"))}</pre></details>`,
     );
   }
   out.push(`</section>`);
@@ -294,9 +293,9 @@ export function reportPage(
   return [
     `<!DOCTYPE html>`,
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${esc(title)}</title><style>${REPORT_CSS}</style></head><body>`,
+    `<title>${escapeMarkup(title)}</title><style>${REPORT_CSS}</style></head><body>`,
     `<header><h1>chainsim report ${badge(s.verdict === "passed", s.verdict)}</h1>`,
-    `<div class="meta">run ${esc(s.runId)} · seed ${s.seed} · commit ${esc(s.commit)} · ${esc(s.startedAt)}</div></header>`,
+    `<div class="meta">run ${escapeMarkup(s.runId)} · seed ${s.seed} · commit ${escapeMarkup(s.commit)} · ${escapeMarkup(s.startedAt)}</div></header>`,
     `<nav>${SECTION_IDS.map((id) => `<a href="#${id}">${{ summary: "Summary", model: "Model", scenarios: "Scenarios", counterexamples: "Counterexamples", exploration: "Cancel window", mutation: "Mutation score" }[id]}</a>`).join("")}</nav>`,
     `<main>`,
     summarySection(input, views, svg),

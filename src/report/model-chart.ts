@@ -113,41 +113,71 @@ interface Seg {
   readonly color: string;
 }
 
-/** Vega-Lite spec of the diagram with each transition's count. */
-export function modelDiagram(transitions: readonly TransitionInfo[], counts: TransitionCounts): VegaLiteSpec {
-  const layout = layoutOf(transitions);
-  const box = new Map(layout.states.map((s) => [s.name, s]));
-  const count = (t: TransitionInfo): number | null => (t.id in counts ? counts[t.id]! : 0);
-  const max = Math.max(1, ...transitions.map((t) => count(t) ?? 0));
-  const width = (n: number | null) =>
-    n === 0 ? 1.2 : n === null ? 2.5 : 1.2 + (3.3 * Math.log10(1 + n)) / Math.log10(1 + max);
-  const color = (n: number | null) => (n === 0 ? NEVER : FIRED);
+/** A text mark at a point, in a colour. */
+interface Label {
+  readonly x: number;
+  readonly y: number;
+  readonly text: string;
+  readonly color: string;
+}
 
-  const lines: Seg[] = [];
-  const dashed: Seg[] = [];
-  const heads: { x: number; y: number; angle: number; color: string }[] = [];
-  const labels: { x: number; y: number; text: string; color: string }[] = [];
-  const label = (x: number, y: number, text: string, c: string): void => {
-    labels.push({ x, y, text, color: c });
-  };
+/**
+ * The diagram's strokes as the drawing steps add them: line points (solid, or dashed for a transition that never
+ * fired), arrowheads and labels, in the order drawn. A stroke's width grows with the log of its count, relative to the
+ * largest count.
+ */
+class Strokes {
+  readonly lines: Seg[] = [];
+  readonly dashed: Seg[] = [];
+  readonly heads: { x: number; y: number; angle: number; color: string }[] = [];
+  readonly labels: Label[] = [];
+  readonly #counts: TransitionCounts;
+  readonly #max: number;
+
+  constructor(transitions: readonly TransitionInfo[], counts: TransitionCounts) {
+    this.#counts = counts;
+    this.#max = Math.max(1, ...transitions.map((t) => this.count(t) ?? 0));
+  }
+
+  count(t: TransitionInfo): number | null {
+    return t.id in this.#counts ? this.#counts[t.id]! : 0;
+  }
+
+  width(n: number | null): number {
+    return n === 0 ? 1.2 : n === null ? 2.5 : 1.2 + (3.3 * Math.log10(1 + n)) / Math.log10(1 + this.#max);
+  }
+
+  color(n: number | null): string {
+    return n === 0 ? NEVER : FIRED;
+  }
+
+  label(x: number, y: number, text: string, c: string): void {
+    this.labels.push({ x, y, text, color: c });
+  }
+
   /** A polyline with an arrowhead at its end; `n` is the count it stands for, "marker" for an initial marker. */
-  const path = (edge: string, pts: readonly (readonly [number, number])[], n: number | null | "marker") => {
-    const c = n === "marker" ? INK : color(n);
-    const w = n === "marker" ? 1.5 : width(n);
-    for (const [i, [x, y]] of pts.entries()) (n === 0 ? dashed : lines).push({ edge, i, x, y, width: w, color: c });
+  path(edge: string, pts: readonly (readonly [number, number])[], n: number | null | "marker"): void {
+    const c = n === "marker" ? INK : this.color(n);
+    const w = n === "marker" ? 1.5 : this.width(n);
+    for (const [i, [x, y]] of pts.entries())
+      (n === 0 ? this.dashed : this.lines).push({ edge, i, x, y, width: w, color: c });
     const [x1, y1] = pts[pts.length - 2]!;
     const [x2, y2] = pts[pts.length - 1]!;
     // triangle-up rotated clockwise by `angle` degrees points along (sin, -cos).
     const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-    heads.push({
+    this.heads.push({
       x: x2 - ((x2 - x1) * HEAD_BACK) / len,
       y: y2 - ((y2 - y1) * HEAD_BACK) / len,
       angle: (Math.atan2(x2 - x1, -(y2 - y1)) * 180) / Math.PI,
       color: c,
     });
-  };
+  }
+}
 
-  // Arrows between two boxes: horizontal, stacked down the boxes' shared band, forward (left to right) first.
+type Box = DiagramLayout["states"][number];
+
+/** Arrows between two boxes: horizontal, stacked down the boxes' shared band, forward (left to right) first. */
+function drawEdges(s: Strokes, transitions: readonly TransitionInfo[], box: ReadonlyMap<string, Box>): void {
   const pairs = new Map<string, TransitionInfo[]>();
   for (const t of transitions.filter((t) => shapeOf(t) === "edge")) {
     const [a, b] = [stateName(t.source), stateName(t.targets[0]!)].sort((p, q) => box.get(p)!.x - box.get(q)!.x);
@@ -165,18 +195,25 @@ export function modelDiagram(transitions: readonly TransitionInfo[], counts: Tra
       const y = ordered.length === 1 ? (top + bottom) / 2 : top + ((bottom - top) * i) / (ordered.length - 1);
       const forward = stateName(t.source) === a!.name;
       const [x1, x2] = forward ? [a!.x + a!.w, b!.x - 2] : [b!.x, a!.x + a!.w + 2];
-      path(t.id, [[x1, y] as const, [x2, y] as const], count(t));
-      label((a!.x + a!.w + b!.x) / 2, y - 4, `${transitionLabel(t)}  ·  ${countText(count(t))}`, color(count(t)));
+      s.path(t.id, [[x1, y] as const, [x2, y] as const], s.count(t));
+      s.label(
+        (a!.x + a!.w + b!.x) / 2,
+        y - 4,
+        `${transitionLabel(t)}  ·  ${countText(s.count(t))}`,
+        s.color(s.count(t)),
+      );
     });
   }
+}
 
-  // Loops under a box: one loop per state, its transitions listed under it.
-  for (const s of layout.states) {
-    const loops = transitions.filter((t) => shapeOf(t) === "self" && stateName(t.source) === s.name);
+/** Loops under a box: one loop per state, its transitions listed under it. */
+function drawLoops(s: Strokes, transitions: readonly TransitionInfo[], layout: DiagramLayout): void {
+  for (const b of layout.states) {
+    const loops = transitions.filter((t) => shapeOf(t) === "self" && stateName(t.source) === b.name);
     if (loops.length === 0) continue;
-    const cx = s.x + s.w / 2;
-    const bottom = s.y + s.h;
-    const known = loops.map(count).filter((n): n is number => n !== null);
+    const cx = b.x + b.w / 2;
+    const bottom = b.y + b.h;
+    const known = loops.map((t) => s.count(t)).filter((n): n is number => n !== null);
     const total = known.length < loops.length && known.every((n) => n === 0) ? null : known.reduce((a, b) => a + b, 0);
     // A circle of radius LOOP_R centred under the box, cut by the box's bottom edge, run from its left cut point
     // down and round to its right one. Angles are clockwise from "up".
@@ -186,20 +223,22 @@ export function modelDiagram(transitions: readonly TransitionInfo[], counts: Tra
       const a = -cut - ((2 * Math.PI - 2 * cut) * k) / 24;
       return [cx + LOOP_R * Math.sin(a), cy - LOOP_R * Math.cos(a)] as const;
     });
-    path(`${s.name}-loop`, pts, total);
+    s.path(`${b.name}-loop`, pts, total);
     for (const [i, t] of loops.entries())
-      label(
+      s.label(
         cx,
         bottom + 2 * LOOP_R + 22 + 15 * i,
-        `↻ ${transitionLabel(t)}  ·  ${countText(count(t))}`,
-        color(count(t)),
+        `↻ ${transitionLabel(t)}  ·  ${countText(s.count(t))}`,
+        s.color(s.count(t)),
       );
   }
+}
 
-  // Initial-state markers: a dot and an arrow into the box.
-  const dots = layout.states.filter((s) => s.initial).map((s) => ({ x: s.x - 34, y: s.y + s.h / 2 }));
+/** Initial-state markers: a dot left of each initial box and an arrow into the box; returns the dots. */
+function drawInitialMarkers(s: Strokes, layout: DiagramLayout): { x: number; y: number }[] {
+  const dots = layout.states.filter((b) => b.initial).map((b) => ({ x: b.x - 34, y: b.y + b.h / 2 }));
   for (const d of dots)
-    path(
+    s.path(
       `init-${d.x}-${d.y}`,
       [
         [d.x, d.y],
@@ -207,29 +246,46 @@ export function modelDiagram(transitions: readonly TransitionInfo[], counts: Tra
       ],
       "marker",
     );
+  return dots;
+}
 
-  // Boxes: title, a rule, the internal transitions with their counts.
-  const boxes = layout.states.map((s) => ({ ...s, x2: s.x + s.w, y2: s.y + s.h }));
-  const titles = layout.states.map((s) => ({
-    x: s.x + s.w / 2,
-    y: s.y + (s.h > 60 ? 20 : s.h / 2 + 5),
-    text: s.name === ROOT ? `${ROOT} (any state)` : s.name,
-  }));
+/** Inside the boxes: a rule under the title, then each internal transition with its count on the right. */
+function boxInsides(s: Strokes, transitions: readonly TransitionInfo[], layout: DiagramLayout) {
   const rules: { x: number; x2: number; y: number }[] = [];
-  const internal: { x: number; y: number; text: string; color: string }[] = [];
-  const internalCounts: { x: number; y: number; text: string; color: string }[] = [];
-  for (const s of layout.states) {
-    const inner = transitions.filter((t) => shapeOf(t) === "internal" && stateName(t.source) === s.name);
+  const internal: Label[] = [];
+  const internalCounts: Label[] = [];
+  for (const b of layout.states) {
+    const inner = transitions.filter((t) => shapeOf(t) === "internal" && stateName(t.source) === b.name);
     if (inner.length === 0) continue;
-    rules.push({ x: s.x, x2: s.x + s.w, y: s.y + 30 });
+    rules.push({ x: b.x, x2: b.x + b.w, y: b.y + 30 });
     inner.forEach((t, i) => {
-      const y = s.y + 48 + 17 * i;
-      internal.push({ x: s.x + 10, y, text: transitionLabel(t), color: count(t) === 0 ? NEVER : INK });
-      internalCounts.push({ x: s.x + s.w - 10, y, text: countText(count(t)), color: color(count(t)) });
+      const y = b.y + 48 + 17 * i;
+      internal.push({ x: b.x + 10, y, text: transitionLabel(t), color: s.count(t) === 0 ? NEVER : INK });
+      internalCounts.push({ x: b.x + b.w - 10, y, text: countText(s.count(t)), color: s.color(s.count(t)) });
     });
   }
-  const regions = Object.values(REGIONS).map((r) => ({ ...r, x2: r.x + r.w, y2: r.y + r.h }));
+  return { rules, internal, internalCounts };
+}
 
+/**
+ * The Vega-Lite spec of the drawn diagram (positions in pixels on identity-like scales), layers bottom up: regions
+ * and their titles, boxes, their rules, titles and internal transitions, the lines (solid, then dashed), the
+ * arrowheads, the initial dots, and the transition labels.
+ */
+function diagramSpec(
+  layout: DiagramLayout,
+  s: Strokes,
+  dots: readonly { x: number; y: number }[],
+  insides: ReturnType<typeof boxInsides>,
+): VegaLiteSpec {
+  const { rules, internal, internalCounts } = insides;
+  const boxes = layout.states.map((b) => ({ ...b, x2: b.x + b.w, y2: b.y + b.h }));
+  const titles = layout.states.map((b) => ({
+    x: b.x + b.w / 2,
+    y: b.y + (b.h > 60 ? 20 : b.h / 2 + 5),
+    text: b.name === ROOT ? `${ROOT} (any state)` : b.name,
+  }));
+  const regions = Object.values(REGIONS).map((r) => ({ ...r, x2: r.x + r.w, y2: r.y + r.h }));
   const X = { type: "quantitative", scale: { domain: [0, DIAGRAM_WIDTH], nice: false, zero: false }, axis: null };
   const Y = {
     type: "quantitative",
@@ -238,12 +294,12 @@ export function modelDiagram(transitions: readonly TransitionInfo[], counts: Tra
   };
   const at = { x: { field: "x", ...X }, y: { field: "y", ...Y } };
   const raw = (field: string) => ({ field, type: "nominal", scale: null });
-  const text = (values: unknown[], mark: Record<string, unknown>, colorField?: string) => ({
+  const text = (values: readonly unknown[], mark: Record<string, unknown>, colorField?: string) => ({
     data: { values },
     mark: { type: "text", baseline: "alphabetic", fontSize: 11, ...mark },
     encoding: { ...at, text: { field: "text" }, ...(colorField === undefined ? {} : { color: raw(colorField) }) },
   });
-  const polyline = (values: Seg[], dash?: number[]) => ({
+  const polyline = (values: readonly Seg[], dash?: number[]) => ({
     data: { values },
     mark: { type: "line", interpolate: "monotone", ...(dash === undefined ? {} : { strokeDash: dash }) },
     encoding: {
@@ -285,10 +341,10 @@ export function modelDiagram(transitions: readonly TransitionInfo[], counts: Tra
       text(titles, { align: "center", fontSize: 14, fontWeight: "bold", color: INK }),
       text(internal, { align: "left" }, "color"),
       text(internalCounts, { align: "right" }, "color"),
-      polyline(lines),
-      polyline(dashed, [5, 4]),
+      polyline(s.lines),
+      polyline(s.dashed, [5, 4]),
       {
-        data: { values: heads },
+        data: { values: s.heads },
         mark: { type: "point", shape: "triangle-up", filled: true, size: 70, opacity: 1 },
         encoding: { ...at, angle: { field: "angle", type: "quantitative", scale: null }, color: raw("color") },
       },
@@ -297,7 +353,23 @@ export function modelDiagram(transitions: readonly TransitionInfo[], counts: Tra
         mark: { type: "point", shape: "circle", filled: true, size: 90, color: INK, opacity: 1 },
         encoding: at,
       },
-      text(labels, { align: "center" }, "color"),
+      text(s.labels, { align: "center" }, "color"),
     ],
   };
+}
+
+/**
+ * Vega-Lite spec of the diagram with each transition's count.
+ *
+ * 1. Lay out the boxes (`layoutOf`).
+ * 2. Draw the arrows between boxes, the loops under them and the initial markers, in that order (`Strokes`).
+ * 3. Fill the boxes with their internal transitions, and assemble the layers (`diagramSpec`).
+ */
+export function modelDiagram(transitions: readonly TransitionInfo[], counts: TransitionCounts): VegaLiteSpec {
+  const layout = layoutOf(transitions);
+  const s = new Strokes(transitions, counts);
+  drawEdges(s, transitions, new Map(layout.states.map((b) => [b.name, b])));
+  drawLoops(s, transitions, layout);
+  const dots = drawInitialMarkers(s, layout);
+  return diagramSpec(layout, s, dots, boxInsides(s, transitions, layout));
 }

@@ -3,10 +3,8 @@
  * per file and detector, the campaign's time to kill, the survivors and links to Stryker's own reports. Pure: data
  * in, HTML out.
  */
+import { escapeMarkup } from "../core/markup.js";
 import type { MutationSummary } from "./mutation-summary.js";
-
-const esc = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** The mutation summary and where it was read from (relative links to Stryker's reports start there). */
 export interface MutationInput {
@@ -35,9 +33,10 @@ export function mutationSection(m: MutationInput | null, chartSvg: string | unde
   );
   if (chartSvg !== undefined) out.push(`<div class="chart">${chartSvg}</div>`);
   out.push(
-    `<table><thead><tr><th>file</th>${s.detectors.map((d) => `<th>${esc(d)}</th>`).join("")}</tr></thead><tbody>`,
+    `<table><thead><tr><th>file</th>${s.detectors.map((d) => `<th>${escapeMarkup(d)}</th>`).join("")}</tr></thead><tbody>`,
     ...Object.entries(s.files).map(
-      ([f, cols]) => `<tr><td><code>${esc(f)}</code></td>${s.detectors.map((d) => cell(cols[d])).join("")}</tr>`,
+      ([f, cols]) =>
+        `<tr><td><code>${escapeMarkup(f)}</code></td>${s.detectors.map((d) => cell(cols[d])).join("")}</tr>`,
     ),
     `</tbody></table>`,
   );
@@ -55,7 +54,7 @@ export function mutationSection(m: MutationInput | null, chartSvg: string | unde
   out.push(
     `<p>Stryker's reports: ${s.detectors
       .filter((d) => d !== "campaign+scenarios")
-      .map((d) => `<a href="${esc(`${m.dir}/${d}/index.html`)}">${esc(d)}</a>`)
+      .map((d) => `<a href="${escapeMarkup(`${m.dir}/${d}/index.html`)}">${escapeMarkup(d)}</a>`)
       .join(", ")}.</p>`,
   );
   if (s.survivors.length > 0)
@@ -63,7 +62,7 @@ export function mutationSection(m: MutationInput | null, chartSvg: string | unde
       `<details><summary>${s.survivors.length} survivor(s) of campaign + scenarios</summary><ul>${s.survivors
         .map(
           (v) =>
-            `<li><code>${esc(`${v.file}:${v.line}:${v.column}`)}</code> ${esc(v.mutator)} → <code>${esc(v.replacement)}</code></li>`,
+            `<li><code>${escapeMarkup(`${v.file}:${v.line}:${v.column}`)}</code> ${escapeMarkup(v.mutator)} → <code>${escapeMarkup(v.replacement)}</code></li>`,
         )
         .join("")}</ul></details>`,
     );

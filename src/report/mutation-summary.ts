@@ -167,14 +167,23 @@ export function noVerdictsOf(
   return out;
 }
 
-export function summarizeMutation(
+/** One mutant across the detectors' reports: its file, Stryker's record (from the first report) and each outcome. */
+interface MutantOutcomes {
+  readonly file: string;
+  readonly m: StrykerMutant;
+  readonly by: Partial<Record<DetectorName, Outcome>>;
+}
+
+/**
+ * Every mutant (by `keyOf`) with its outcome per detector; a kill or timeout the detector's timings show to be no
+ * verdict counts as that no-verdict kind.
+ */
+function mutantOutcomes(
   reports: Readonly<Partial<Record<DetectorName, StrykerReport>>>,
-  campaignTimings: readonly DetectorTiming[] = [],
-  timingsByDetector: Readonly<Partial<Record<DetectorName, readonly DetectorTiming[]>>> = {},
-): MutationSummary {
-  const detectors = DETECTOR_NAMES.filter((d) => reports[d] !== undefined);
-  // key → file, mutant, outcome per detector
-  const mutants = new Map<string, { file: string; m: StrykerMutant; by: Partial<Record<DetectorName, Outcome>> }>();
+  detectors: readonly DetectorName[],
+  timingsByDetector: Readonly<Partial<Record<DetectorName, readonly DetectorTiming[]>>>,
+): ReadonlyMap<string, MutantOutcomes> {
+  const mutants = new Map<string, MutantOutcomes>();
   for (const d of detectors) {
     const report = reports[d];
     if (report === undefined) continue;
@@ -197,6 +206,28 @@ export function summarizeMutation(
       }
     }
   }
+  return mutants;
+}
+
+/** The combined detector's outcome: killed if either kills, else timeout if either timed out, else survived, .... */
+const eitherKills = (c: Outcome | undefined, s: Outcome | undefined): Outcome =>
+  c === "killed" || s === "killed"
+    ? "killed"
+    : c === "timeout" || s === "timeout"
+      ? "timeout"
+      : c === "survived" || s === "survived"
+        ? "survived"
+        : (c ?? s ?? "error");
+
+/**
+ * The score rows per file (and "all") and column (each detector, and "campaign+scenarios" when both ran), and the
+ * mutants the combination leaves alive, in file and position order.
+ */
+function scoreRows(
+  mutants: ReadonlyMap<string, MutantOutcomes>,
+  detectors: readonly DetectorName[],
+  combined: boolean,
+): Pick<MutationSummary, "files" | "survivors"> {
   const outcomes = new Map<string, Map<string, Outcome[]>>();
   const push = (file: string, column: string, o: Outcome) => {
     for (const f of [file, "all"]) {
@@ -208,23 +239,13 @@ export function summarizeMutation(
     }
   };
   const survivors: Survivor[] = [];
-  const combined = detectors.includes("campaign") && detectors.includes("scenarios");
   for (const { file, m, by } of mutants.values()) {
     for (const d of detectors) {
       const o = by[d];
       if (o !== undefined) push(file, d, o);
     }
     if (!combined) continue;
-    const c = by.campaign;
-    const s = by.scenarios;
-    const both: Outcome =
-      c === "killed" || s === "killed"
-        ? "killed"
-        : c === "timeout" || s === "timeout"
-          ? "timeout"
-          : c === "survived" || s === "survived"
-            ? "survived"
-            : (c ?? s ?? "error");
+    const both = eitherKills(by.campaign, by.scenarios);
     push(file, "campaign+scenarios", both);
     if (both === "survived")
       survivors.push({
@@ -242,6 +263,11 @@ export function summarizeMutation(
     for (const [col, os] of outcomes.get(f) ?? []) cols[col] = row(os);
     files[f] = cols;
   }
+  return { files, survivors };
+}
+
+/** The campaign's time to kill over its timings of kills (a failing exit whose verdict, if recorded, is a kill). */
+function timeToKill(campaignTimings: readonly DetectorTiming[]): TimeToKill | null {
   const killTimings = campaignTimings.filter(
     (t) =>
       t.mutant !== null &&
@@ -254,26 +280,39 @@ export function summarizeMutation(
   const cpuKills = seconds(killTimings.flatMap((t) => (t.cpuMs === undefined ? [] : [t.cpuMs])));
   const searchKills = seconds(killTimings.flatMap((t) => (t.searchMs === undefined ? [] : [t.searchMs])));
   const round2 = (v: number): number => Math.round(v * 100) / 100;
+  const spread = (sorted: readonly number[]) => ({
+    medianS: round2(quantile(sorted, 0.5)),
+    p90S: round2(quantile(sorted, 0.9)),
+  });
+  if (kills.length === 0) return null;
+  return {
+    killed: kills.length,
+    ...spread(kills),
+    cpu: cpuKills.length === 0 ? null : spread(cpuKills),
+    search: searchKills.length === 0 ? null : spread(searchKills),
+  };
+}
+
+/**
+ * The summary of the detectors' reports (the file header's contract).
+ *
+ * 1. Each mutant's outcome per detector, across reports (`mutantOutcomes`).
+ * 2. The score rows and the survivors of the combination (`scoreRows`).
+ * 3. The campaign's time to kill (`timeToKill`).
+ */
+export function summarizeMutation(
+  reports: Readonly<Partial<Record<DetectorName, StrykerReport>>>,
+  campaignTimings: readonly DetectorTiming[] = [],
+  timingsByDetector: Readonly<Partial<Record<DetectorName, readonly DetectorTiming[]>>> = {},
+): MutationSummary {
+  const detectors = DETECTOR_NAMES.filter((d) => reports[d] !== undefined);
+  const combined = detectors.includes("campaign") && detectors.includes("scenarios");
+  const { files, survivors } = scoreRows(mutantOutcomes(reports, detectors, timingsByDetector), detectors, combined);
   return {
     detectors: [...detectors, ...(combined ? ["campaign+scenarios"] : [])],
     files,
     survivors,
-    campaignTimeToKillS:
-      kills.length === 0
-        ? null
-        : {
-            killed: kills.length,
-            medianS: round2(quantile(kills, 0.5)),
-            p90S: round2(quantile(kills, 0.9)),
-            cpu:
-              cpuKills.length === 0
-                ? null
-                : { medianS: round2(quantile(cpuKills, 0.5)), p90S: round2(quantile(cpuKills, 0.9)) },
-            search:
-              searchKills.length === 0
-                ? null
-                : { medianS: round2(quantile(searchKills, 0.5)), p90S: round2(quantile(searchKills, 0.9)) },
-          },
+    campaignTimeToKillS: timeToKill(campaignTimings),
   };
 }
 

@@ -1,3 +1,5 @@
+import { escapeMarkup } from "../core/markup.js";
+
 /**
  * Inline SVG hygiene. Several SVG documents inlined in one HTML page share one id namespace, so every id an SVG
  * defines (clip paths, gradients) and every reference to it (`url(#id)`, `href="#id"`) is prefixed with a per-chart
@@ -20,8 +22,7 @@ export function scopeSvgIds(svg: string, prefix: string): string {
 /** Drops an XML prolog (not allowed inside HTML) and names the chart for assistive technology. */
 export function inlineSvg(svg: string, label: string): string {
   const body = svg.replace(/^<\?xml[^>]*>\s*/, "");
-  const escaped = label.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-  return body.replace(/^<svg\b/, `<svg role="img" aria-label="${escaped}"`);
+  return body.replace(/^<svg\b/, `<svg role="img" aria-label="${escapeMarkup(label)}"`);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sampleRecord } from "../../test/kit/report.js";
 import { scenarioTimeline } from "./timeline.js";
-import { LANE_KINDS, laneMarks, stallIntervals, timelineChart } from "./timeline-chart.js";
+import { timelineChart } from "./timeline-chart.js";
+import { LANE_KINDS, laneMarks, stallIntervals } from "./timeline-lanes.js";
 
 type View = Record<string, unknown> & { layer?: { data: { values: unknown[] }; mark: { type: string } }[] };
 

@@ -82,12 +82,30 @@ export const proposalName = (id: number | string, label: string | null): string 
 
 const ENDED: ReadonlySet<GovBlockEvent["kind"]> = new Set(["passed", "rejected", "failed", "dropped", "cancelled"]);
 
+/** What the trace alone says: the height curve, the lane events, the upgrades and when things happened. */
+interface TraceFacts {
+  readonly nodes: readonly string[];
+  readonly startMs: number | undefined;
+  /** The latest simulated instant the trace reached. */
+  readonly nowMs: number;
+  /** The last committed height. */
+  readonly height: number;
+  readonly heights: HeightPoint[];
+  readonly lanes: readonly LaneEvent[];
+  readonly upgrades: readonly UpgradeMark[];
+  /** Each committed height's time. */
+  readonly blockTimes: ReadonlyMap<number, number>;
+  /** When each proposal (by id) passed, was rejected, failed, dropped or was cancelled. */
+  readonly endedAt: ReadonlyMap<string, number>;
+  /** The plan as it changed: set (name and height) or cleared (null), in order. */
+  readonly planChanges: readonly { readonly timeMs: number; readonly plan: { name: string; height: number } | null }[];
+}
+
 /**
- * The timeline of one scenario run, read from its trace and its run report. Times are simulated Unix ms. The height
- * curve has a point at every event that carries a time, so stalls show as flat stretches; genesis starts are no
- * restarts (`isGenesisStart`). Pure.
+ * Folds the trace into `TraceFacts`: the height curve has a point at every event that carries a time (so stalls
+ * show as flat stretches); genesis starts are no restarts (`isGenesisStart`).
  */
-export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
+function traceFacts(events: ReturnType<typeof savedTraceEvents>): TraceFacts {
   const heights: HeightPoint[] = [];
   const lanes: LaneEvent[] = [];
   const upgrades: UpgradeMark[] = [];
@@ -103,7 +121,6 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
     nowMs = Math.max(nowMs, timeMs);
     heights.push({ timeMs: nowMs, height });
   };
-  const events = savedTraceEvents(r.trace);
   foldTrace(events, undefined, (_, e, before) => {
     switch (e.kind) {
       case "genesis":
@@ -177,29 +194,38 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
     }
     return undefined;
   });
-  const final = timeOf(r.report.final.time);
-  if (final !== undefined && final > nowMs) {
-    nowMs = final;
-    heights.push({ timeMs: nowMs, height });
-  }
-  const start = startMs ?? heights[0]?.timeMs ?? 0;
-  const endMs = Math.max(nowMs, start + 1);
+  return { nodes, startMs, nowMs, height, heights, lanes, upgrades, blockTimes, endedAt, planChanges };
+}
 
+/** The plan's spans: each plan set stands until the next change, or the end of the run. */
+function planSpans(changes: TraceFacts["planChanges"], endMs: number): PlanSpan[] {
   const plans: PlanSpan[] = [];
-  planChanges.forEach((c, i) => {
+  changes.forEach((c, i) => {
     if (c.plan === null) return;
-    plans.push({ ...c.plan, fromMs: c.timeMs, toMs: planChanges[i + 1]?.timeMs ?? endMs });
+    plans.push({ ...c.plan, fromMs: c.timeMs, toMs: changes[i + 1]?.timeMs ?? endMs });
   });
+  return plans;
+}
 
+/**
+ * Each proposal's deposit and voting windows (from its submit block, clipped at its end and the run's) and its
+ * outcome, placed where it ended or its last window ends.
+ */
+function proposalPeriods(
+  r: ScenarioRecord,
+  f: TraceFacts,
+  startMs: number,
+  endMs: number,
+): { proposals: ProposalWindow[]; outcomes: ProposalOutcome[] } {
   const proposals: ProposalWindow[] = [];
   const outcomes: ProposalOutcome[] = [];
   for (const p of r.report.proposals) {
     const name = proposalName(p.id, p.label);
-    const submitMs = blockTimes.get(p.submitHeight) ?? start;
+    const submitMs = f.blockTimes.get(p.submitHeight) ?? startMs;
     const votingStart = timeOf(p.votingStartTime);
     const votingEnd = timeOf(p.votingEndTime);
     const depositEnd = timeOf(p.depositEndTime);
-    const ended = endedAt.get(String(p.id));
+    const ended = f.endedAt.get(String(p.id));
     const clip = (t: number) => Math.min(t, ended ?? t, endMs);
     const depositTo = clip(votingStart ?? depositEnd ?? endMs);
     proposals.push({ proposal: name, phase: "deposit", fromMs: submitMs, toMs: Math.max(submitMs, depositTo) });
@@ -211,17 +237,42 @@ export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
     }
     outcomes.push({ proposal: name, status: p.status, timeMs: ended ?? last });
   }
+  return { proposals, outcomes };
+}
+
+/**
+ * The timeline of one scenario run, read from its trace and its run report. Times are simulated Unix ms. The height
+ * curve has a point at every event that carries a time, so stalls show as flat stretches; genesis starts are no
+ * restarts (`isGenesisStart`). Pure.
+ *
+ * 1. Fold the trace (`traceFacts`).
+ * 2. Extend the curve to the run report's final time, if later.
+ * 3. The plan spans and the proposal windows, clipped at the end of the run.
+ */
+export function scenarioTimeline(r: ScenarioRecord): ScenarioTimeline {
+  const events = savedTraceEvents(r.trace);
+  const f = traceFacts(events);
+  const heights = f.heights;
+  let nowMs = f.nowMs;
+  const final = timeOf(r.report.final.time);
+  if (final !== undefined && final > nowMs) {
+    nowMs = final;
+    heights.push({ timeMs: nowMs, height: f.height });
+  }
+  const start = f.startMs ?? heights[0]?.timeMs ?? 0;
+  const endMs = Math.max(nowMs, start + 1);
+  const { proposals, outcomes } = proposalPeriods(r, f, start, endMs);
   return {
     name: r.report.name,
     startMs: start,
     endMs,
-    nodes,
+    nodes: f.nodes,
     heights,
     proposals,
     outcomes,
-    plans,
-    lanes,
-    upgrades,
+    plans: planSpans(f.planChanges, endMs),
+    lanes: f.lanes,
+    upgrades: f.upgrades,
     spans: nodeSpans(events, endMs),
   };
 }

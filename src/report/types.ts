@@ -4,7 +4,8 @@
  */
 import type { TransitionInfo } from "../../models/coverage.js";
 import type { VegaLiteSpec } from "../explore/chart.js";
-import type { Exploration, SweepExploration } from "../explore/explore.js";
+import type { Exploration } from "../explore/summarize.js";
+import type { SweepExploration } from "../explore/sweep.js";
 import type { CheckSummary } from "../harness/summary.js";
 import type { RunReport } from "../scenario/runner.js";
 import type { MutationInput } from "./mutation-section.js";

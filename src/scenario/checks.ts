@@ -30,13 +30,27 @@ class Names {
   }
 }
 
-/** `imported`: proposal labels the chain holds at the start (a profile's, `proposal-<id>`). */
-export function checkReferences(data: unknown, imported: readonly string[] = []): PathIssue[] {
-  const issues: PathIssue[] = [];
-  const add = (path: DocPath, message: string) => issues.push({ path, message });
-  reservedKeys(data, [], add);
-  if (!isRecord(data)) return issues;
+/** Reports a name (at `path`) that is not among the names it is checked against; a non-string is skipped. */
+type Ref = (value: unknown, path: DocPath) => void;
 
+/** The reference checks of one file: a check per kind of name, the actors (for balances), and the issue sink. */
+interface Refs {
+  readonly node: Ref;
+  readonly binary: Ref;
+  readonly account: Ref;
+  readonly voter: Ref;
+  readonly proposal: Ref;
+  readonly step: Ref;
+  readonly actors: Names;
+  readonly add: (path: DocPath, message: string) => void;
+}
+
+/**
+ * The names a file defines, as reference checks: validators and accounts (actors), binaries, nodes (validators and
+ * the `nodes` keys but the default key), step labels and proposal ids (the file's and the `imported` ones). Reports
+ * repeated validator names, step labels and proposal ids, and reserved validator names, as it collects them.
+ */
+function namesOf(data: Rec, imported: readonly string[], add: Refs["add"]): Refs & { steps: readonly unknown[] } {
   const chain = data.chain === undefined ? {} : data.chain;
   const validatorNames = isRecord(chain) ? collectValidators(chain.validators, add) : undefined;
   const accountNames = !isRecord(chain)
@@ -62,114 +76,141 @@ export function checkReferences(data: unknown, imported: readonly string[] = [])
   );
   const stepLabels = new Names(stepsKnown ? labels : undefined);
   const proposalIds = new Names(stepsKnown ? new Set([...ids, ...imported]) : undefined);
-
-  const ref = (names: Names, what: string) => (value: unknown, path: DocPath) => {
-    const name = str(value);
-    if (name !== undefined && !names.has(name)) add(path, `unknown ${what} ${quoted(name)}`);
+  const ref =
+    (names: Names, what: string): Ref =>
+    (value, path) => {
+      const name = str(value);
+      if (name !== undefined && !names.has(name)) add(path, `unknown ${what} ${quoted(name)}`);
+    };
+  return {
+    node: ref(nodes, "node"),
+    binary: ref(binaries, "binary"),
+    account: ref(actors, "account"),
+    voter: ref(actors, "validator"),
+    proposal: ref(proposalIds, "proposal label"),
+    step: ref(stepLabels, "step label"),
+    actors,
+    add,
+    steps,
   };
-  const refNode = ref(nodes, "node");
-  const refBinary = ref(binaries, "binary");
-  const refAccount = ref(actors, "account");
-  const refVoter = ref(actors, "validator");
-  const refProposal = ref(proposalIds, "proposal label");
-  const refStep = ref(stepLabels, "step label");
+}
 
-  refBinary(data.genesisBinary, ["genesisBinary"]);
-  checkBinaries(data.binaries, add);
-
-  if (isRecord(data.nodes)) {
-    for (const [name, options] of Object.entries(data.nodes)) {
-      if (name === ANY_NODE) add(["nodes", name], `node name ${quoted(ANY_NODE)} is reserved (on.halt: any)`);
-      if (!isRecord(options)) continue;
-      refBinary(options.binary, ["nodes", name, "binary"]);
-      const sidecar = options.sidecar;
-      if (isRecord(sidecar) && isRecord(sidecar.binaries)) {
-        for (const [plan, binary] of Object.entries(sidecar.binaries)) {
-          refBinary(binary, ["nodes", name, "sidecar", "binaries", plan]);
-        }
+/** The `nodes` map: no node is named `any` (reserved), and the binaries a node and its sidecar name exist. */
+function checkNodes(nodes: unknown, r: Refs): void {
+  if (!isRecord(nodes)) return;
+  for (const [name, options] of Object.entries(nodes)) {
+    if (name === ANY_NODE) r.add(["nodes", name], `node name ${quoted(ANY_NODE)} is reserved (on.halt: any)`);
+    if (!isRecord(options)) continue;
+    r.binary(options.binary, ["nodes", name, "binary"]);
+    const sidecar = options.sidecar;
+    if (isRecord(sidecar) && isRecord(sidecar.binaries)) {
+      for (const [plan, binary] of Object.entries(sidecar.binaries)) {
+        r.binary(binary, ["nodes", name, "sidecar", "binaries", plan]);
       }
     }
   }
+}
 
-  const checkExpect = (e: unknown, path: DocPath) => {
-    if (!isRecord(e)) return;
-    if (isRecord(e.halted) && Array.isArray(e.halted.nodes)) {
-      e.halted.nodes.forEach((n, i) => {
-        refNode(n, [...path, "halted", "nodes", i]);
+/** An `expect` block (the file's or a step's, at `path`): the nodes, proposals, steps and accounts it names. */
+function checkExpect(e: unknown, path: DocPath, r: Refs): void {
+  if (!isRecord(e)) return;
+  if (isRecord(e.halted) && Array.isArray(e.halted.nodes)) {
+    e.halted.nodes.forEach((n, i) => {
+      r.node(n, [...path, "halted", "nodes", i]);
+    });
+  }
+  if (isRecord(e.proposals)) for (const k of Object.keys(e.proposals)) r.proposal(k, [...path, "proposals", k]);
+  if (Array.isArray(e.halts)) {
+    e.halts.forEach((h, i) => {
+      if (isRecord(h)) r.node(h.node, [...path, "halts", i, "node"]);
+    });
+  }
+  for (const key of ["logs", "noLogs"] as const) {
+    const list = e[key];
+    if (Array.isArray(list))
+      list.forEach((l, i) => {
+        if (isRecord(l)) r.node(l.node, [...path, key, i, "node"]);
       });
+  }
+  if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) r.node(k, [...path, "upgradeInfo", k]);
+  if (isRecord(e.nodes))
+    for (const [k, v] of Object.entries(e.nodes)) {
+      r.node(k, [...path, "nodes", k]);
+      if (isRecord(v) && v.binary !== undefined) r.binary(v.binary, [...path, "nodes", k, "binary"]);
     }
-    if (isRecord(e.proposals)) for (const k of Object.keys(e.proposals)) refProposal(k, [...path, "proposals", k]);
-    if (Array.isArray(e.halts)) {
-      e.halts.forEach((h, i) => {
-        if (isRecord(h)) refNode(h.node, [...path, "halts", i, "node"]);
-      });
-    }
-    for (const key of ["logs", "noLogs"] as const) {
-      const list = e[key];
-      if (Array.isArray(list))
-        list.forEach((l, i) => {
-          if (isRecord(l)) refNode(l.node, [...path, key, i, "node"]);
-        });
-    }
-    if (isRecord(e.upgradeInfo)) for (const k of Object.keys(e.upgradeInfo)) refNode(k, [...path, "upgradeInfo", k]);
-    if (isRecord(e.nodes))
-      for (const [k, v] of Object.entries(e.nodes)) {
-        refNode(k, [...path, "nodes", k]);
-        if (isRecord(v) && v.binary !== undefined) refBinary(v.binary, [...path, "nodes", k, "binary"]);
-      }
-    if (isRecord(e.steps)) for (const k of Object.keys(e.steps)) refStep(k, [...path, "steps", k]);
-    if (isRecord(e.balances))
-      for (const k of Object.keys(e.balances))
-        if (!COIN_MODULES.includes(k) && !actors.has(k))
-          add(
-            [...path, "balances", k],
-            `unknown account ${quoted(k)} (a validator, an account, or a module account: ${COIN_MODULES.join(", ")})`,
-          );
+  if (isRecord(e.steps)) for (const k of Object.keys(e.steps)) r.step(k, [...path, "steps", k]);
+  if (isRecord(e.balances))
+    for (const k of Object.keys(e.balances))
+      if (!COIN_MODULES.includes(k) && !r.actors.has(k))
+        r.add(
+          [...path, "balances", k],
+          `unknown account ${quoted(k)} (a validator, an account, or a module account: ${COIN_MODULES.join(", ")})`,
+        );
+}
+
+/** Step `i`: the nodes, accounts, validators, proposals and binaries its action names, and its `expect`. */
+function checkStep(step: unknown, i: number, r: Refs): void {
+  if (!isRecord(step)) return;
+  const at = (...rest: (string | number)[]): DocPath => ["steps", i, ...rest];
+  if (isRecord(step.on) && step.on.halt !== ANY_NODE) r.node(step.on.halt, at("on", "halt"));
+  const a = (key: string): Rec | undefined => (isRecord(step[key]) ? (step[key] as Rec) : undefined);
+  const submit = a("submitProposal");
+  if (submit) r.account(submit.proposer, at("submitProposal", "proposer"));
+  /** An action on a proposal sent by an account (`deposit`, `cancelProposal`). */
+  const proposalFrom = (key: string) => {
+    const action = a(key);
+    if (action === undefined) return;
+    r.proposal(action.proposal, at(key, "proposal"));
+    r.account(action.from, at(key, "from"));
   };
+  proposalFrom("deposit");
+  const vote = a("vote");
+  if (vote) {
+    r.proposal(vote.proposal, at("vote", "proposal"));
+    if (isRecord(vote.votes)) for (const voter of Object.keys(vote.votes)) r.voter(voter, at("vote", "votes", voter));
+  }
+  proposalFrom("cancelProposal");
+  const tx = a("tx");
+  if (tx) r.account(tx.from, at("tx", "from"));
+  const swap = a("swapBinary");
+  if (swap) {
+    r.node(swap.node, at("swapBinary", "node"));
+    r.binary(swap.binary, at("swapBinary", "binary"));
+  }
+  for (const key of ["restart", "stop"]) {
+    const action = a(key);
+    if (action) r.node(action.node, at(key, "node"));
+  }
+  const query = a("query");
+  if (query) {
+    r.node(query.node, at("query", "node"));
+    if (!QUERY_ACTIONS_AVAILABLE) r.add(at("query"), QUERY_UNAVAILABLE_MESSAGE);
+  }
+  checkExpect(step.expect, at("expect"), r);
+}
 
-  steps.forEach((step, i) => {
-    if (!isRecord(step)) return;
-    const at = (...rest: (string | number)[]): DocPath => ["steps", i, ...rest];
-    if (isRecord(step.on) && step.on.halt !== ANY_NODE) refNode(step.on.halt, at("on", "halt"));
-    const a = (key: string): Rec | undefined => (isRecord(step[key]) ? (step[key] as Rec) : undefined);
-    const submit = a("submitProposal");
-    if (submit) refAccount(submit.proposer, at("submitProposal", "proposer"));
-    const deposit = a("deposit");
-    if (deposit) {
-      refProposal(deposit.proposal, at("deposit", "proposal"));
-      refAccount(deposit.from, at("deposit", "from"));
-    }
-    const vote = a("vote");
-    if (vote) {
-      refProposal(vote.proposal, at("vote", "proposal"));
-      if (isRecord(vote.votes))
-        for (const voter of Object.keys(vote.votes)) refVoter(voter, at("vote", "votes", voter));
-    }
-    const cancel = a("cancelProposal");
-    if (cancel) {
-      refProposal(cancel.proposal, at("cancelProposal", "proposal"));
-      refAccount(cancel.from, at("cancelProposal", "from"));
-    }
-    const tx = a("tx");
-    if (tx) refAccount(tx.from, at("tx", "from"));
-    const swap = a("swapBinary");
-    if (swap) {
-      refNode(swap.node, at("swapBinary", "node"));
-      refBinary(swap.binary, at("swapBinary", "binary"));
-    }
-    for (const key of ["restart", "stop"]) {
-      const action = a(key);
-      if (action) refNode(action.node, at(key, "node"));
-    }
-    const query = a("query");
-    if (query) {
-      refNode(query.node, at("query", "node"));
-      if (!QUERY_ACTIONS_AVAILABLE) add(at("query"), QUERY_UNAVAILABLE_MESSAGE);
-    }
-    checkExpect(step.expect, at("expect"));
+/**
+ * `imported`: proposal labels the chain holds at the start (a profile's, `proposal-<id>`).
+ *
+ * 1. Reserved keys anywhere in the file.
+ * 2. The names the file defines (`namesOf`), reporting repeats.
+ * 3. The references: the genesis binary, the binaries' own rules, the nodes, each step, the file's `expect`.
+ * 4. Every time the run reaches is representable (`checkTimeRange`).
+ */
+export function checkReferences(data: unknown, imported: readonly string[] = []): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const add = (path: DocPath, message: string) => issues.push({ path, message });
+  reservedKeys(data, [], add);
+  if (!isRecord(data)) return issues;
+  const r = namesOf(data, imported, add);
+  r.binary(data.genesisBinary, ["genesisBinary"]);
+  checkBinaries(data.binaries, add);
+  checkNodes(data.nodes, r);
+  r.steps.forEach((step, i) => {
+    checkStep(step, i, r);
   });
-  checkExpect(data.expect, ["expect"]);
-  checkTimeRange(data, steps, add);
+  checkExpect(data.expect, ["expect"], r);
+  checkTimeRange(data, r.steps, add);
   return issues;
 }
 
