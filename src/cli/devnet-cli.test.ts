@@ -100,7 +100,7 @@ describe("tx commands fail before broadcasting, in the reference order (docs/nod
     expect(await errorOf(softwareUpgradeCommand, [...base, "--no-validate", "--authority", " "])).toBe(
       "Error: invalid authority address: empty address string is not allowed",
     );
-    expect(bech32AuthorityError("chain1xyz")).toMatch(/^decoding bech32 failed: /);
+    expect(bech32AuthorityError("chain1xyz", "chain")).toMatch(/^decoding bech32 failed: /);
     expect(await errorOf(softwareUpgradeCommand, ["v2", "--upgrade-height", "1"])).toBe(
       'Error: required flag(s) "title" not set',
     );

@@ -18,7 +18,7 @@ import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1b
 import { MsgSoftwareUpgrade } from "cosmjs-types/cosmos/upgrade/v1beta1/tx";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleCli, exited, freePort, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 
 /**
  * The `cosmos` wire namespace end to end (docs/node-api.md §0): a devnet initialised with `--namespace cosmos`, run
@@ -97,7 +97,7 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
                 {
                   typeUrl: "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade",
                   value: MsgSoftwareUpgrade.encode({
-                    authority: GOV_AUTHORITY,
+                    authority: govAuthority(),
                     plan: {
                       name: "v2",
                       height: BigInt(planHeight),

@@ -6,6 +6,8 @@
  * shape pass. Nothing throws for bad input: data nested deeper than `NESTING_DEPTH_MAX` is one error before any pass
  * walks it, and at most `REPORTED_ERRORS_MAX` (errors.ts) errors are listed, the last line counting the rest.
  */
+
+import { DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { checkReferences } from "./checks.js";
 import { bindIssues, type ScenarioError } from "./errors.js";
@@ -51,7 +53,15 @@ export function scenarioFromData(
     ...(from.value === undefined || !isRecord(data) ? [] : fromIssues(data, from.value)),
   ];
   if (!shape.success || issues.length > 0) return err(bindIssues(fileName, merged, issues, position));
-  return ok(resolveScenario(fileName, shape.data, from.value === undefined ? undefined : startOf(from.value)));
+  return ok(
+    resolveScenario(
+      fileName,
+      shape.data,
+      from.value === undefined
+        ? undefined
+        : startOf(from.value, shape.data.chain?.bech32Prefix ?? DEFAULT_BECH32_PREFIX),
+    ),
+  );
 }
 
 const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
