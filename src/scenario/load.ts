@@ -20,16 +20,31 @@ import { NESTING_DEPTH_MAX, nestedDeeperThan, type ParsedSource, parseSource, TO
 
 /**
  * Parses and validates a scenario file's text; `fileName`'s extension selects YAML or JSON. A scenario `from:` a
- * profile reads it with `readProfile` (the edge's file system; from.ts), else that is an error.
+ * profile reads it with `readProfile` (the edge's file system; from.ts), else that is an error. `overrides` replace
+ * keys of the file before validation (`chainsim serve --bech32-prefix`).
  */
 export function parseScenario(
   fileName: string,
   text: string,
   readProfile?: ProfileReader,
+  overrides: ScenarioOverrides = {},
 ): Result<Scenario, ScenarioError[]> {
   const source = parseSource(fileName, text);
   if (!source.ok) return source;
-  return scenarioFromData(fileName, source.value.data, source.value.position, readProfile);
+  const data =
+    overrides.bech32Prefix === undefined ? source.value.data : withPrefix(source.value.data, overrides.bech32Prefix);
+  return scenarioFromData(fileName, data, source.value.position, readProfile);
+}
+
+/** Settings a command gives over a scenario file's own. */
+export interface ScenarioOverrides {
+  /** `chain.bech32Prefix`. */
+  readonly bech32Prefix?: string;
+}
+
+function withPrefix(data: unknown, bech32Prefix: string): unknown {
+  if (!isRecord(data)) return data;
+  return { ...data, chain: { ...(isRecord(data.chain) ? data.chain : {}), bech32Prefix } };
 }
 
 /**
