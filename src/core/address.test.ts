@@ -19,6 +19,8 @@ describe("addresses", () => {
     expect(govAuthority()).toBe("chain10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax");
     // The x/gov module account every Cosmos SDK chain with the `cosmos` prefix has (e.g. the Cosmos Hub's).
     expect(govAuthority("cosmos")).toBe("cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn");
+    // The checksum covers the prefix: the chain address's data part under `cosmos` is not an address at all.
+    expect(decodeAddress("cosmos10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax", "cosmos")).toBeUndefined();
   });
   it("decodes addresses with the expected prefix only, and rejects garbage", () => {
     expect(decodeAddress(addressOfName("val1"))).toEqual(nameToAddressBytes("val1"));
