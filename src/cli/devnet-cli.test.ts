@@ -150,6 +150,18 @@ describe("init", () => {
       "Error: --validators must be between 1 and 100, got 0",
     );
   });
+
+  it("--bech32-prefix gives the keys that prefix; a bad one is cobra's invalid-argument line", async () => {
+    const home = join(mkdtempSync(join(tmpdir(), "devnet-init-")), "h");
+    dirs.push(join(home, ".."));
+    const r = await run(initCommand, ["--home", home, "--key-seed", "k", "--bech32-prefix", "osmo"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/val1 +osmo1/);
+    expect(await run(initCommand, ["--home", home, "--overwrite", "--bech32-prefix", "Osmo"])).toMatchObject({
+      code: 1,
+      err: 'Error: invalid argument "Osmo" for "--bech32-prefix" flag: a bech32 prefix must be lowercase, got "Osmo"',
+    });
+  });
 });
 
 describe("query gov", () => {

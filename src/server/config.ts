@@ -135,7 +135,9 @@ const namespaceValue = z.unknown().transform((v, ctx): Namespace => {
 const bech32PrefixValue = z.unknown().transform((v, ctx): string => {
   if (typeof v !== "string") return fail(ctx, "expected a string", v);
   const problem = bech32PrefixProblem(v);
-  return problem === undefined ? v : fail(ctx, problem, v);
+  if (problem === undefined) return v;
+  ctx.addIssue({ code: "custom", message: problem }); // the problem names the value itself
+  return z.NEVER;
 });
 
 /** A TOML table; absent means empty. */
