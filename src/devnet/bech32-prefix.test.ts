@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../test/kit/devnet.js";
 import { loadDevnetConfig } from "./genesis.js";
 import { initNode } from "./init.js";
 import { loadKey } from "./keyring.js";
@@ -83,6 +84,50 @@ describe("a devnet's bech32 prefix", () => {
       ],
     });
     expect((await start(h, "cosmos")).code).toBe(0); // the flag wins over app.toml
+  });
+
+  it("start's namespace overrides app.toml, a prefix equal to genesis's is accepted: cosmos names and addresses", async () => {
+    const api = await freePort();
+    const h = join(mkdtempSync(join(tmpdir(), "devnet-prefix-")), "home");
+    dirs.push(join(h, ".."));
+    const init = await initNode({
+      home: h,
+      chainId: "p",
+      validators: 1,
+      keySeed: "p",
+      apiAddress: `tcp://127.0.0.1:${api}`,
+      grpcAddress: "127.0.0.1:0",
+      rpcAddress: "",
+      bech32Prefix: "cosmos",
+    });
+    if (!init.ok) throw new Error(init.error);
+    const abort = new AbortController();
+    const answers: unknown[] = [];
+    let asked = false;
+    const code = await runNode({
+      home: h,
+      binary: "v1",
+      skipHeights: [],
+      blockTimeMs: 20,
+      out: (l) => {
+        if (!l.startsWith("INF committed block") || asked) return;
+        asked = true;
+        void (async () => {
+          for (const path of ["/cosmos/upgrade/v1beta1/authority", "/chain/upgrade/v1beta1/authority"]) {
+            const r = await fetch(`http://127.0.0.1:${api}${path}`);
+            answers.push(r.status === 200 ? await r.json() : r.status);
+          }
+          abort.abort();
+        })();
+      },
+      err: () => {},
+      signal: abort.signal,
+      sync: false,
+      namespace: "cosmos",
+      bech32Prefix: "cosmos",
+    });
+    expect(code).toBe(0);
+    expect(answers).toEqual([{ address: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn" }, 501]);
   });
 
   it("rejects an invalid genesis prefix, and addresses under another prefix, naming the file and key", () => {

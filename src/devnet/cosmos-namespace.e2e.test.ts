@@ -31,7 +31,7 @@ import { bundleCli, exited, freePort, runCli, spawnCli, waitFor } from "../../te
  */
 const run = promisify(execFile);
 /** The x/gov module account of every Cosmos SDK chain whose prefix is `cosmos` (bech32 of sha256("gov")[0:20]). */
-const GOV_AUTHORITY = "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn";
+const COSMOS_GOV_AUTHORITY = "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn";
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -103,7 +103,7 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
                 {
                   typeUrl: "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade",
                   value: MsgSoftwareUpgrade.encode({
-                    authority: GOV_AUTHORITY,
+                    authority: COSMOS_GOV_AUTHORITY,
                     plan: {
                       name: "v2",
                       height: BigInt(planHeight),
@@ -151,10 +151,10 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
       expect(proposal.proposal).toMatchObject({ proposer: alice.address });
       expect((proposal.proposal as { messages: unknown[] }).messages[0]).toMatchObject({
         "@type": "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade",
-        authority: GOV_AUTHORITY,
+        authority: COSMOS_GOV_AUTHORITY,
         plan: { name: "v2", height: String(planHeight) },
       });
-      expect(await curl(base, "/cosmos.upgrade.v1beta1.Query/Authority")).toEqual({ address: GOV_AUTHORITY });
+      expect(await curl(base, "/cosmos.upgrade.v1beta1.Query/Authority")).toEqual({ address: COSMOS_GOV_AUTHORITY });
       const acc = await curl(base, "/cosmos.auth.v1beta1.Query/Account", `{"address":"${alice.address}"}`);
       expect(acc.account).toMatchObject({
         "@type": "/cosmos.auth.v1beta1.BaseAccount",
