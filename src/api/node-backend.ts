@@ -152,8 +152,10 @@ export function nodeBackend(
   if (state === undefined) return err(plain(`unknown node "${node}"`));
   const views = new ViewCache();
   const validators = opts.validators ?? [];
+  const prefix = sim.cfg.bech32Prefix;
   const staking: StakingView = {
-    bondedValidators: () => validators.map((v) => ({ operator: addressOfName(v.name), tokens: BigInt(v.power) })),
+    bondedValidators: () =>
+      validators.map((v) => ({ operator: addressOfName(v.name, prefix), tokens: BigInt(v.power) })),
   };
   const blocks = nodeBlockSource(sim, node, opts.rpcAddress);
   return ok(
@@ -164,7 +166,12 @@ export function nodeBackend(
         readAt: (v) => views.readAt(state.store, v),
       },
       chainId: sim.cfg.chainId,
-      services: [upgradeQueryService(), govQueryService(staking), blockService(blocks), bankQueryService()],
+      services: [
+        upgradeQueryService(prefix),
+        govQueryService(staking, prefix),
+        blockService(blocks, prefix),
+        bankQueryService(prefix),
+      ],
       ...(opts.appName === undefined ? {} : { appName: opts.appName }),
       blockTimeMs: (h) => sim.blocks.timeMs(h) ?? 0,
     }),

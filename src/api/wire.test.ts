@@ -59,6 +59,26 @@ describe("cosmos namespace: gRPC and reflection (buf curl)", () => {
     });
   });
 
+  it("every listed method resolves through reflection alone: each answers protojson or a gRPC status", async () => {
+    const methods = (await curl("--list-methods", grpc)).stdout.trim().split("\n");
+    const queries = methods.filter((m) => m.startsWith("cosmos."));
+    expect(queries.length).toBeGreaterThan(20);
+    const outcomes: { m: string; ok: boolean; out: string }[] = [];
+    const call = (m: string) =>
+      curl("-d", "{}", `${grpc}/${m}`).then(
+        (r) => ({ m, ok: true, out: r.stdout }),
+        (e: { stderr?: string }) => ({ m, ok: false, out: e.stderr ?? "" }),
+      );
+    // Four buf processes at a time (a bound on the work the shared machine runs at once).
+    for (let i = 0; i < queries.length; i += 4)
+      outcomes.push(...(await Promise.all(queries.slice(i, i + 4).map(call))));
+    for (const o of outcomes) {
+      // A failure is the server's status (InvalidArgument for an empty request, ...), never a reflection gap.
+      if (o.ok) expect(() => JSON.parse(o.out), o.m).not.toThrow();
+      else expect(o.out, o.m).toMatch(/^\{\s*"code":/);
+    }
+  });
+
   it("a chain name is an unknown service", async () => {
     await expect(curl(`${grpc}/chain.upgrade.v1beta1.Query/CurrentPlan`)).rejects.toThrow(
       /failed to find service named "chain.upgrade.v1beta1.Query"/,

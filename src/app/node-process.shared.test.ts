@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Step } from "../chain/actions.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, DEFAULT_BECH32_PREFIX, govAuthority } from "../core/address.js";
 import { defaultParams } from "../gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../gov/types.js";
 import { PRUNE_NOTHING } from "../store/pruning.js";
@@ -21,8 +21,8 @@ const V1 = binary("v1");
 const V2 = binary("v2", { v2: { handler: "migrate" } }, { gov: 2 }, { gov: [1] });
 const scheduleTx = (name: string, height: number): SimTx => ({
   kind: "upgrade",
-  signer: GOV_AUTHORITY,
-  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
+  signer: govAuthority(),
+  messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: { name, height: BigInt(height), info: "" } }],
 });
 const scheduleStep: Step = {
   index: 0,
@@ -30,7 +30,7 @@ const scheduleStep: Step = {
   action: {
     kind: "authorityExec",
     messages: [
-      { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(PLAN), info: "" } },
+      { kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "v2", height: BigInt(PLAN), info: "" } },
     ],
   },
 };
@@ -181,6 +181,7 @@ describe("SimNodeProcess.lastExecutionShareable", () => {
     balances: [{ address: addressOfName("val1"), coins: [{ denom: "stake", amount: 1_000_000_000n }] }],
     govParams: defaultParams(),
     govConfig: DEFAULT_GOV_CONFIG,
+    bech32Prefix: DEFAULT_BECH32_PREFIX,
   };
   /** A preBlock hook that swallows the upgrade-needed halt (the node writes upgrade-info.json and carries on). */
   const carryOn: AppHooks = {

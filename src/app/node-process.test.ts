@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import type { NodeConfig } from "./types.js";
 
 /** Block execution on a node (docs/scenario-format.md §1): upgrade handlers, and the idle horizon the fast path relies on. */
@@ -16,7 +16,7 @@ const at = (height: number, action: Action, index = 0): Step => ({
 const schedule = (height: number): Action => ({
   kind: "authorityExec",
   messages: [
-    { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(height), info: "" } },
+    { kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "v2", height: BigInt(height), info: "" } },
   ],
 });
 const swapAllOnHalt = (bin: string): Step[] =>
@@ -118,7 +118,7 @@ describe("idle horizon", () => {
       metadata: "",
       deposit: [{ denom: "stake", amount: 10_000_000n }],
       expedited: false,
-      messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
+      messages: [{ kind: "cancelUpgrade", authority: govAuthority() }],
     };
     const e = chainAt(5, [at(2, submit)]);
     const { p } = processOf(e);

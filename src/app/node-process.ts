@@ -1,6 +1,6 @@
 import { fromBinary } from "@bufbuild/protobuf";
-import { BankKeeper } from "../bank/keeper.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { BANK_STORE, BankKeeper } from "../bank/keeper.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import type { Ctx, Event } from "../core/context.js";
@@ -33,6 +33,11 @@ import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from ".
 /** Chain-wide facts every node shares (genesis). */
 export interface ChainGenesis {
   readonly chainId: string;
+  /**
+   * The bech32 account prefix (`chain.bech32Prefix`, default `chain`): every account, module and authority address,
+   * and the validators' `valoper`/`valcons` prefixes derive from it.
+   */
+  readonly bech32Prefix: string;
   /**
    * Validators by name; a validator votes from `operator` when given (the devnet: its key's address), else from its
    * name-derived address (scenarios).
@@ -136,7 +141,7 @@ export class SimNodeProcess implements NodeProcess {
   readonly keeper: UpgradeKeeper;
   readonly #mm: ModuleManager;
   readonly #gov: GovKeeper;
-  readonly #bank = new BankKeeper();
+  readonly #bank: BankKeeper;
   readonly #msgs: UpgradeMsgServer;
   #horizon: { heightEnd: number; timeEndMs: number } | undefined | null = null;
   #protocolVersion = 0n;
@@ -167,6 +172,7 @@ export class SimNodeProcess implements NodeProcess {
     this.#skip = skip;
     this.#hooks = hooks;
     this.#fs = new CountingFs(state.fs);
+    this.#bank = new BankKeeper(BANK_STORE, genesis.bech32Prefix);
     this.#fixedKey = [
       identityOf(def),
       identityOf(genesis),
@@ -177,7 +183,7 @@ export class SimNodeProcess implements NodeProcess {
       skipUpgradeHeights: new Set(skip),
       homePath: state.home,
       fs: this.#fs,
-      authority: GOV_AUTHORITY,
+      authority: govAuthority(genesis.bech32Prefix),
       versionSetter: {
         setProtocolVersion: (v: bigint) => {
           this.#protocolVersion = v;
@@ -190,9 +196,18 @@ export class SimNodeProcess implements NodeProcess {
     this.#mm = this.#buildModuleManager();
     const staking: StakingView = {
       bondedValidators: () =>
-        genesis.validators.map((v) => ({ operator: v.operator ?? addressOfName(v.name), tokens: BigInt(v.power) })),
+        genesis.validators.map((v) => ({
+          operator: v.operator ?? addressOfName(v.name, genesis.bech32Prefix),
+          tokens: BigInt(v.power),
+        })),
     };
-    this.#gov = new GovKeeper({ bank: this.#bank, staking, router: this.#router(), config: genesis.govConfig });
+    this.#gov = new GovKeeper({
+      bank: this.#bank,
+      staking,
+      router: this.#router(),
+      config: genesis.govConfig,
+      bech32Prefix: genesis.bech32Prefix,
+    });
     for (const [planName, u] of def.upgrades) {
       this.keeper.setUpgradeHandler(planName, (ctx, _plan, fromVM) => {
         switch (u.handler) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { Action, Step } from "../chain/actions.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import { utf8 } from "../core/bytes.js";
 import { genesisMarkerKey } from "./markers.js";
@@ -35,7 +35,7 @@ const schedule: Step = {
   action: {
     kind: "authorityExec",
     messages: [
-      { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(PLAN), info: "" } },
+      { kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "v2", height: BigInt(PLAN), info: "" } },
     ],
   },
 };

@@ -1,5 +1,5 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
-import { BankKeeper } from "../bank/keeper.js";
+import { BANK_STORE, BankKeeper } from "../bank/keeper.js";
 import { assert, present } from "../core/assert.js";
 import { BoundedCache } from "../core/bounded-cache.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
@@ -289,7 +289,7 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
    */
   readBank(state: NodeState, addresses: readonly string[]): BankView {
     const c = this.#committedCtx(state);
-    const bank = new BankKeeper();
+    const bank = new BankKeeper(BANK_STORE, this.#genesis.bech32Prefix);
     return {
       balances: new Map(addresses.map((a) => [a, c === undefined ? [] : bank.allBalances(c.ctx, a)])),
       supply: c === undefined ? [] : bank.totalSupply(c.ctx),

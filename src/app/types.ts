@@ -34,7 +34,7 @@ export interface CoinInput {
 export const VOTE_OPTIONS = ["yes", "no", "abstain", "no_with_veto"] as const;
 export type VoteOptionName = (typeof VOTE_OPTIONS)[number];
 
-/** A simulated transaction: one message from one signer (addresses are bech32 `chain1…`). */
+/** A simulated transaction: one message from one signer (addresses are bech32 under the chain's prefix, `chain1…`). */
 export type SimTx =
   | {
       readonly kind: "submitProposal";

@@ -1,4 +1,4 @@
-import { addressOfName, decodeAddress } from "../core/address.js";
+import { addressOfName, DEFAULT_BECH32_PREFIX, decodeAddress } from "../core/address.js";
 import { concat, fromUtf8, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
@@ -8,7 +8,8 @@ import { addCoins, type Coin, type Coins, coinString, formatCoins, isValidCoins 
 
 /**
  * A minimal bank over the `bank` store: balances per (address, denom) and the total supply per denom, both as
- * decimal integer strings. Module accounts are the addresses of their module names (`addressOfName("gov")`).
+ * decimal integer strings. Addresses carry the chain's bech32 `prefix` (others are invalid); module accounts are the
+ * addresses of their module names (`addressOfName("gov", prefix)`).
  *
  * Store layout (reference prefixes): `0x00 | denom` → supply, `0x02 | len(addr) | addr | denom` → balance.
  * Invariant: the supply of a denom equals the sum of its balances. Every mutating method checks everything
@@ -34,9 +35,17 @@ const writeAmount = (store: KVStore, key: Uint8Array, amount: bigint): void => {
 
 export class BankKeeper {
   readonly storeName: string;
+  /** The chain's bech32 account prefix. */
+  readonly bech32Prefix: string;
 
-  constructor(storeName: string = BANK_STORE) {
+  constructor(storeName: string = BANK_STORE, bech32Prefix: string = DEFAULT_BECH32_PREFIX) {
     this.storeName = storeName;
+    this.bech32Prefix = bech32Prefix;
+  }
+
+  /** A module account's address (`authtypes.NewModuleAddress(name)` with the chain's prefix). */
+  moduleAddress(module: string): string {
+    return addressOfName(module, this.bech32Prefix);
   }
 
   #store(ctx: Ctx): KVStore {
@@ -45,13 +54,13 @@ export class BankKeeper {
 
   /** Balance of one denom; 0 for unknown or invalid addresses. */
   balance(ctx: Ctx, address: string, denom: string): bigint {
-    const addr = decodeAddress(address);
+    const addr = decodeAddress(address, this.bech32Prefix);
     return addr === undefined ? 0n : readAmount(this.#store(ctx), balanceKey(addr, denom));
   }
 
   /** All non-zero balances of an address, sorted by denom. */
   allBalances(ctx: Ctx, address: string): Coins {
-    const addr = decodeAddress(address);
+    const addr = decodeAddress(address, this.bech32Prefix);
     if (addr === undefined) return [];
     const prefix = accountPrefix(addr);
     const out: Coin[] = [];
@@ -103,16 +112,16 @@ export class BankKeeper {
   }
 
   sendToModule(ctx: Ctx, from: string, module: string, coins: Coins): Result<void, ChainError> {
-    return this.send(ctx, from, addressOfName(module), coins);
+    return this.send(ctx, from, this.moduleAddress(module), coins);
   }
 
   sendFromModule(ctx: Ctx, module: string, to: string, coins: Coins): Result<void, ChainError> {
-    return this.send(ctx, addressOfName(module), to, coins);
+    return this.send(ctx, this.moduleAddress(module), to, coins);
   }
 
   /** Destroys coins held by a module account; the supply shrinks by the same amount. */
   burn(ctx: Ctx, module: string, coins: Coins): Result<void, ChainError> {
-    const addr = decodeAddress(addressOfName(module))!;
+    const addr = decodeAddress(this.moduleAddress(module), this.bech32Prefix)!;
     const store = this.#store(ctx);
     const checked = this.#checkSpend(store, addr, coins);
     if (!checked.ok) return checked;
@@ -124,7 +133,7 @@ export class BankKeeper {
   }
 
   #address(address: string): Result<Uint8Array, ChainError> {
-    const a = decodeAddress(address);
+    const a = decodeAddress(address, this.bech32Prefix);
     return a === undefined ? err(wrap(SdkErrors.ErrInvalidAddress, `invalid address ${address}`)) : ok(a);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import { actionTxs } from "./action-txs.js";
 
 describe("actionTxs", () => {
@@ -8,7 +8,11 @@ describe("actionTxs", () => {
     const plan = { name: "v2", height: 10n, info: "" };
     const signer = addressOfName("val1");
     expect(
-      actionTxs({ kind: "tx", from: "val1", messages: [{ kind: "softwareUpgrade", authority: signer, plan }] }, ids),
+      actionTxs(
+        { kind: "tx", from: "val1", messages: [{ kind: "softwareUpgrade", authority: signer, plan }] },
+        ids,
+        "chain",
+      ),
     ).toEqual({
       ok: true,
       txs: [
@@ -20,12 +24,13 @@ describe("actionTxs", () => {
       ],
     });
     const exec = actionTxs(
-      { kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }] },
+      { kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: govAuthority() }] },
       ids,
+      "chain",
     );
     expect(exec).toMatchObject({
       ok: true,
-      txs: [{ signer: GOV_AUTHORITY, messages: [{ authority: GOV_AUTHORITY }] }],
+      txs: [{ signer: govAuthority(), messages: [{ authority: govAuthority() }] }],
     });
     const votes = actionTxs(
       {
@@ -37,6 +42,7 @@ describe("actionTxs", () => {
         ]),
       },
       ids,
+      "chain",
     );
     expect(votes).toMatchObject({
       ok: true,
@@ -46,11 +52,18 @@ describe("actionTxs", () => {
       ],
     });
   });
+  it("sends from addresses under the chain's bech32 prefix", () => {
+    const exec = actionTxs({ kind: "authorityExec", messages: [] }, ids, "cosmos");
+    expect(exec).toMatchObject({ ok: true, txs: [{ signer: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn" }] });
+    const dep = actionTxs({ kind: "deposit", proposal: "up", from: "val1", amount: [] }, ids, "cosmos");
+    expect(dep).toMatchObject({ ok: true, txs: [{ depositor: addressOfName("val1", "cosmos") }] });
+    expect(addressOfName("val1", "cosmos")).toMatch(/^cosmos1/);
+  });
   it("reports a label whose submission has not succeeded, and sends nothing for node operations", () => {
-    expect(actionTxs({ kind: "deposit", proposal: "nope", from: "val1", amount: [] }, ids)).toEqual({
+    expect(actionTxs({ kind: "deposit", proposal: "nope", from: "val1", amount: [] }, ids, "chain")).toEqual({
       ok: false,
       error: 'proposal "nope" has no id: its submission has not succeeded',
     });
-    expect(actionTxs({ kind: "stop", node: "val1" }, ids)).toBeUndefined();
+    expect(actionTxs({ kind: "stop", node: "val1" }, ids, "chain")).toBeUndefined();
   });
 });

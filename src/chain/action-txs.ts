@@ -1,5 +1,5 @@
 import type { SimTx } from "../app/types.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import type { Action } from "./actions.js";
 
 /** A transaction-sending action, as transactions; or why it cannot be sent. */
@@ -8,12 +8,18 @@ export type ActionTxs =
   | { readonly ok: false; readonly error: string };
 
 /**
- * What a scenario action sends to the mempool (pure): accounts become their `chain1…` addresses, proposal labels
+ * What a scenario action sends to the mempool (pure): accounts become their addresses under the chain's bech32
+ * `prefix` (`chain1…` by default), proposal labels
  * their ids (a label whose submission has not succeeded is an error). Upgrade messages carry their authority
  * already (the scenario resolver fills its defaults). Undefined for actions that send nothing (node operations,
  * checks).
  */
-export function actionTxs(a: Action, proposalId: (label: string) => bigint | undefined): ActionTxs | undefined {
+export function actionTxs(
+  a: Action,
+  proposalId: (label: string) => bigint | undefined,
+  prefix: string,
+): ActionTxs | undefined {
+  const addr = (name: string): string => addressOfName(name, prefix);
   const missing = (label: string): ActionTxs => ({
     ok: false,
     error: `proposal "${label}" has no id: its submission has not succeeded`,
@@ -25,7 +31,7 @@ export function actionTxs(a: Action, proposalId: (label: string) => bigint | und
         txs: [
           {
             kind: "submitProposal",
-            proposer: addressOfName(a.proposer),
+            proposer: addr(a.proposer),
             messages: a.messages,
             initialDeposit: a.deposit,
             title: a.title,
@@ -43,8 +49,8 @@ export function actionTxs(a: Action, proposalId: (label: string) => bigint | und
         ok: true,
         txs: [
           a.kind === "deposit"
-            ? { kind: "deposit", proposalId: id, depositor: addressOfName(a.from), amount: a.amount }
-            : { kind: "cancelProposal", proposalId: id, proposer: addressOfName(a.from) },
+            ? { kind: "deposit", proposalId: id, depositor: addr(a.from), amount: a.amount }
+            : { kind: "cancelProposal", proposalId: id, proposer: addr(a.from) },
         ],
       };
     }
@@ -56,19 +62,19 @@ export function actionTxs(a: Action, proposalId: (label: string) => bigint | und
         txs: [...a.votes].map(([voter, option]) => ({
           kind: "vote",
           proposalId: id,
-          voter: addressOfName(voter),
+          voter: addr(voter),
           option,
         })),
       };
     }
     case "tx": {
-      const signer = addressOfName(a.from);
+      const signer = addr(a.from);
       return { ok: true, txs: [{ kind: "upgrade", signer, messages: a.messages }] };
     }
     case "authorityExec":
       return {
         ok: true,
-        txs: [{ kind: "upgrade", signer: GOV_AUTHORITY, messages: a.messages }],
+        txs: [{ kind: "upgrade", signer: govAuthority(prefix), messages: a.messages }],
       };
     default:
       return undefined;

@@ -4,6 +4,8 @@ import type { BlockTimeModel } from "./block-time.js";
 /** The chain-wide settings of a run: chain id, genesis time, the seed of every random stream, the block-time model. */
 export interface ChainConfig {
   readonly chainId: string;
+  /** The bech32 account prefix: scenario accounts send from `addressOfName(name, bech32Prefix)`. */
+  readonly bech32Prefix: string;
   readonly genesisTimeMs: UnixMs;
   readonly seed: number;
   readonly blockTime: BlockTimeModel;

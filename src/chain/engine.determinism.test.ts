@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step } from "./actions.js";
 import type { BlockTimeModel } from "./block-time.js";
@@ -24,7 +24,7 @@ const submit: Action = {
   metadata: "",
   deposit: [{ denom: "stake", amount: 10_000_000n }],
   expedited: false,
-  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: 300n, info: "" } }],
+  messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "v2", height: 300n, info: "" } }],
 };
 const vote: Action = {
   kind: "vote",

@@ -12,7 +12,7 @@ import {
   upgradeTo,
   yesVotes,
 } from "../../test/kit/chain.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { EngineOptions } from "./engine.js";
 
@@ -88,7 +88,7 @@ const SCENARIOS: Record<string, Scenario> = {
       steps: steps(
         [at(2), submitProposal("up", upgradeTo(PLAN))],
         [at(3), yesVotes("up")],
-        [at(10), submitProposal("cancel", { kind: "cancelUpgrade", authority: GOV_AUTHORITY })],
+        [at(10), submitProposal("cancel", { kind: "cancelUpgrade", authority: govAuthority() })],
         [at(11), yesVotes("cancel")],
         [at(200), schedule(PLAN)],
       ),

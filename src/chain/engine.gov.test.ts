@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { UpgradeMessage, VoteOptionName } from "../app/types.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step } from "./actions.js";
 
@@ -13,10 +13,10 @@ const BINARIES = [binary("v1"), binary("v2", { v2: { handler: "noop" } })];
 
 const upgrade = (name: string, height: number): UpgradeMessage => ({
   kind: "softwareUpgrade",
-  authority: GOV_AUTHORITY,
+  authority: govAuthority(),
   plan: { name, height: BigInt(height), info: "" },
 });
-const cancel: UpgradeMessage = { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
+const cancel: UpgradeMessage = { kind: "cancelUpgrade", authority: govAuthority() };
 const submit = (id: string, msg: UpgradeMessage, deposit = MIN_DEPOSIT, expedited = false): Action => ({
   kind: "submitProposal",
   id,

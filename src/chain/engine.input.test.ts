@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import type { Action } from "./actions.js";
 
 const chain = () => testChain({ binaries: [binary("v1"), binary("v2", { v2: { handler: "noop" } })] });
@@ -55,7 +55,7 @@ describe("bad input through the library API gives failed step results, never a t
       metadata: "",
       deposit: coins,
       expedited: false,
-      messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
+      messages: [{ kind: "cancelUpgrade", authority: govAuthority() }],
     });
     e.run({ untilHeight: 2 });
     const submitted = e.stepResults()[0]!;
@@ -80,7 +80,7 @@ describe("bad input through the library API gives failed step results, never a t
     const r = e.stepResults()[0]!;
     expect(r.ok).toBe(false);
     expect(r.error).toBe(
-      `expected ${GOV_AUTHORITY} got ${addressOfName("val1")}: expected authority account as only signer for proposal message`,
+      `expected ${govAuthority()} got ${addressOfName("val1")}: expected authority account as only signer for proposal message`,
     );
     expect(e.committed()?.plan).toBeNull();
   });
@@ -89,7 +89,7 @@ describe("bad input through the library API gives failed step results, never a t
     const e = chain();
     e.apply({
       kind: "authorityExec",
-      messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "", height: -5n, info: "" } }],
+      messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "", height: -5n, info: "" } }],
     });
     e.run({ untilHeight: 2 });
     const r = e.stepResults()[0]!;
@@ -112,7 +112,7 @@ describe("bad input through the library API gives failed step results, never a t
     const e = chain();
     e.run({ untilHeight: 3 });
     expect(
-      e.apply({ kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }] }),
+      e.apply({ kind: "authorityExec", messages: [{ kind: "cancelUpgrade", authority: govAuthority() }] }),
     ).toBeUndefined();
     expect(e.stepResults()).toEqual([
       expect.objectContaining({

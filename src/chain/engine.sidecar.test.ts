@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { SidecarConfig } from "../app/types.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
 
@@ -13,7 +13,7 @@ const steps = (...list: [Trigger, Action][]): Step[] =>
   list.map(([trigger, action], index) => ({ index, trigger, action }));
 const schedule = (name: string, height: number): Action => ({
   kind: "authorityExec",
-  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
+  messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: { name, height: BigInt(height), info: "" } }],
 });
 const sidecar = (binaries: Record<string, string> = {}): { sidecar: SidecarConfig } => ({
   sidecar: { enabled: true, delayMs: durationMs(DELAY_MS), binaries: new Map(Object.entries(binaries)) },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, testChain } from "../../test/kit/chain.js";
 import type { SidecarConfig } from "../app/types.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { durationMs } from "../core/brand.js";
 import type { Action, Step, Trigger } from "./actions.js";
 
@@ -16,7 +16,7 @@ const steps = (...list: [Trigger, Action][]): Step[] =>
   list.map(([trigger, action], index) => ({ index, trigger, action }));
 const schedule = (name: string, height: number): Action => ({
   kind: "authorityExec",
-  messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name, height: BigInt(height), info: "" } }],
+  messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: { name, height: BigInt(height), info: "" } }],
 });
 const swap = (node: string, bin: string): Action => ({ kind: "swapBinary", node, binary: bin });
 const sidecar = (delayMs: number): { sidecar: SidecarConfig } => ({

@@ -32,7 +32,7 @@ export function runStep<S>(ctx: EngineCtx<S>, step: Step): NodeOp<S> | undefined
     height: s.height,
   });
   if (a.kind === "submitProposal") s.book.submitLabels.set(step.index, a.id);
-  const sent = actionTxs(a, (lbl) => s.book.labels.get(lbl));
+  const sent = actionTxs(a, (lbl) => s.book.labels.get(lbl), s.cfg.bech32Prefix);
   if (sent !== undefined) {
     if (!sent.ok) {
       recordStep(s, step, false, sent.error);

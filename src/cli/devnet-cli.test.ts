@@ -100,7 +100,7 @@ describe("tx commands fail before broadcasting, in the reference order (docs/nod
     expect(await errorOf(softwareUpgradeCommand, [...base, "--no-validate", "--authority", " "])).toBe(
       "Error: invalid authority address: empty address string is not allowed",
     );
-    expect(bech32AuthorityError("chain1xyz")).toMatch(/^decoding bech32 failed: /);
+    expect(bech32AuthorityError("chain1xyz", "chain")).toMatch(/^decoding bech32 failed: /);
     expect(await errorOf(softwareUpgradeCommand, ["v2", "--upgrade-height", "1"])).toBe(
       'Error: required flag(s) "title" not set',
     );
@@ -149,6 +149,18 @@ describe("init", () => {
     expect((await run(initCommand, ["--home", home, "--overwrite", "--validators", "0"])).err).toBe(
       "Error: --validators must be between 1 and 100, got 0",
     );
+  });
+
+  it("--bech32-prefix gives the keys that prefix; a bad one is cobra's invalid-argument line", async () => {
+    const home = join(mkdtempSync(join(tmpdir(), "devnet-init-")), "h");
+    dirs.push(join(home, ".."));
+    const r = await run(initCommand, ["--home", home, "--key-seed", "k", "--bech32-prefix", "osmo"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/val1 +osmo1/);
+    expect(await run(initCommand, ["--home", home, "--overwrite", "--bech32-prefix", "Osmo"])).toMatchObject({
+      code: 1,
+      err: 'Error: invalid argument "Osmo" for "--bech32-prefix" flag: a bech32 prefix must be lowercase, got "Osmo"',
+    });
   });
 });
 

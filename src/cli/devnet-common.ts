@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { bech32PrefixProblem, DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import type { Namespace } from "../core/namespace.js";
 import { parseApiAddress, parseAppToml } from "../server/config.js";
 import { type CommandSpec, HELP_FLAG, isHelp, type Parsed, parseCobra } from "./devnet-flags.js";
@@ -154,6 +155,25 @@ export function homeNamespace(home: string): Namespace {
     // no home: the default namespace
   }
   return "chain";
+}
+
+/**
+ * The bech32 prefix of the home's chain (`config/genesis.json` `chain.bech32Prefix`): what its keys' addresses and
+ * the gov authority carry; `chain` without a readable genesis or without the key (the genesis is validated by
+ * `start`, not here).
+ */
+export function homeBech32Prefix(home: string): string {
+  try {
+    const doc = JSON.parse(readFileSync(join(home, "config", "genesis.json"), "utf8")) as { chain?: unknown };
+    const chain = doc.chain;
+    if (typeof chain === "object" && chain !== null && "bech32Prefix" in chain) {
+      const v = chain.bech32Prefix;
+      if (typeof v === "string" && bech32PrefixProblem(v) === undefined) return v;
+    }
+  } catch {
+    // no home or no readable genesis: the default prefix
+  }
+  return DEFAULT_BECH32_PREFIX;
 }
 
 export function nodeUrl(flag: string, home: string): string {

@@ -1,3 +1,4 @@
+import { bech32PrefixProblem } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { parseGoBool, parseGoInt } from "../core/go/strconv.js";
 import { isNamespace, NAMESPACES, type Namespace } from "../core/namespace.js";
@@ -135,6 +136,14 @@ export const flagInt = (p: Parsed, name: string, dflt = 0n): bigint => {
   return r.ok ? r.value : dflt;
 };
 export const isHelp = (p: Parsed): boolean => flagBool(p, "help");
+
+/** `--bech32-prefix <hrp>` when given (a valid bech32 human-readable part); undefined when not given. */
+export function bech32PrefixFlag(p: Parsed): Result<string | undefined, string> {
+  if (!p.changed.has("bech32-prefix")) return ok(undefined);
+  const v = flagString(p, "bech32-prefix");
+  const problem = bech32PrefixProblem(v);
+  return problem === undefined ? ok(v) : err(`invalid argument "${v}" for "--bech32-prefix" flag: ${problem}`);
+}
 
 /** `--namespace chain|cosmos` when given (cobra's invalid-argument text otherwise); undefined when not given. */
 export function namespaceFlag(p: Parsed): Result<Namespace | undefined, string> {

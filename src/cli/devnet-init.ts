@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { initNode } from "../devnet/init.js";
 import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
-import { flagBool, flagInt, flagString, namespaceFlag } from "./devnet-flags.js";
+import { bech32PrefixFlag, flagBool, flagInt, flagString, namespaceFlag } from "./devnet-flags.js";
 
 /** `chainsim init`: writes a devnet home (devnet/init.ts) and prints what it wrote, gov periods first. */
 export const initCommand: DevnetCommand = {
   path: [],
   summary: "Initialize a devnet home: app.toml, genesis (short gov periods), binaries and a test keyring",
   usage:
-    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--rpc-address tcp://127.0.0.1:26657] [--key-seed TEXT] [--namespace chain|cosmos] [-o|--overwrite] [--output text|json]",
+    "init --home DIR [--chain-id ID] [--validators N] [--binaries FILE] [--voting-period 20s] [--deposit-period 20s] [--minimum-gas-prices 0stake] [--api-address tcp://127.0.0.1:1317] [--grpc-address 127.0.0.1:9090] [--rpc-address tcp://127.0.0.1:26657] [--key-seed TEXT] [--namespace chain|cosmos] [--bech32-prefix HRP] [-o|--overwrite] [--output text|json]",
   spec: {
     args: { exact: 0 },
     flags: [
@@ -25,6 +25,7 @@ export const initCommand: DevnetCommand = {
       { name: "rpc-address", kind: "string" },
       { name: "key-seed", kind: "string" },
       { name: "namespace", kind: "string" },
+      { name: "bech32-prefix", kind: "string" },
       // `-o` is --overwrite, as in the reference's `init`; the output format has the long name only.
       { name: "overwrite", kind: "bool", short: "o" },
       { name: "output", kind: "string" },
@@ -59,6 +60,11 @@ export const initCommand: DevnetCommand = {
       io.err(`Error: ${namespace.error}`);
       return 1;
     }
+    const prefix = bech32PrefixFlag(p);
+    if (!prefix.ok) {
+      io.err(`Error: ${prefix.error}`);
+      return 1;
+    }
     const r = await initNode({
       home: flagString(p, "home", defaultHome()),
       chainId: flagString(p, "chain-id", "chainsim-devnet-1"),
@@ -73,6 +79,7 @@ export const initCommand: DevnetCommand = {
       ...(rpcAddress === undefined ? {} : { rpcAddress }),
       ...(keySeed === undefined ? {} : { keySeed }),
       ...(namespace.value === undefined ? {} : { namespace: namespace.value }),
+      ...(prefix.value === undefined ? {} : { bech32Prefix: prefix.value }),
     });
     if (!r.ok) {
       io.err(`Error: ${r.error}`);

@@ -14,13 +14,22 @@ import {
   secretHex,
   validKeyName,
 } from "../devnet/keyring.js";
-import { type DevnetCommand, defaultHome, Fail, guarded, type Io, registerGroup } from "./devnet-common.js";
+import {
+  type DevnetCommand,
+  defaultHome,
+  Fail,
+  guarded,
+  homeBech32Prefix,
+  type Io,
+  registerGroup,
+} from "./devnet-common.js";
 import { flagBool, flagString, type Parsed } from "./devnet-flags.js";
 
 /**
  * `chainsim keys add|list|show|export` on a home's test keyring (the reference's `keys` with `--keyring-backend
- * test`). Keys derive from a 24-word BIP-39 mnemonic on m/44'/118'/0'/0/0; addresses are bech32("chain",
- * ripemd160(sha256(pubkey))). Output is YAML, or JSON with `-o json`; errors are `Error: <message>`, exit 1.
+ * test`). Keys derive from a 24-word BIP-39 mnemonic on m/44'/118'/0'/0/0; addresses are bech32(prefix,
+ * ripemd160(sha256(pubkey))) with the prefix of the home's genesis (`chain.bech32Prefix`, default `chain`). Output is
+ * YAML, or JSON with `-o json`; errors are `Error: <message>`, exit 1.
  *
  * - `keys add NAME [--recover]`: a new key (the mnemonic is printed once); `--recover` reads the mnemonic from stdin.
  * - `keys show NAME [-a|--address]`, `keys list`.
@@ -67,7 +76,8 @@ export const keysAddCommand: DevnetCommand = {
     const output = outputOf(p);
     const name = p.args[0]!;
     if (!validKeyName(name)) throw new Fail(`invalid key name "${name}": use letters, digits, ".", "_" or "-"`);
-    if (loadKey(home, name).ok) throw new Fail(`a key named ${name} already exists in ${keyPath(home, name)}`);
+    if (loadKey(home, name, homeBech32Prefix(home)).ok)
+      throw new Fail(`a key named ${name} already exists in ${keyPath(home, name)}`);
     let key: KeyRecord;
     if (flagBool(p, "recover")) {
       let text: string;
@@ -76,10 +86,10 @@ export const keysAddCommand: DevnetCommand = {
       } catch {
         throw new Fail("--recover reads the mnemonic from stdin, which could not be read");
       }
-      const k = keyFromMnemonic(name, text);
+      const k = keyFromMnemonic(name, text, homeBech32Prefix(home));
       if (!k.ok) throw new Fail(k.error);
       key = k.value;
-    } else key = newKey(name);
+    } else key = newKey(name, homeBech32Prefix(home));
     const saved = saveKey(home, key);
     if (!saved.ok) throw new Fail(saved.error);
     const shown = flagBool(p, "recover") ? {} : { mnemonic: key.mnemonic };
@@ -103,7 +113,7 @@ export const keysShowCommand: DevnetCommand = {
   run: guarded(async (p, io) => {
     const home = keyringOf(p);
     const output = outputOf(p);
-    const k = loadKey(home, p.args[0]!);
+    const k = loadKey(home, p.args[0]!, homeBech32Prefix(home));
     if (!k.ok) throw new Fail(k.error);
     if (flagBool(p, "address")) io.out(k.value.address);
     else io.out(output === "json" ? JSON.stringify(keyOutput(k.value)) : yaml(keyOutput(k.value)));
@@ -119,7 +129,7 @@ export const keysListCommand: DevnetCommand = {
   run: guarded(async (p, io) => {
     const home = keyringOf(p);
     const output = outputOf(p);
-    const all = listKeys(home);
+    const all = listKeys(home, homeBech32Prefix(home));
     if (!all.ok) throw new Fail(all.error);
     const out = all.value.map(keyOutput);
     io.out(output === "json" ? JSON.stringify(out) : out.length === 0 ? "No records were found in keyring" : yaml(out));
@@ -139,7 +149,7 @@ export const keysExportCommand: DevnetCommand = {
     const home = keyringOf(p);
     if (!flagBool(p, "unarmored-hex") || !flagBool(p, "unsafe"))
       throw new Fail("the test keyring exports only unencrypted keys: pass --unarmored-hex --unsafe");
-    const k = loadKey(home, p.args[0]!);
+    const k = loadKey(home, p.args[0]!, homeBech32Prefix(home));
     if (!k.ok) throw new Fail(k.error);
     io.out(secretHex(k.value));
     return 0;

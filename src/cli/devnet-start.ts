@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { parseDuration } from "../core/go/duration.js";
 import { runNode } from "../devnet/node.js";
 import { type DevnetCommand, defaultHome, type Io, registerGroup } from "./devnet-common.js";
-import { flagBool, flagString, namespaceFlag, type Parsed } from "./devnet-flags.js";
+import { bech32PrefixFlag, flagBool, flagString, namespaceFlag, type Parsed } from "./devnet-flags.js";
 
 /** Parses `--unsafe-skip-upgrades` values (comma-separated, repeatable) into heights. */
 export function parseSkipHeights(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
@@ -59,7 +59,7 @@ export const startCommand: DevnetCommand = {
   path: [],
   summary: "Run a devnet node: wall-clock blocks, LevelDB state under data/, REST and gRPC per app.toml",
   usage:
-    "start --home DIR --binary NAME [--unsafe-skip-upgrades h,...] [--block-time 1s] [--no-fsync] [--namespace chain|cosmos] [-o text|json]",
+    "start --home DIR --binary NAME [--unsafe-skip-upgrades h,...] [--block-time 1s] [--no-fsync] [--namespace chain|cosmos] [--bech32-prefix HRP] [-o text|json]",
   spec: {
     args: { exact: 0 },
     flags: [
@@ -69,6 +69,7 @@ export const startCommand: DevnetCommand = {
       { name: "block-time", kind: "string" },
       { name: "no-fsync", kind: "bool" },
       { name: "namespace", kind: "string" },
+      { name: "bech32-prefix", kind: "string" },
       { name: "output", kind: "string", short: "o" },
     ],
   },
@@ -99,6 +100,11 @@ export const startCommand: DevnetCommand = {
       io.err(`Error: ${ns.error}`);
       return 1;
     }
+    const prefix = bech32PrefixFlag(p);
+    if (!prefix.ok) {
+      io.err(`Error: ${prefix.error}`);
+      return 1;
+    }
     const ac = new AbortController();
     const stop = () => ac.abort();
     process.once("SIGINT", stop);
@@ -114,6 +120,7 @@ export const startCommand: DevnetCommand = {
         signal: ac.signal,
         sync: !flagBool(p, "no-fsync"),
         ...(ns.value === undefined ? {} : { namespace: ns.value }),
+        ...(prefix.value === undefined ? {} : { bech32Prefix: prefix.value }),
       });
     } finally {
       process.removeListener("SIGINT", stop);

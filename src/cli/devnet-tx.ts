@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { anyToWire } from "../api/wire.js";
 import { type Coins, parseCoins } from "../bank/coins.js";
-import { ACCOUNT_PREFIX, GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { namesOf } from "../core/namespace.js";
 import { hostResolver } from "../devnet/fetch.js";
 import { type KeyRecord, loadKey } from "../devnet/keyring.js";
@@ -22,6 +22,7 @@ import {
   Fail,
   GROUP_SUMMARIES,
   guarded,
+  homeBech32Prefix,
   homeNamespace,
   type Io,
   nodeUrl,
@@ -80,7 +81,7 @@ async function broadcast(p: Parsed, io: Io, build: (key: KeyRecord) => Any): Pro
   const backend = flagString(p, "keyring-backend", "test");
   if (backend !== "test") throw new Fail(`unsupported keyring backend "${backend}": the devnet uses the test keyring`);
   const home = homeOf(p);
-  const key = loadKey(home, from);
+  const key = loadKey(home, from, homeBech32Prefix(home));
   if (!key.ok) throw new Fail(key.error);
   const fees = parseCoins(flagString(p, "fees"));
   if (!fees.ok) throw new Fail(`invalid fees: ${fees.error.message}`);
@@ -153,24 +154,29 @@ function depositOf(p: Parsed): Coins {
   return d.value;
 }
 
-/** The authority checks of docs/node-api.md §6.3 (`sdk.AccAddressFromBech32`); undefined when valid. */
-export function bech32AuthorityError(a: string): string | undefined {
+/**
+ * The authority checks of docs/node-api.md §6.3 (`sdk.AccAddressFromBech32` with the chain's `prefix`); undefined
+ * when valid.
+ */
+export function bech32AuthorityError(a: string, prefix: string): string | undefined {
   if (a.trim() === "") return "empty address string is not allowed";
-  let prefix: string;
+  let hrp: string;
   try {
-    prefix = bech32.decode(a as `${string}1${string}`).prefix;
+    hrp = bech32.decode(a as `${string}1${string}`).prefix;
   } catch (e) {
     return `decoding bech32 failed: ${e instanceof Error ? e.message : String(e)}`;
   }
-  if (prefix !== ACCOUNT_PREFIX)
-    return `hrp does not match bech32 prefix: expected '${ACCOUNT_PREFIX}' got '${prefix}': internal logic error`;
+  if (hrp !== prefix)
+    return `hrp does not match bech32 prefix: expected '${prefix}' got '${hrp}': internal logic error`;
   return undefined;
 }
 
+/** `--authority`, or the gov module account of the home's chain. */
 function authorityOf(p: Parsed): string {
   const a = flagString(p, "authority");
-  if (a === "") return GOV_AUTHORITY;
-  const bad = bech32AuthorityError(a);
+  const prefix = homeBech32Prefix(homeOf(p));
+  if (a === "") return govAuthority(prefix);
+  const bad = bech32AuthorityError(a, prefix);
   if (bad !== undefined) throw new Fail(`invalid authority address: ${bad}`);
   return a;
 }

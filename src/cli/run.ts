@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from "node:path";
 import type { Command } from "commander";
 import { formatDuration } from "../core/go/duration.js";
 import { failureText } from "../scenario/failure.js";
-import { formatScenarioError, parseScenario, type Scenario } from "../scenario/index.js";
+import { formatScenarioError, parseScenario, type Scenario, type ScenarioOverrides } from "../scenario/index.js";
 import { runScenario } from "../scenario/runner.js";
 import { genesisErrors } from "../scenario/simulate.js";
 import { renderTimeline } from "../scenario/timeline.js";
@@ -18,7 +18,11 @@ export interface RunCliOptions {
 }
 
 /** Loads and validates every file first; nothing runs when any is invalid. */
-export function loadScenarios(paths: readonly string[], err: (line: string) => void): Scenario[] | undefined {
+export function loadScenarios(
+  paths: readonly string[],
+  err: (line: string) => void,
+  overrides: ScenarioOverrides = {},
+): Scenario[] | undefined {
   const { files, errors } = collectScenarioFiles(paths);
   const scenarios: Scenario[] = [];
   for (const f of files) {
@@ -27,7 +31,7 @@ export function loadScenarios(paths: readonly string[], err: (line: string) => v
       errors.push(text.error);
       continue;
     }
-    const parsed = parseScenario(f, text.text, readProfileText);
+    const parsed = parseScenario(f, text.text, readProfileText, overrides);
     if (!parsed.ok) {
       // A syntax error is reported once: the first, with its line and column (later ones are its echoes).
       const syntax = parsed.error.find((e) => e.path === "" && e.message.startsWith("YAML syntax error"));

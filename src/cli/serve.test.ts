@@ -82,6 +82,41 @@ describe("chainsim serve", () => {
     expect((await s.exited).code).toBe(0);
   });
 
+  it("--bech32-prefix cosmos serves the chain under the cosmos prefix: authority, proposer, balances", async () => {
+    const s = serve([UPGRADE_SCENARIO, "--config", config("cosmos.toml", LOOPBACK_TOML), "--bech32-prefix", "cosmos"]);
+    const rest = (await waitFor(s.lines, /REST {2}(http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+    const get = async (path: string) => (await fetch(`${rest}${path}`)).json() as Promise<Record<string, unknown>>;
+    // x/gov's module account on every Cosmos SDK chain whose prefix is `cosmos`.
+    expect(await get("/chain/upgrade/v1beta1/authority")).toEqual({
+      address: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn",
+    });
+    const proposal = (await get("/chain/gov/v1/proposals/1")).proposal as { proposer: string; messages: unknown[] };
+    expect(proposal.proposer).toMatch(/^cosmos1[02-9ac-hj-np-z]{38}$/);
+    expect(proposal.messages[0]).toMatchObject({ authority: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn" });
+    const balances = await get(`/chain/bank/v1beta1/balances/${proposal.proposer}`);
+    expect((balances.balances as { denom: string }[]).map((b) => b.denom)).toContain("stake");
+    // A chain1 address is not an address of this chain: the reference's codec error.
+    const wrong = await fetch(`${rest}/chain/bank/v1beta1/balances/chain10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax`);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toContain(
+      "hrp does not match bech32 prefix: expected 'cosmos' got 'chain'",
+    );
+    s.child.kill("SIGTERM");
+    expect((await s.exited).code).toBe(0);
+  });
+
+  it("takes the namespace and the prefix from app.toml's [chainsim] table: the reference's names end to end", async () => {
+    const toml = `${LOOPBACK_TOML}[chainsim]\nnamespace = "cosmos"\nbech32-prefix = "cosmos"\n`;
+    const s = serve([UPGRADE_SCENARIO, "--config", config("cosmos-app.toml", toml)]);
+    const rest = (await waitFor(s.lines, /REST {2}(http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+    const res = await fetch(`${rest}/cosmos/upgrade/v1beta1/authority`);
+    expect(res.headers.get("x-cosmos-block-height")).toMatch(/^[0-9]+$/);
+    expect(await res.json()).toEqual({ address: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn" });
+    expect((await fetch(`${rest}/chain/upgrade/v1beta1/authority`)).status).toBe(501);
+    s.child.kill("SIGTERM");
+    expect((await s.exited).code).toBe(0);
+  });
+
   it("rejects bad input with a one-line error and exit 2 before listening", async () => {
     const cases: [string[], RegExp][] = [
       [[UPGRADE_SCENARIO, "--node", "nobody"], /^Error: unknown node "nobody" \(nodes: val1, val2\)\n$/],
@@ -95,6 +130,14 @@ describe("chainsim serve", () => {
         /^Error: .*bad\.yaml: binaries: at least one binary is required\n$/,
       ],
       [["missing.yaml"], /^Error: missing\.yaml: no such file or directory\n$/],
+      [
+        [UPGRADE_SCENARIO, "--bech32-prefix", "Cosmos"],
+        /^Error: --bech32-prefix: a bech32 prefix must be lowercase, got "Cosmos"\n$/,
+      ],
+      [
+        [UPGRADE_SCENARIO, "--config", config("prefix.toml", '[chainsim]\nbech32-prefix = ""\n')],
+        /^Error: app\.toml: chainsim\.bech32-prefix: a bech32 prefix must not be empty\n$/,
+      ],
     ];
     for (const [args, re] of cases) {
       const exit = await serve(args).exited;

@@ -5,6 +5,7 @@ import { RpcHandler } from "../api/rpc/handler.js";
 import { simRpcSource } from "../api/rpc/sim-source.js";
 import { wireBackend } from "../api/wire.js";
 import { RUN_BLOCKS_MAX } from "../chain/records.js";
+import { bech32PrefixProblem } from "../core/address.js";
 import { quote } from "../core/go/strconv.js";
 import { isNamespace, NAMESPACES } from "../core/namespace.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../scenario/simulate.js";
@@ -25,6 +26,11 @@ export interface ServeOptions {
   readonly json?: boolean;
   /** `--namespace chain|cosmos`: the wire's names; overrides app.toml's `[chainsim] namespace`. */
   readonly namespace?: string;
+  /**
+   * `--bech32-prefix <hrp>`: the served chain's account prefix; overrides app.toml's `[chainsim] bech32-prefix`;
+   * either one replaces the scenario's `chain.bech32Prefix` (the scenario is simulated with it).
+   */
+  readonly bech32Prefix?: string;
 }
 
 export interface ServeIo {
@@ -102,7 +108,17 @@ export async function startServe(
       return usage(`--namespace: expected one of ${NAMESPACES.join(", ")}, got ${JSON.stringify(o.namespace)}`);
     config = { ...config, namespace: o.namespace };
   }
-  const scenarios = loadScenarios([file], (line) => io.err(`Error: ${line}`));
+  if (o.bech32Prefix !== undefined) {
+    const problem = bech32PrefixProblem(o.bech32Prefix);
+    if (problem !== undefined) return usage(`--bech32-prefix: ${problem}`);
+    config = { ...config, bech32Prefix: o.bech32Prefix };
+  }
+  const prefix = config.bech32Prefix;
+  const scenarios = loadScenarios(
+    [file],
+    (line) => io.err(`Error: ${line}`),
+    prefix === undefined ? {} : { bech32Prefix: prefix },
+  );
   if (scenarios === undefined) return { ok: false, code: ExitCode.usage };
   if (scenarios.length !== 1) return usage(`${file}: serve takes one scenario file, found ${scenarios.length}`);
   const s = scenarios[0]!;
@@ -198,6 +214,10 @@ export function registerServe(program: Command, io: ServeIo, setExit: (c: number
     .option(
       "--namespace <ns>",
       "the wire's names: chain (chainsim's) or cosmos (the Cosmos SDK's); default: app.toml's",
+    )
+    .option(
+      "--bech32-prefix <hrp>",
+      "the served chain's account address prefix (e.g. cosmos); default: app.toml's, else the scenario's (chain)",
     )
     .action(async (file: string, opts: ServeOptions) => {
       const started = await startServe(file, opts, io);

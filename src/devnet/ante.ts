@@ -1,7 +1,7 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { base64 } from "@scure/base";
 import { amountOf, type Coin, type Coins, formatCoins } from "../bank/coins.js";
-import { BankKeeper } from "../bank/keeper.js";
+import { BANK_STORE, BankKeeper } from "../bank/keeper.js";
 import { decodeAddress } from "../core/address.js";
 import { bytesEqual, concat, fromUtf8, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
@@ -60,6 +60,8 @@ export interface AnteEnv {
   readonly minGasPrices: readonly DecCoin[];
   /** app.toml `[chainsim] namespace`: the type URLs transactions carry (`/cosmos.crypto.secp256k1.PubKey`). */
   readonly namespace: Namespace;
+  /** genesis.json `chain.bech32Prefix`: the prefix of every account address. */
+  readonly bech32Prefix: string;
 }
 
 /** A tx event (CometBFT abci.Event): what tx_search and block_results read. */
@@ -68,22 +70,20 @@ export interface TxEvent {
   readonly attributes: readonly { readonly key: string; readonly value: string; readonly index: boolean }[];
 }
 
-const bank = new BankKeeper();
-
 const sequenceKey = (addr: Uint8Array): Uint8Array => concat(Uint8Array.of(0x01), addr);
 const pubkeyKey = (addr: Uint8Array): Uint8Array => concat(Uint8Array.of(0x02), addr);
 
 /** The account's next expected sequence (0 for an account that never sent a transaction). */
-export function accountSequence(ctx: Ctx, address: string): bigint {
-  const addr = decodeAddress(address);
+export function accountSequence(ctx: Ctx, address: string, prefix: string): bigint {
+  const addr = decodeAddress(address, prefix);
   if (addr === undefined) return 0n;
   const v = ctx.kv(AUTH_STORE).get(sequenceKey(addr));
   return v === undefined ? 0n : BigInt(fromUtf8(v));
 }
 
 /** The account's public key, once its first transaction has set it. */
-export function accountPubkey(ctx: Ctx, address: string): Uint8Array | undefined {
-  const addr = decodeAddress(address);
+export function accountPubkey(ctx: Ctx, address: string, prefix: string): Uint8Array | undefined {
+  const addr = decodeAddress(address, prefix);
   return addr === undefined ? undefined : ctx.kv(AUTH_STORE).get(pubkeyKey(addr));
 }
 
@@ -210,6 +210,8 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
   if (accountNumber === undefined)
     return err(wrap(TxErrors.ErrUnknownAddress, `fee payer address: ${signer} does not exist`));
   const paid = fee.filter((c) => c.amount > 0n);
+  const prefix = env.bech32Prefix;
+  const bank = new BankKeeper(BANK_STORE, prefix);
   for (const c of paid) {
     const have = bank.balance(ctx, signer, c.denom);
     if (have < c.amount)
@@ -228,7 +230,7 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
 
   // 7. public key
   const info = infos[0]!;
-  const stored = accountPubkey(ctx, signer);
+  const stored = accountPubkey(ctx, signer, prefix);
   let pubkey: Uint8Array | undefined = stored;
   if (info.publicKey !== undefined) {
     if (info.publicKey.typeUrl !== namesOf(env.namespace).fromChain(PUBKEY_TYPE))
@@ -239,7 +241,7 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
     } catch (e) {
       return err(wrap(TxErrors.ErrTxDecode, e instanceof Error ? e.message : String(e)));
     }
-    if (key.length !== 33 || pubkeyAddress(key) !== signer)
+    if (key.length !== 33 || pubkeyAddress(key, prefix) !== signer)
       return err(
         wrap(TxErrors.ErrInvalidPubKey, `pubKey does not match signer address ${signer} with signer index: 0`),
       );
@@ -256,7 +258,7 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
         `unsupported sign mode ${single === undefined ? "(multi or none)" : SignMode[single]}`,
       ),
     );
-  const expected = accountSequence(ctx, signer) + mode.pending;
+  const expected = accountSequence(ctx, signer, prefix) + mode.pending;
   if (info.sequence !== expected)
     return err(
       wrap(TxErrors.ErrWrongSequence, `account sequence mismatch, expected ${expected}, got ${info.sequence}`),
@@ -276,7 +278,7 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
       const r = bank.sendToModule(ctx, signer, FEE_COLLECTOR, paid);
       if (!r.ok) return r;
     }
-    const addr = decodeAddress(signer)!;
+    const addr = decodeAddress(signer, prefix)!;
     if (stored === undefined || !bytesEqual(stored, pubkey)) ctx.kv(AUTH_STORE).set(pubkeyKey(addr), pubkey);
     ctx.kv(AUTH_STORE).set(sequenceKey(addr), utf8((info.sequence + 1n).toString()));
   }

@@ -1,10 +1,13 @@
 import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
 import { promisify } from "node:util";
+import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, describe, expect, it } from "vitest";
 import { loopbackConfig } from "../../test/kit/api.js";
 import { openTestChain, upgradeProposalMsg } from "../../test/kit/devnet.js";
 import { NODE_JSON } from "../api/node-backend.js";
+import { TxMsgDataSchema } from "../gen/chain/base/abci/v1beta1/abci_pb.js";
+import { MsgSubmitProposalResponseSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { startApiServers } from "../server/server.js";
 import { loadKey } from "./keyring.js";
 import { signTx } from "./tx.js";
@@ -53,6 +56,10 @@ describe("buf curl against a devnet node", () => {
       });
       expect(body.txResponse.tx["@type"]).toBe("/chain.tx.v1beta1.Tx");
       expect(body.txResponse.data).toMatch(/^[0-9A-F]+$/);
+      // data: the hex of TxMsgData, whose response carries the new proposal's id (as the reference's GetTx).
+      const data = fromBinary(TxMsgDataSchema, Buffer.from(body.txResponse.data, "hex"));
+      expect(data.msgResponses.map((a) => a.typeUrl)).toEqual(["/chain.gov.v1.MsgSubmitProposalResponse"]);
+      expect(fromBinary(MsgSubmitProposalResponseSchema, data.msgResponses[0]!.value).proposalId).toBe(1n);
     } finally {
       await r.value.close();
       await chain.close();

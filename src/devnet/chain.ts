@@ -134,7 +134,10 @@ export class DevnetChain {
     const validators = cfg.chain.genesis.validators;
     this.#staking = {
       bondedValidators: () =>
-        validators.map((v) => ({ operator: v.operator ?? addressOfName(v.name), tokens: BigInt(v.power) })),
+        validators.map((v) => ({
+          operator: v.operator ?? addressOfName(v.name, cfg.chain.genesis.bech32Prefix),
+          tokens: BigInt(v.power),
+        })),
     };
   }
 
@@ -212,6 +215,7 @@ export class DevnetChain {
       accountNumbers,
       minGasPrices: prices.value,
       namespace: config.app.namespace,
+      bech32Prefix: chain.genesis.bech32Prefix,
     };
     let process: SimNodeProcess;
     if (last === 0) {
@@ -510,11 +514,11 @@ export class DevnetChain {
       },
       chainId: this.chainId,
       services: [
-        upgradeQueryService(),
-        govQueryService(this.#staking),
-        blockService(blocks),
-        authQueryService(this.#env.accountNumbers),
-        bankQueryService(),
+        upgradeQueryService(this.#env.bech32Prefix),
+        govQueryService(this.#staking, this.#env.bech32Prefix),
+        blockService(blocks, this.#env.bech32Prefix),
+        authQueryService(this.#env.accountNumbers, this.#env.bech32Prefix),
+        bankQueryService(this.#env.bech32Prefix),
         txService(this),
       ],
       blockTimeMs: (h) => this.blocks.timeMs(h) ?? 0,

@@ -21,7 +21,7 @@ import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1b
 import { MsgCancelUpgrade, MsgSoftwareUpgrade } from "cosmjs-types/cosmos/upgrade/v1beta1/tx";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleCli, exited, freePort, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 
 /**
  * cosmjs as the acceptance client of the devnet: real processes on loopback (`chainsim visor` running `chainsim
@@ -165,7 +165,7 @@ describe("cosmjs drives the devnet through an upgrade (real processes)", () => {
       const software = (name: string, height: number) => ({
         typeUrl: "/chain.upgrade.v1beta1.MsgSoftwareUpgrade",
         value: MsgSoftwareUpgrade.encode({
-          authority: GOV_AUTHORITY,
+          authority: govAuthority(),
           // Go's zero time (0001-01-01), what gogoproto's stdtime writes: any other time is refused (deprecated).
           plan: { name, height: BigInt(height), info: "", time: { seconds: -62135596800n, nanos: 0 } },
         }).finish(),
@@ -208,7 +208,7 @@ describe("cosmjs drives the devnet through an upgrade (real processes)", () => {
       await waitFor(async () => (await upgrade.CurrentPlan({})).plan?.name === "v3" || undefined, 20_000, "plan v3");
       await propose({
         typeUrl: "/chain.upgrade.v1beta1.MsgCancelUpgrade",
-        value: MsgCancelUpgrade.encode({ authority: GOV_AUTHORITY }).finish(),
+        value: MsgCancelUpgrade.encode({ authority: govAuthority() }).finish(),
       });
       await waitFor(
         async () => ((await upgrade.CurrentPlan({})).plan === undefined ? true : undefined),

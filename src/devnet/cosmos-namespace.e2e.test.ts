@@ -18,17 +18,20 @@ import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1b
 import { MsgSoftwareUpgrade } from "cosmjs-types/cosmos/upgrade/v1beta1/tx";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleCli, exited, freePort, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
-import { GOV_AUTHORITY } from "../core/address.js";
 
 /**
- * The `cosmos` wire namespace end to end (docs/node-api.md §0): a devnet initialised with `--namespace cosmos`, run
- * by `chainsim visor`, driven by cosmjs UNMODIFIED: `SigningStargateClient` with its default registry and account
- * parser signs and broadcasts a gov v1 `MsgSubmitProposal` carrying `MsgSoftwareUpgrade` and a `MsgVote`;
+ * The `cosmos` wire namespace end to end (docs/node-api.md §0): a devnet initialised with `--namespace cosmos
+ * --bech32-prefix cosmos`, run by `chainsim visor`, driven by cosmjs UNMODIFIED with `cosmos1…` addresses (an HD wallet
+ * with prefix `cosmos`): `SigningStargateClient` with its default registry and account parser signs and broadcasts a
+ * gov v1 `MsgSubmitProposal` carrying `MsgSoftwareUpgrade` (authority: the well-known x/gov module account
+ * `cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn`) and a `MsgVote`;
  * `StargateClient` reads accounts, sequences and balances; cosmjs-types' own upgrade query client follows the plan
  * through the halt and the visor's swap; `buf curl` prints a gov Proposal, an auth Account and GetTx through
  * reflection. Real processes on loopback; generous waits (the machine is shared).
  */
 const run = promisify(execFile);
+/** The x/gov module account of every Cosmos SDK chain whose prefix is `cosmos` (bech32 of sha256("gov")[0:20]). */
+const COSMOS_GOV_AUTHORITY = "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn";
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -51,11 +54,13 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
     const chainId = "devnet-cosmos";
     const init = await runCli(cli, [
       ...["init", "--home", home, "--chain-id", chainId, "--key-seed", "cosmos-ns", "--namespace", "cosmos"],
+      ...["--bech32-prefix", "cosmos"],
       ...["--voting-period", "8s", "--api-address", `tcp://127.0.0.1:${api}`, "--grpc-address", `127.0.0.1:${grpc}`],
       ...["--rpc-address", `tcp://127.0.0.1:${rpcPort}`],
     ]);
     expect(init.code, init.output).toBe(0);
     expect(readFileSync(join(home, "config", "app.toml"), "utf8")).toContain('namespace = "cosmos"');
+    expect(JSON.parse(readFileSync(join(home, "config", "genesis.json"), "utf8")).chain.bech32Prefix).toBe("cosmos");
     const visor = spawnCli(cli, ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "200ms"], {
       DAEMON_POLL_INTERVAL: "100ms",
     });
@@ -64,11 +69,12 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
       await waitFor(async () => ((await client.getHeight()) >= 2 ? true : undefined), 60_000, "height 2");
       const walletOf = async (name: string) => {
         const mnemonic = JSON.parse(readFileSync(join(home, "keyring-test", `${name}.json`), "utf8")).mnemonic;
-        const wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "chain" });
+        const wallet = await DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: "cosmos" });
         return { wallet, address: (await wallet.getAccounts())[0]!.address };
       };
       const alice = await walletOf("alice");
       const val1 = await walletOf("val1");
+      expect(alice.address).toMatch(/^cosmos1[02-9ac-hj-np-z]{38}$/);
 
       // 1. StargateClient's account and bank reads, default account parser.
       const account = await client.getAccount(alice.address);
@@ -97,7 +103,7 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
                 {
                   typeUrl: "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade",
                   value: MsgSoftwareUpgrade.encode({
-                    authority: GOV_AUTHORITY,
+                    authority: COSMOS_GOV_AUTHORITY,
                     plan: {
                       name: "v2",
                       height: BigInt(planHeight),
@@ -142,10 +148,13 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
       // 3. buf curl through reflection: gov Proposal, auth Account, GetTx, all in cosmos names.
       const base = `http://127.0.0.1:${grpc}`;
       const proposal = await curl(base, "/cosmos.gov.v1.Query/Proposal", `{"proposal_id":"${proposalId}"}`);
+      expect(proposal.proposal).toMatchObject({ proposer: alice.address });
       expect((proposal.proposal as { messages: unknown[] }).messages[0]).toMatchObject({
         "@type": "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade",
+        authority: COSMOS_GOV_AUTHORITY,
         plan: { name: "v2", height: String(planHeight) },
       });
+      expect(await curl(base, "/cosmos.upgrade.v1beta1.Query/Authority")).toEqual({ address: COSMOS_GOV_AUTHORITY });
       const acc = await curl(base, "/cosmos.auth.v1beta1.Query/Account", `{"address":"${alice.address}"}`);
       expect(acc.account).toMatchObject({
         "@type": "/cosmos.auth.v1beta1.BaseAccount",
@@ -174,6 +183,10 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
       const rest = await fetch(`http://127.0.0.1:${api}/cosmos/upgrade/v1beta1/applied_plan/v2`);
       expect(await rest.json()).toEqual({ height: String(planHeight) });
       expect(rest.headers.get("x-cosmos-block-height")).toMatch(/^[0-9]+$/);
+      const balances = await fetch(`http://127.0.0.1:${api}/cosmos/bank/v1beta1/balances/${alice.address}`);
+      expect(((await balances.json()) as { balances: { denom: string }[] }).balances.map((b) => b.denom)).toContain(
+        "stake",
+      );
       comet.disconnect();
       aliceClient.disconnect();
       client.disconnect();

@@ -1,6 +1,7 @@
 import { base64 } from "@scure/base";
 import type { BinaryDef } from "../app/binary.js";
 import type { ChainGenesis } from "../app/node-process.js";
+import { bech32PrefixProblem, DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatScenarioError, type Scenario, scenarioFromData } from "../scenario/index.js";
 import { govParamsOf } from "../scenario/simulate.js";
@@ -14,7 +15,8 @@ import { type KeyRecord, pubkeyAddress } from "./keyring.js";
  * - `genesis.json`: `{"chain": <scenario chain section>, "accounts": [{"name","address","pubkey"}]}`. `chain` is
  *   exactly the `chain` section of a scenario file (docs/scenario-format.md §2: chainId, validators, accounts with balances,
  *   gov params with Go durations), where validators and balances name their accounts; `accounts` binds each name to
- *   its public key (base64, 33 bytes) and so to its address, bech32(ripemd160(sha256(pubkey))) (keyring.ts). Every
+ *   its public key (base64, 33 bytes) and so to its address, bech32(prefix, ripemd160(sha256(pubkey))) (keyring.ts),
+ *   where the prefix is `chain.bech32Prefix` (default `chain`). Every
  *   validator and every funded name must be listed. An account's number is its position in `accounts` (0, 1, ...),
  *   as genesis assigns account numbers in order; `address`, when present, must be the key's address.
  * - `binaries.json` (or `.yaml`): `{"genesisBinary"?, "binaries": {...}}`, the `binaries` of a scenario file.
@@ -71,6 +73,8 @@ export interface GenesisOptions {
   readonly validators: readonly { readonly key: KeyRecord; readonly power: number }[];
   readonly accounts: readonly { readonly key: KeyRecord; readonly coins: string }[];
   readonly gov?: Readonly<Record<string, string>>;
+  /** `chain.bech32Prefix`; absent: not written (the default `chain`). */
+  readonly bech32Prefix?: string;
 }
 
 /** The genesis document `init` writes. */
@@ -83,6 +87,7 @@ export function genesisDocument(o: GenesisOptions): {
   return {
     chain: {
       chainId: o.chainId,
+      ...(o.bech32Prefix === undefined ? {} : { bech32Prefix: o.bech32Prefix }),
       validators: o.validators.map((v) => ({ name: v.key.name, power: v.power })),
       accounts: Object.fromEntries(o.accounts.map((a) => [a.key.name, a.coins])),
       gov: { ...DEVNET_GOV, ...o.gov },
@@ -107,6 +112,18 @@ function withAuth(b: BinaryDef): BinaryDef {
 }
 
 /**
+ * The chain's bech32 prefix, read before the accounts (their addresses carry it): `chain.bech32Prefix`, default
+ * `chain`. It belongs to genesis as the reference's belongs to its binary: every node of the chain agrees on it.
+ */
+function genesisPrefix(chain: unknown): Result<string, string> {
+  const v = isRecord(chain) ? chain.bech32Prefix : undefined;
+  if (v === undefined) return ok(DEFAULT_BECH32_PREFIX);
+  if (typeof v !== "string") return err(`expected a string, got ${JSON.stringify(v)}`);
+  const problem = bech32PrefixProblem(v);
+  return problem === undefined ? ok(v) : err(problem);
+}
+
+/**
  * Reads genesis and binaries. Errors name the file and the path inside it
  * (`config/genesis.json: chain.gov.votingPeriod: ...`).
  */
@@ -126,6 +143,8 @@ export function loadDevnetConfig(
     if (k !== "chain" && k !== "accounts") errors.push(`${genesisName}: ${k}: unknown key`);
   for (const k of Object.keys(b.value))
     if (k !== "binaries" && k !== "genesisBinary") errors.push(`${binariesName}: ${k}: unknown key`);
+  const prefix = genesisPrefix(g.value.chain);
+  if (!prefix.ok) return err([`${genesisName}: chain.bech32Prefix: ${prefix.error}`]);
   const listed = g.value.accounts ?? [];
   const accounts = new Map<string, GenesisAccountInfo>();
   const addressOf = new Map<string, string>();
@@ -147,7 +166,7 @@ export function loadDevnetConfig(
         errors.push(`${at}.pubkey: expected base64 of a 33-byte compressed secp256k1 key`);
         return;
       }
-      const address = pubkeyAddress(key);
+      const address = pubkeyAddress(key, prefix.value);
       if (a.address !== undefined && a.address !== address)
         errors.push(
           `${at}.address: expected ${address} (bech32 of ripemd160(sha256(pubkey))), got ${String(a.address)}`,
@@ -170,7 +189,7 @@ export function loadDevnetConfig(
         return formatScenarioError({ ...e, file });
       }),
     );
-  const params = govParamsOf(s.value.chain.gov);
+  const params = govParamsOf(s.value.chain.gov, prefix.value);
   if (!params.ok) return err([`${genesisName}: ${params.error}`]);
   const sc = s.value;
   for (const v of sc.chain.validators)
@@ -183,6 +202,7 @@ export function loadDevnetConfig(
     chainId: sc.chain.chainId,
     genesis: {
       chainId: sc.chain.chainId,
+      bech32Prefix: sc.chain.bech32Prefix,
       validators: sc.chain.validators.map((v) => ({ name: v.name, power: v.power, operator: addressOf.get(v.name)! })),
       balances: [...sc.chain.accounts].map(([name, coins]) => ({ address: addressOf.get(name)!, coins })),
       govParams: params.value,

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
+import { DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
 import type { Namespace } from "../core/namespace.js";
@@ -37,6 +38,8 @@ export interface InitOptions {
   readonly overwrite?: boolean;
   /** app.toml `[chainsim] namespace` (default `chain`). */
   readonly namespace?: Namespace;
+  /** genesis.json `chain.bech32Prefix`, the keys' addresses' prefix (absent: `chain`, and the key is not written). */
+  readonly bech32Prefix?: string;
 }
 
 export interface InitReport {
@@ -65,8 +68,9 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     return err(`--validators must be between 1 and 100, got ${o.validators}`);
   if (existsSync(paths.genesis) && o.overwrite !== true)
     return err(`genesis.json file already exists: ${paths.genesis}`);
+  const prefix = o.bech32Prefix ?? DEFAULT_BECH32_PREFIX;
   const key = (name: string): KeyRecord =>
-    o.keySeed === undefined ? newKey(name) : keyFromSeed(name, `${o.keySeed}/${name}`);
+    o.keySeed === undefined ? newKey(name, prefix) : keyFromSeed(name, `${o.keySeed}/${name}`, prefix);
   const validators = Array.from({ length: o.validators }, (_, i) => ({ key: key(`val${i + 1}`), power: 100 }));
   const accounts = [
     ...validators.map((v) => ({ key: v.key, coins: BALANCE })),
@@ -85,7 +89,14 @@ export function initHome(o: InitOptions): Result<InitReport, string> {
     ...(o.votingPeriod === undefined ? {} : { votingPeriod: o.votingPeriod }),
     ...(expedited === undefined ? {} : { expeditedVotingPeriod: expedited }),
   };
-  const genesisText = `${JSON.stringify(genesisDocument({ chainId: o.chainId, validators, accounts, gov }), null, 2)}\n`;
+  const doc = genesisDocument({
+    chainId: o.chainId,
+    validators,
+    accounts,
+    gov,
+    ...(o.bech32Prefix === undefined ? {} : { bech32Prefix: o.bech32Prefix }),
+  });
+  const genesisText = `${JSON.stringify(doc, null, 2)}\n`;
   const binariesPath =
     o.binaries === undefined ? paths.binaries : join(paths.home, "config", `binaries${extname(o.binaries.path)}`);
   const binariesText = o.binaries?.text ?? `${JSON.stringify(DEFAULT_BINARIES, null, 2)}\n`;

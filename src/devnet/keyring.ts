@@ -8,7 +8,7 @@ import { base64 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { entropyToMnemonic, generateMnemonic, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { addressFromBytes } from "../core/address.js";
+import { addressFromBytes, DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { err, ok, type Result } from "../core/errors.js";
 
@@ -40,11 +40,19 @@ export interface KeyRecord {
   readonly mnemonic: string;
 }
 
-/** The reference's secp256k1 account address: bech32("chain", ripemd160(sha256(compressed pubkey))). */
-export const pubkeyAddress = (pubkey: Uint8Array): string => addressFromBytes(ripemd160(sha256(pubkey)));
+/** The reference's secp256k1 account address: bech32(prefix, ripemd160(sha256(compressed pubkey))). */
+export const pubkeyAddress = (pubkey: Uint8Array, prefix = DEFAULT_BECH32_PREFIX): string =>
+  addressFromBytes(ripemd160(sha256(pubkey)), prefix);
 
-/** The key a mnemonic derives on `m/44'/118'/0'/0/0`; an error names what is wrong with the mnemonic. */
-export function keyFromMnemonic(name: string, mnemonic: string): Result<KeyRecord, string> {
+/**
+ * The key a mnemonic derives on `m/44'/118'/0'/0/0`, its address under the chain's bech32 `prefix`; an error names
+ * what is wrong with the mnemonic.
+ */
+export function keyFromMnemonic(
+  name: string,
+  mnemonic: string,
+  prefix = DEFAULT_BECH32_PREFIX,
+): Result<KeyRecord, string> {
   const words = mnemonic.trim().split(/\s+/).join(" ");
   if (!validateMnemonic(words, wordlist)) return err("Invalid mnenomic");
   // BIP-39 seed: PBKDF2-HMAC-SHA512(NFKD mnemonic, "mnemonic", 2048 rounds), natively (the JS one takes ~1 s).
@@ -53,7 +61,7 @@ export function keyFromMnemonic(name: string, mnemonic: string): Result<KeyRecor
   if (secret === null) return err("key derivation failed");
   return ok({
     name,
-    address: pubkeyAddress(secp256k1.getPublicKey(secret, true)),
+    address: pubkeyAddress(secp256k1.getPublicKey(secret, true), prefix),
     pubkey: secp256k1.getPublicKey(secret, true),
     secret,
     mnemonic: words,
@@ -66,11 +74,12 @@ const must = (r: Result<KeyRecord, string>): KeyRecord => {
 };
 
 /** A new key from a fresh 24-word mnemonic (256 bits of entropy from the system's secure random source). */
-export const newKey = (name: string): KeyRecord => must(keyFromMnemonic(name, generateMnemonic(wordlist, 256)));
+export const newKey = (name: string, prefix = DEFAULT_BECH32_PREFIX): KeyRecord =>
+  must(keyFromMnemonic(name, generateMnemonic(wordlist, 256), prefix));
 
 /** A reproducible key: the mnemonic's entropy is sha256(seed) (for tests and scripted devnets only). */
-export const keyFromSeed = (name: string, seed: string): KeyRecord =>
-  must(keyFromMnemonic(name, entropyToMnemonic(sha256(utf8(seed)), wordlist)));
+export const keyFromSeed = (name: string, seed: string, prefix = DEFAULT_BECH32_PREFIX): KeyRecord =>
+  must(keyFromMnemonic(name, entropyToMnemonic(sha256(utf8(seed)), wordlist), prefix));
 
 /** Signs the sha256 of `message`: 64-byte compact, low-S. */
 export const signBytes = (key: KeyRecord, message: Uint8Array): Uint8Array => secp256k1.sign(message, key.secret);
@@ -120,8 +129,11 @@ export function saveKey(home: string, key: KeyRecord): Result<string, string> {
   }
 }
 
-/** Reads a key; a missing one is `<name>.info: key not found` (the reference keyring's text). */
-export function loadKey(home: string, name: string): Result<KeyRecord, string> {
+/**
+ * Reads a key, its address under the chain's bech32 `prefix`; a missing one is `<name>.info: key not found` (the
+ * reference keyring's text).
+ */
+export function loadKey(home: string, name: string, prefix = DEFAULT_BECH32_PREFIX): Result<KeyRecord, string> {
   if (!NAME.test(name)) return err(`${name}.info: key not found`);
   let text: string;
   try {
@@ -133,7 +145,7 @@ export function loadKey(home: string, name: string): Result<KeyRecord, string> {
   try {
     const f = JSON.parse(text) as Partial<KeyFile>;
     if (typeof f.mnemonic !== "string") return err(`${path}: mnemonic: missing`);
-    const key = keyFromMnemonic(name, f.mnemonic);
+    const key = keyFromMnemonic(name, f.mnemonic, prefix);
     if (!key.ok) return err(`${path}: mnemonic: ${key.error}`);
     if (f.address !== undefined && f.address !== key.value.address)
       return err(`${path}: address ${f.address} does not match the key (expected ${key.value.address})`);
@@ -143,8 +155,8 @@ export function loadKey(home: string, name: string): Result<KeyRecord, string> {
   }
 }
 
-/** Every key of the keyring, by name. */
-export function listKeys(home: string): Result<KeyRecord[], string> {
+/** Every key of the keyring, by name, addresses under `prefix`. */
+export function listKeys(home: string, prefix = DEFAULT_BECH32_PREFIX): Result<KeyRecord[], string> {
   let names: string[];
   try {
     names = readdirSync(join(home, KEYRING_DIR))
@@ -156,7 +168,7 @@ export function listKeys(home: string): Result<KeyRecord[], string> {
   }
   const out: KeyRecord[] = [];
   for (const n of names) {
-    const k = loadKey(home, n);
+    const k = loadKey(home, n, prefix);
     if (!k.ok) return k;
     out.push(k.value);
   }

@@ -12,7 +12,7 @@ import { startApiServers } from "../server/server.js";
 import { swaggerUiAssets } from "../server/swagger-assets.js";
 import { DevnetChain } from "./chain.js";
 import { checkGenesisHash } from "./genesis-hash.js";
-import { readHome } from "./home.js";
+import { type HomeConfig, readHome } from "./home.js";
 import { devnetRest } from "./rest.js";
 import { devnetRpcSource } from "./rpc-source.js";
 
@@ -68,6 +68,21 @@ export interface NodeRunOptions {
   readonly sync?: boolean;
   /** `--namespace`: overrides app.toml's `[chainsim] namespace`. */
   readonly namespace?: Namespace;
+  /** `--bech32-prefix`: must equal the genesis's `chain.bech32Prefix` (as app.toml's `[chainsim] bech32-prefix`). */
+  readonly bech32Prefix?: string;
+}
+
+/**
+ * Why the configured bech32 prefix (`--bech32-prefix`, else app.toml's `[chainsim] bech32-prefix`) cannot run this
+ * home, or undefined: the prefix is the chain's, fixed in genesis (every node agrees on it, as a real chain's is
+ * compiled into its binary), so a node configured with another one is refused rather than serving other addresses.
+ */
+function prefixMismatch(o: NodeRunOptions, cfg: HomeConfig): string | undefined {
+  const configured = o.bech32Prefix ?? cfg.app.bech32Prefix;
+  const genesis = cfg.chain.genesis.bech32Prefix;
+  if (configured === undefined || configured === genesis) return undefined;
+  const source = o.bech32Prefix === undefined ? "app.toml [chainsim] bech32-prefix" : "--bech32-prefix";
+  return `${source} "${configured}" does not match the chain's bech32 prefix "${genesis}" (genesis.json chain.bech32Prefix)`;
 }
 
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
@@ -93,6 +108,11 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
   const valid = validateAppConfig(cfg.app, { takesTransactions: true });
   if (!valid.ok) {
     o.err(`Error: ${valid.error.message}`);
+    return EXIT_CONFIG;
+  }
+  const mismatch = prefixMismatch(o, cfg);
+  if (mismatch !== undefined) {
+    o.err(`Error: ${mismatch}`);
     return EXIT_CONFIG;
   }
   const genesis = checkGenesisHash(cfg.paths);

@@ -185,4 +185,27 @@ describe("CometBFT RPC over a devnet node", () => {
     expect((await get(rpc, "/health")).body).toEqual({ jsonrpc: "2.0", id: -1, result: {} });
     await chain.close();
   });
+
+  it("broadcast_tx_commit answers the delivered result, whose data carries the message responses", async () => {
+    const { chain, rpc, val1 } = await setup();
+    let t = 1_800_000_000_000;
+    const block = async () => {
+      chain.produceBlock((t += 1000));
+      await chain.flush();
+    };
+    await block();
+    const proposal = upgradeProposalMsg(val1.address, { name: "v2", height: 100n });
+    const tx = signTx(val1, { chainId: "r", accountNumber: 0n, sequence: 0n, msg: proposal });
+    const committed = call(rpc, "broadcast_tx_commit", { tx: Buffer.from(tx).toString("base64") });
+    for (let i = 0; i < 50 && chain.blocks.height < 2; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      if (chain.mempoolSize > 0) await block();
+    }
+    const r = (await committed).body.result;
+    expect(r).toMatchObject({ check_tx: { code: 0 }, tx_result: { code: 0 }, height: "2" });
+    const data = fromBinary(TxMsgDataSchema, Buffer.from(r.tx_result.data, "base64"));
+    expect(data.msgResponses.map((a) => a.typeUrl)).toEqual(["/chain.gov.v1.MsgSubmitProposalResponse"]);
+    expect(fromBinary(MsgSubmitProposalResponseSchema, data.msgResponses[0]!.value).proposalId).toBe(1n);
+    await chain.close();
+  });
 });

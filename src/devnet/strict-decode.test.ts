@@ -2,7 +2,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { StoreCtx } from "../app/context.js";
 import { BankKeeper } from "../bank/keeper.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { height, unixMs } from "../core/brand.js";
 import { concat } from "../core/bytes.js";
 import { errorText } from "../core/errors.js";
@@ -168,11 +168,11 @@ describe("unknown fields at every depth", () => {
   });
 
   it("looks inside nested Any values: the plan inside MsgSoftwareUpgrade inside MsgSubmitProposal", () => {
-    const upgrade = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: { name: "v2", height: 10n } });
+    const upgrade = create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan: { name: "v2", height: 10n } });
     const upgradeBytes = toBinary(MsgSoftwareUpgradeSchema, upgrade);
     // The plan (field 2 of the message) with an unknown field 9 appended.
     const planBytes = concat(toBinary(PlanSchema, upgrade.plan!), unknownVarint(9));
-    const badUpgrade = concat(field(1, new TextEncoder().encode(GOV_AUTHORITY)), field(2, planBytes));
+    const badUpgrade = concat(field(1, new TextEncoder().encode(govAuthority())), field(2, planBytes));
     const submit = (inner: Uint8Array) =>
       packAny(
         MsgSubmitProposalSchema,
@@ -197,6 +197,7 @@ describe("Tx.ValidateBasic and the memo", () => {
     accountNumbers: new Map([[alice.address, 3n]]),
     minGasPrices: [],
     namespace: "chain",
+    bech32Prefix: "chain",
   };
   const ante = (bytes: Uint8Array) => {
     const d = decodeTx(bytes);

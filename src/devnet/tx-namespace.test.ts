@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { anyToWire } from "../api/wire.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { errorText } from "../core/errors.js";
 import { MsgSubmitProposalSchema } from "../gen/chain/gov/v1/tx_pb.js";
 import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
@@ -20,7 +20,7 @@ const proposal = packAny(
     messages: [
       packAny(
         MsgSoftwareUpgradeSchema,
-        create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: { name: "v2", height: 50n } }),
+        create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan: { name: "v2", height: 50n } }),
       ),
     ],
   }),

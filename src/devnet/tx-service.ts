@@ -173,20 +173,21 @@ export function txService(chain: TxServiceChain): BoundService {
   });
 }
 
-export function authQueryService(accountNumbers: ReadonlyMap<string, bigint>): BoundService {
+/** The auth `Account` query over the genesis accounts, whose addresses carry the chain's bech32 `prefix`. */
+export function authQueryService(accountNumbers: ReadonlyMap<string, bigint>, prefix: string): BoundService {
   return bindService(AuthQuery, {
     account(ctx, req) {
       if (req.address === "") return err(statusError(GrpcCode.InvalidArgument, "Address cannot be empty"));
-      if (decodeAddress(req.address) === undefined)
+      if (decodeAddress(req.address, prefix) === undefined)
         return err(statusError(GrpcCode.InvalidArgument, `decoding bech32 failed: invalid address ${req.address}`));
       const number = accountNumbers.get(req.address);
       if (number === undefined) return err(statusError(GrpcCode.NotFound, `account ${req.address} not found`));
-      const key = accountPubkey(ctx, req.address);
+      const key = accountPubkey(ctx, req.address, prefix);
       const account = create(BaseAccountSchema, {
         address: req.address,
         ...(key === undefined ? {} : { pubKey: packAny(PubKeySchema, create(PubKeySchema, { key })) }),
         accountNumber: number,
-        sequence: accountSequence(ctx, req.address),
+        sequence: accountSequence(ctx, req.address, prefix),
       });
       return ok(create(QueryAccountResponseSchema, { account: packAny(BaseAccountSchema, account) }));
     },

@@ -2,7 +2,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { StoreCtx } from "../app/context.js";
 import { BankKeeper } from "../bank/keeper.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { height, unixMs } from "../core/brand.js";
 import { type ChainError, errorText, type Result } from "../core/errors.js";
 import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
@@ -37,6 +37,7 @@ function setup(minGasPrices = "0stake") {
     accountNumbers: new Map([[alice.address, 3n]]),
     minGasPrices: prices.value,
     namespace: "chain",
+    bech32Prefix: "chain",
   };
   return { ctx, env };
 }
@@ -78,7 +79,7 @@ describe("TxRaw decoding", () => {
     });
     const up = packAny(
       MsgSoftwareUpgradeSchema,
-      create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: { name: "v2", height: -5n } }),
+      create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan: { name: "v2", height: -5n } }),
     );
     const sub = packAny(
       MsgSubmitProposalSchema,
@@ -125,11 +126,11 @@ describe("ante handler", () => {
     const { ctx, env } = setup();
     const tx = decoded(signTx(alice, draft()));
     expect(runAnte(ctx, tx, env, CHECK).ok).toBe(true);
-    expect(accountSequence(ctx, alice.address)).toBe(0n);
-    expect(accountPubkey(ctx, alice.address)).toBeUndefined();
+    expect(accountSequence(ctx, alice.address, "chain")).toBe(0n);
+    expect(accountPubkey(ctx, alice.address, "chain")).toBeUndefined();
     expect(runAnte(ctx, tx, env, DELIVER).ok).toBe(true);
-    expect(accountSequence(ctx, alice.address)).toBe(1n);
-    expect(accountPubkey(ctx, alice.address)).toEqual(alice.pubkey);
+    expect(accountSequence(ctx, alice.address, "chain")).toBe(1n);
+    expect(accountPubkey(ctx, alice.address, "chain")).toEqual(alice.pubkey);
     expect(text(runAnte(ctx, tx, env, DELIVER))).toBe(
       "account sequence mismatch, expected 1, got 0: incorrect account sequence",
     );
@@ -153,7 +154,7 @@ describe("ante handler", () => {
     expect(text(runAnte(ctx, decoded(flipped), env, DELIVER))).toBe(failed);
     expect(text(runAnte(ctx, decoded(signTx(alice, draft({ chainId: "other" }))), env, DELIVER))).toBe(failed);
     expect(text(runAnte(ctx, decoded(signTx(alice, draft({ accountNumber: 0n }))), env, DELIVER))).toBe(failed);
-    expect(accountSequence(ctx, alice.address)).toBe(0n);
+    expect(accountSequence(ctx, alice.address, "chain")).toBe(0n);
     const fromBob = decoded(signTx(bob, draft({ msg: vote(bob.address) })));
     expect(text(runAnte(ctx, fromBob, env, DELIVER))).toBe(
       `fee payer address: ${bob.address} does not exist: unknown address`,
@@ -178,7 +179,7 @@ describe("ante handler", () => {
     expect(text(runAnte(ctx, decoded(signTx(alice, draft({ timeoutHeight: 1n }))), env, DELIVER))).toBe(
       "block height: 2, timeout height: 1: tx timeout height",
     );
-    expect(accountSequence(ctx, alice.address)).toBe(0n);
+    expect(accountSequence(ctx, alice.address, "chain")).toBe(0n);
   });
 
   it("reports insufficient fees at CheckTx and unpaid fees as insufficient funds, writing nothing", () => {
@@ -198,7 +199,7 @@ describe("ante handler", () => {
     expect(text(runAnte(poor, pricey, env2, DELIVER))).toBe(
       "spendable balance 1000stake is smaller than 2000stake: insufficient funds: insufficient funds",
     );
-    expect(accountSequence(poor, alice.address)).toBe(0n);
+    expect(accountSequence(poor, alice.address, "chain")).toBe(0n);
     expect(new BankKeeper().balance(poor, alice.address, "stake")).toBe(1000n);
     const paid = decoded(signTx(alice, draft({ gas: 5000n, fee: [{ denom: "stake", amount: 600n }] })));
     expect(runAnte(poor, paid, env2, DELIVER).ok).toBe(true);

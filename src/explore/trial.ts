@@ -16,7 +16,7 @@
 
 import type { CoinInput } from "../app/types.js";
 import type { Action, Trigger } from "../chain/actions.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import type { Coins } from "../scenario/coins.js";
 import type { Scenario } from "../scenario/index.js";
 import type { Simulation } from "../scenario/simulate.js";
@@ -165,6 +165,7 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
   const h0 = setup.submitHeight;
   const planHeight = h0 + input.offset;
   const gov = chain.chain.gov;
+  const authority = govAuthority(chain.chain.bech32Prefix);
 
   const up = depositParts(gov.minDeposit, input.depositDelayMs);
   d.schedule(
@@ -181,7 +182,7 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
       messages: [
         {
           kind: "softwareUpgrade",
-          authority: GOV_AUTHORITY,
+          authority,
           plan: { name: PLAN_NAME, height: BigInt(planHeight), info: "" },
         },
       ],
@@ -205,7 +206,7 @@ export function runTrial(chain: Scenario, setup: TrialSetup, input: TrialInput):
         metadata: "",
         deposit: cancel.initial,
         expedited: setup.expedited,
-        messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
+        messages: [{ kind: "cancelUpgrade", authority }],
       },
     );
     d.landAt(timeMs);

@@ -31,7 +31,7 @@ export interface CancelOutcome {
  * emitted.
  */
 export function cancelProposal(d: GovDeps, ctx: Ctx, msg: MsgCancelProposal): Result<CancelOutcome, ChainError> {
-  const problem = addressProblem(msg.proposer);
+  const problem = addressProblem(msg.proposer, d.bech32Prefix);
   if (problem !== undefined) return err(wrap(SdkErrors.ErrInvalidAddress, `invalid proposer address: ${problem}`));
   const id = msg.proposalId;
   const proposal = getProposal(ctx, id);

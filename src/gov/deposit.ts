@@ -153,7 +153,7 @@ export function addDeposit(
  * that starts voting, `proposal_deposit{voting_period_start}` follows.
  */
 export function deposit(d: GovDeps, ctx: Ctx, msg: MsgDeposit): Result<MsgDepositResponse, ChainError> {
-  const problem = addressProblem(msg.depositor);
+  const problem = addressProblem(msg.depositor, d.bech32Prefix);
   if (problem !== undefined) return err(wrap(SdkErrors.ErrInvalidAddress, `invalid depositor address: ${problem}`));
   const amount = coinsFromProto(msg.amount);
   if (!amount.ok) return err(wrap(SdkErrors.ErrInvalidCoins, amount.error));
@@ -208,8 +208,8 @@ export function chargeDeposits(d: GovDeps, ctx: Ctx, id: bigint, dest: string, r
     const moved =
       dest === ""
         ? d.bank.burn(ctx, GOV_MODULE, charges)
-        : dest === addressOfName(DISTRIBUTION_MODULE)
-          ? d.bank.sendFromModule(ctx, GOV_MODULE, addressOfName(DISTRIBUTION_MODULE), charges)
+        : dest === addressOfName(DISTRIBUTION_MODULE, d.bech32Prefix)
+          ? d.bank.sendFromModule(ctx, GOV_MODULE, addressOfName(DISTRIBUTION_MODULE, d.bech32Prefix), charges)
           : d.bank.sendFromModule(ctx, GOV_MODULE, dest, charges);
     if (!moved.ok) return moved;
   }

@@ -1,7 +1,7 @@
 import type { BankKeeper } from "../bank/keeper.js";
 import type { GovConfig, MsgRouter, StakingView } from "./types.js";
 
-/** The gov module account's name; its address is `addressOfName("gov")` (GOV_AUTHORITY). */
+/** The gov module account's name; its address is `addressOfName("gov", prefix)` (`govAuthority(prefix)`). */
 export const GOV_MODULE = "gov";
 /** Withheld cancel deposits sent to this module's address fund the community pool. */
 export const DISTRIBUTION_MODULE = "distribution";
@@ -16,4 +16,6 @@ export interface GovDeps {
   readonly staking: StakingView;
   readonly router: MsgRouter;
   readonly config: GovConfig;
+  /** The chain's bech32 account prefix (`chain.bech32Prefix`): addresses in messages and params must carry it. */
+  readonly bech32Prefix: string;
 }

@@ -8,11 +8,11 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { addCoins, type Coins, coinsFromProto, formatCoins } from "../bank/coins.js";
 import type { BankKeeper } from "../bank/keeper.js";
-import { GOV_AUTHORITY } from "../core/address.js";
 import { unixMs } from "../core/brand.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { type Deposit, type Proposal, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
+import { GOV_MODULE } from "./deps.js";
 import { queueInsert, setDeposit, setNextProposalId, setProposal } from "./store.js";
 
 /** The part of gov's genesis state that carries proposals (params aside). */
@@ -39,7 +39,7 @@ export function initGenesisProposals(ctx: Ctx, bank: BankKeeper, g: GovGenesisPr
       queueInsert(ctx, "active", unixMs(timestampMs(p.votingEndTime)), p.id);
     setProposal(ctx, p);
   }
-  const balance = bank.allBalances(ctx, GOV_AUTHORITY);
+  const balance = bank.allBalances(ctx, bank.moduleAddress(GOV_MODULE));
   if (formatCoins(balance) !== formatCoins(total))
     return err(plain(`expected module account was ${formatCoins(balance)} but we got ${formatCoins(total)}`));
   return ok(undefined);

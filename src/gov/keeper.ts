@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { BankKeeper } from "../bank/keeper.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { DEFAULT_BECH32_PREFIX, govAuthority } from "../core/address.js";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, type PlainError, type Result, SdkErrors, wrap } from "../core/errors.js";
 import type { Params, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
@@ -45,6 +45,8 @@ export interface GovKeeperDeps {
   readonly staking: StakingView;
   readonly router: MsgRouter;
   readonly config?: Partial<GovConfig>;
+  /** The chain's bech32 account prefix; default `chain`. */
+  readonly bech32Prefix?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export class GovKeeper {
       staking: deps.staking,
       router: deps.router,
       config: { ...DEFAULT_GOV_CONFIG, ...deps.config },
+      bech32Prefix: deps.bech32Prefix ?? DEFAULT_BECH32_PREFIX,
     };
   }
 
@@ -70,7 +73,7 @@ export class GovKeeper {
 
   /** Genesis: validates and stores the params (defaults when omitted). */
   initGenesis(ctx: Ctx, params: Params = defaultParams()): Result<void, PlainError> {
-    const parsed = parseParams(params);
+    const parsed = parseParams(params, this.#d.bech32Prefix);
     if (!parsed.ok) return parsed;
     setStoredParams(ctx, params);
     return ok(undefined);
@@ -107,13 +110,12 @@ export class GovKeeper {
    * (`invalid authority; expected <gov>, got <x>`), params must validate.
    */
   updateParams(ctx: Ctx, msg: MsgUpdateParams): Result<MsgUpdateParamsResponse, ChainError> {
-    if (msg.authority !== GOV_AUTHORITY) {
-      return err(
-        wrap(GovErrors.ErrInvalidSigner, `invalid authority; expected ${GOV_AUTHORITY}, got ${msg.authority}`),
-      );
+    const authority = govAuthority(this.#d.bech32Prefix);
+    if (msg.authority !== authority) {
+      return err(wrap(GovErrors.ErrInvalidSigner, `invalid authority; expected ${authority}, got ${msg.authority}`));
     }
     if (msg.params === undefined) return err(wrap(SdkErrors.ErrInvalidRequest, "params must not be nil"));
-    const parsed = parseParams(msg.params);
+    const parsed = parseParams(msg.params, this.#d.bech32Prefix);
     if (!parsed.ok) return parsed;
     setStoredParams(ctx, msg.params);
     return ok(create(MsgUpdateParamsResponseSchema));
@@ -142,7 +144,7 @@ export class GovKeeper {
     return q.queryParams(ctx, paramsType);
   }
   queryDeposit(ctx: Ctx, id: bigint, depositor: string): Result<QueryDepositResponse, q.QueryError> {
-    return q.queryDeposit(ctx, id, depositor);
+    return q.queryDeposit(ctx, id, depositor, this.#d.bech32Prefix);
   }
   queryDeposits(ctx: Ctx, id: bigint): Result<QueryDepositsResponse, q.QueryError> {
     return q.queryDeposits(ctx, id);

@@ -1,13 +1,14 @@
 import { create, fromBinary } from "@bufbuild/protobuf";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { type Coins, coinsFromProto, coinsToProto, isAllGTE, validateCoins } from "../bank/coins.js";
-import { decodeAddress } from "../core/address.js";
+import { DEFAULT_BECH32_PREFIX, decodeAddress } from "../core/address.js";
 import { type DurationMs, durationMs } from "../core/brand.js";
 import { bytesEqual } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { formatDuration } from "../core/go/duration.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
+import { anyPrefixBytes } from "./address-check.js";
 import { Dec, dec } from "./dec.js";
 import { protoDuration, protoDurationMs } from "./duration.js";
 import { getStoredParamsBytes } from "./store.js";
@@ -100,9 +101,10 @@ function ratioParam(
 /**
  * `Params.ValidateBasic` (v0.50 order and texts) and parsing in one step. Errors are plain (Go `fmt.Errorf`).
  * Rules beyond ranges: expedited_min_deposit must exceed min_deposit, expedited_threshold > threshold,
- * expedited_voting_period < voting_period, proposal_cancel_dest empty or a valid address.
+ * expedited_voting_period < voting_period, proposal_cancel_dest empty or a valid address with the chain's `prefix`
+ * (`null`: any prefix, for params read back from the store, which were checked against the chain's prefix when set).
  */
-export function parseParams(p: Params): Result<GovParams, PlainError> {
+export function parseParams(p: Params, prefix: string | null = DEFAULT_BECH32_PREFIX): Result<GovParams, PlainError> {
   const minDeposit = coinsParam(p.minDeposit, "minimum deposit");
   if (!minDeposit.ok) return minDeposit;
   const expeditedMinDeposit = coinsParam(p.expeditedMinDeposit, "expedited minimum deposit");
@@ -169,7 +171,8 @@ export function parseParams(p: Params): Result<GovParams, PlainError> {
     tooLarge: "burn rate of cancel proposal is too large",
   });
   if (!proposalCancelRatio.ok) return proposalCancelRatio;
-  if (p.proposalCancelDest !== "" && decodeAddress(p.proposalCancelDest) === undefined) {
+  const dest = p.proposalCancelDest;
+  if (dest !== "" && (prefix === null ? anyPrefixBytes(dest) : decodeAddress(dest, prefix)) === undefined) {
     return err(plain(`deposits destination address is invalid: ${p.proposalCancelDest}`));
   }
   const minDepositRatio = ratioParam(p.minDepositRatio, "nonNegative", {
@@ -209,7 +212,7 @@ export function readParams(ctx: Ctx): Result<GovParams, PlainError> {
   }
   const last = lastRead;
   if (last !== undefined && bytesEqual(last.raw, raw)) return last.result;
-  const parsed = parseParams(fromBinary(ParamsSchema, raw));
+  const parsed = parseParams(fromBinary(ParamsSchema, raw), null);
   if (!parsed.ok) return err(plain(`failed to get governance parameters: ${parsed.error.message}`));
   const result = ok(Object.freeze(parsed.value));
   lastRead = { raw: raw.slice(), result };

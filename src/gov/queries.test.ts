@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { alice, bob, DAY, TestChain, val1, val2 } from "../../test/kit/gov.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { errorText } from "../core/errors.js";
 import { ParamsSchema, ProposalStatus, VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
 import { MsgUpdateParamsSchema, MsgVoteSchema } from "../gen/chain/gov/v1/tx_pb.js";
@@ -106,15 +106,15 @@ describe("MsgUpdateParams", () => {
     const params = create(ParamsSchema, { ...defaultParams(), quorum: "0.1" });
     const wrong = c.tx((ctx) => c.gov.updateParams(ctx, create(MsgUpdateParamsSchema, { authority: alice, params })));
     expect(!wrong.result.ok && errorText(wrong.result.error)).toBe(
-      `invalid authority; expected ${GOV_AUTHORITY}, got ${alice}: expected gov account as only signer for proposal message`,
+      `invalid authority; expected ${govAuthority()}, got ${alice}: expected gov account as only signer for proposal message`,
     );
     const bad = create(ParamsSchema, { ...defaultParams(), quorum: "2" });
     const invalid = c.tx((ctx) =>
-      c.gov.updateParams(ctx, create(MsgUpdateParamsSchema, { authority: GOV_AUTHORITY, params: bad })),
+      c.gov.updateParams(ctx, create(MsgUpdateParamsSchema, { authority: govAuthority(), params: bad })),
     );
     expect(!invalid.result.ok && errorText(invalid.result.error)).toBe("quorum too large: 2");
     const good = c.tx((ctx) =>
-      c.gov.updateParams(ctx, create(MsgUpdateParamsSchema, { authority: GOV_AUTHORITY, params })),
+      c.gov.updateParams(ctx, create(MsgUpdateParamsSchema, { authority: govAuthority(), params })),
     );
     expect(good.result.ok).toBe(true);
     // 200 of 1000 would miss the default quorum of 0.334; under the new 0.1 it passes.

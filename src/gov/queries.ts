@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { addressFromBytes, decodeAddress } from "../core/address.js";
+import { addressFromBytes, DEFAULT_BECH32_PREFIX, decodeAddress } from "../core/address.js";
 import { be64, concat, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type Result } from "../core/errors.js";
@@ -30,6 +30,7 @@ import {
   QueryVotesResponseSchema,
 } from "../gen/chain/gov/v1/query_pb.js";
 import { type CollectionEntry, collectionPaginate, type Page } from "../store/collection-paginate.js";
+import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
 import { allProposals, depositsOf, getDeposit, getProposal, getStoredParams, getVote, votesOf } from "./store.js";
 import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
@@ -53,7 +54,7 @@ const proposalKey = (id: bigint): Uint8Array => be64(id);
  * bytes. This is what `next_key` carries; the proposal id prefix is stripped.
  */
 function addressKey(address: string): Uint8Array {
-  const bytes = decodeAddress(address) ?? utf8(address);
+  const bytes = anyPrefixBytes(address) ?? utf8(address);
   return concat(Uint8Array.of(bytes.length), bytes);
 }
 
@@ -156,15 +157,21 @@ export function queryParams(ctx: Ctx, paramsType = ""): Result<QueryParamsRespon
   return ok(response);
 }
 
-export function queryDeposit(ctx: Ctx, id: bigint, depositor: string): Result<QueryDepositResponse, QueryError> {
+/** The deposit of `depositor`; a missing one's NotFound text re-encodes the address with the chain's `prefix`. */
+export function queryDeposit(
+  ctx: Ctx,
+  id: bigint,
+  depositor: string,
+  prefix = DEFAULT_BECH32_PREFIX,
+): Result<QueryDepositResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
   if (depositor === "") return invalid("empty depositor address");
   const deposit = getDeposit(ctx, id, depositor);
   // v0.50 returns the collection's own error as NotFound (v0.47's `depositer: ... not found for proposal: ...` is
   // gone): the key as collections' pair codec prints it, the address re-encoded as AccAddress.String() does.
   if (deposit === undefined) {
-    const bytes = decodeAddress(depositor);
-    const shown = bytes === undefined ? depositor : addressFromBytes(bytes);
+    const bytes = decodeAddress(depositor, prefix);
+    const shown = bytes === undefined ? depositor : addressFromBytes(bytes, prefix);
     return notFound(
       `collections: not found: key '("${id}", "${shown}")' of type github.com/cosmos/gogoproto/chain.gov.v1.Deposit`,
     );

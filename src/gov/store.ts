@@ -1,6 +1,5 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
-import { decodeAddress } from "../core/address.js";
 import { type UnixMs, unixMs } from "../core/brand.js";
 import { be64, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
@@ -16,6 +15,7 @@ import {
   VoteSchema,
 } from "../gen/chain/gov/v1/gov_pb.js";
 import { prefixIterator } from "../store/prefix.js";
+import { anyPrefixBytes } from "./address-check.js";
 
 /**
  * The gov store (`gov`), laid out with the reference's prefixes:
@@ -80,8 +80,11 @@ const queuePrefix = (q: Queue) => QUEUE_RANGES[q].prefix;
 const queueKey = (q: Queue, time: UnixMs, id: bigint) => key(queueKind(q), time, id);
 const perProposalPrefix = (kind: number, id: bigint) => key(kind, id);
 const perProposalKey = (kind: number, id: bigint, address: string) => key(kind, id, undefined, addrKey(address));
-/** Address part of deposit/vote keys; an undecodable address (never stored by handlers) falls back to its text. */
-const addrKey = (address: string): Uint8Array => decodeAddress(address) ?? utf8(address);
+/**
+ * Address part of deposit/vote keys: the address bytes (handlers store only addresses with the chain's prefix); an
+ * undecodable address (never stored by handlers) falls back to its text.
+ */
+const addrKey = (address: string): Uint8Array => anyPrefixBytes(address) ?? utf8(address);
 
 const store = (ctx: Ctx): KVStore => ctx.kv(GOV_STORE);
 

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { alice, attrs, DAY, setMsg, TestChain, testMsg } from "../../test/kit/gov.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import { errorText } from "../core/errors.js";
 import { ParamsSchema, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
 import { defaultParams } from "./params.js";
@@ -182,6 +182,6 @@ describe("storing a proposal", () => {
     expect(errorOf(c.submit({ proposer: poor }))).toBe(
       "spendable balance 0stake is smaller than 10000000stake: insufficient funds",
     );
-    expect(GOV_AUTHORITY).toBe(addressOfName("gov"));
+    expect(govAuthority()).toBe(addressOfName("gov"));
   });
 });

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { type Coins, coinsFromProto, formatCoins, isAllGTE, validateCoins } from "../bank/coins.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { unixMs } from "../core/brand.js";
 import { bytesEqual, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
@@ -62,8 +62,12 @@ function checkLengths(d: GovDeps, msg: MsgSubmitProposal): Result<void, ChainErr
  * Each proposal message: its ValidateBasic passes, it has exactly one signer and that signer is the gov module
  * account, and a route exists. Messages are not executed now.
  */
-function checkMessages(msg: MsgSubmitProposal, facts: readonly (MsgFacts | undefined)[]): Result<void, ChainError> {
-  const gov = anyPrefixBytes(GOV_AUTHORITY)!;
+function checkMessages(
+  d: GovDeps,
+  msg: MsgSubmitProposal,
+  facts: readonly (MsgFacts | undefined)[],
+): Result<void, ChainError> {
+  const gov = anyPrefixBytes(govAuthority(d.bech32Prefix))!;
   for (const [i, m] of msg.messages.entries()) {
     const f = facts[i];
     if (f === undefined) return err(wrap(GovErrors.ErrUnroutableProposalMsg, m.typeUrl));
@@ -93,7 +97,7 @@ export function submitProposal(
 ): Result<MsgSubmitProposalResponse, ChainError> {
   if (msg.title === "") return err(wrap(SdkErrors.ErrInvalidRequest, "proposal title cannot be empty"));
   if (msg.summary === "") return err(wrap(SdkErrors.ErrInvalidRequest, "proposal summary cannot be empty"));
-  const proposerProblem = addressProblem(msg.proposer);
+  const proposerProblem = addressProblem(msg.proposer, d.bech32Prefix);
   if (proposerProblem !== undefined) {
     return err(wrap(SdkErrors.ErrInvalidAddress, `invalid proposer address: ${proposerProblem}`));
   }
@@ -135,7 +139,7 @@ export function submitProposal(
   if (!denoms.ok) return denoms;
   const lengths = checkLengths(d, msg);
   if (!lengths.ok) return lengths;
-  const messages = checkMessages(msg, facts);
+  const messages = checkMessages(d, msg, facts);
   if (!messages.ok) return messages;
 
   const id = takeProposalId(ctx);

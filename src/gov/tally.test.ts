@@ -23,7 +23,7 @@ const ctx = new StoreCtx(new MemMultiStore(["gov", "bank"]), {
   time: unixMs(0),
   appVersion: 0n,
 });
-const [v1, v2, v3, v4] = ["v1", "v2", "v3", "v4"].map(addressOfName) as [string, string, string, string];
+const [v1, v2, v3, v4] = ["v1", "v2", "v3", "v4"].map((n) => addressOfName(n)) as [string, string, string, string];
 
 function params(change: Record<string, unknown> = {}): GovParams {
   const r = parseParams(create(ParamsSchema, { ...defaultParams(), ...change }));

@@ -98,7 +98,7 @@ function addVote(
 
 /** MsgVote: voter address, option validity, then `addVote` with weight `1.000000000000000000`. */
 export function vote(d: GovDeps, ctx: Ctx, msg: MsgVote): Result<MsgVoteResponse, ChainError> {
-  const problem = addressProblem(msg.voter);
+  const problem = addressProblem(msg.voter, d.bech32Prefix);
   if (problem !== undefined) return err(wrap(SdkErrors.ErrInvalidAddress, `invalid voter address: ${problem}`));
   if (!isValidVoteOption(msg.option)) return err(wrap(GovErrors.ErrInvalidVote, voteOptionName(msg.option)));
   const options = [create(WeightedVoteOptionSchema, { option: msg.option, weight: Dec.ONE.toString() })];
@@ -111,7 +111,7 @@ export function vote(d: GovDeps, ctx: Ctx, msg: MsgVote): Result<MsgVoteResponse
  * exactly 1 (`total weight overflow 1.00` / `total weight lower than 1.00`); then `addVote`.
  */
 export function voteWeighted(d: GovDeps, ctx: Ctx, msg: MsgVoteWeighted): Result<MsgVoteWeightedResponse, ChainError> {
-  const problem = addressProblem(msg.voter);
+  const problem = addressProblem(msg.voter, d.bech32Prefix);
   if (problem !== undefined) return err(wrap(SdkErrors.ErrInvalidAddress, `invalid voter address: ${problem}`));
   if (msg.options.length === 0) return err(wrap(SdkErrors.ErrInvalidRequest, weightedOptionsJson(msg.options)));
   let total = Dec.ZERO;

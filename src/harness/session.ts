@@ -16,7 +16,7 @@ import {
   type TraceEvent,
   type TracePosition,
 } from "../chain/trace-events.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import { BoundedCache } from "../core/bounded-cache.js";
 import type { LogLine } from "../core/context.js";
 import { formatRfc3339 } from "../core/go/time.js";
@@ -42,7 +42,7 @@ const oracleMsgOf = (m: UpgradeMessage): UpgradeMsg =>
     ? { type: "softwareUpgrade", plan: { name: m.plan.name, height: Number(m.plan.height), info: m.plan.info } }
     : { type: "cancelUpgrade" };
 /** An upgrade message of `authority` (the gov authority unless an account signs it itself). */
-const toEngineMsg = (m: HarnessMsg, authority: string = GOV_AUTHORITY): UpgradeMessage =>
+const toEngineMsg = (m: HarnessMsg, authority: string): UpgradeMessage =>
   m.kind === "softwareUpgrade"
     ? {
         kind: "softwareUpgrade",
@@ -250,7 +250,7 @@ export class Session {
         metadata: o.metadata ?? "",
         deposit: o.deposit === 0n ? [] : deposit,
         expedited: o.expedited,
-        messages: msgs.map((m) => toEngineMsg(m)),
+        messages: msgs.map((m) => toEngineMsg(m, govAuthority(this.sim.cfg.bech32Prefix))),
       },
       {
         submitProposal: {
@@ -268,7 +268,7 @@ export class Session {
 
   /** An upgrade transaction that account `from` signs itself, as the messages' authority: not the gov's. */
   accountTx(from: string, msgs: readonly HarnessMsg[]) {
-    const authority = addressOfName(from);
+    const authority = addressOfName(from, this.sim.cfg.bech32Prefix);
     return this.act(
       { kind: "tx", from, messages: msgs.map((m) => toEngineMsg(m, authority)) },
       { tx: { from, messages: msgs.map(toDocMsg) } },
@@ -277,7 +277,7 @@ export class Session {
 
   authorityExec(msgs: readonly HarnessMsg[]) {
     return this.act(
-      { kind: "authorityExec", messages: msgs.map((m) => toEngineMsg(m)) },
+      { kind: "authorityExec", messages: msgs.map((m) => toEngineMsg(m, govAuthority(this.sim.cfg.bech32Prefix))) },
       { authorityExec: { messages: msgs.map(toDocMsg) } },
     );
   }
@@ -455,8 +455,9 @@ export class Session {
                 ? { kind: "softwareUpgrade", name: m.plan.name, height: Number(m.plan.height), info: m.plan.info }
                 : { kind: "cancelUpgrade" },
           );
-          if (tx.signer !== GOV_AUTHORITY) {
-            const refusal = signerRefusal(GOV_AUTHORITY, tx.signer);
+          const gov = govAuthority(this.sim.cfg.bech32Prefix);
+          if (tx.signer !== gov) {
+            const refusal = signerRefusal(gov, tx.signer);
             this.accountTxs.push({
               height,
               signer: tx.signer,

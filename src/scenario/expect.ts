@@ -173,11 +173,11 @@ function checkBank({ e, sim, fail }: CheckContext): void {
   const names = [...(e.balances?.keys() ?? [])];
   const bank = committedBank(
     sim,
-    names.map((n) => addressOfName(n)),
+    names.map((n) => addressOfName(n, sim.cfg.bech32Prefix)),
   );
   for (const name of names) {
     const wanted = coinsText(present(e.balances?.get(name), "a listed name"));
-    const actual = coinsText(bank?.balances.get(addressOfName(name)) ?? []);
+    const actual = coinsText(bank?.balances.get(addressOfName(name, sim.cfg.bech32Prefix)) ?? []);
     if (wanted !== actual) fail(`balances.${name}`, wanted, actual);
   }
   if (e.supply !== undefined) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { addressOfName } from "../core/address.js";
 import { err, ok } from "../core/errors.js";
 import { formatScenarioError } from "./errors.js";
 import { parseScenario } from "./load.js";
@@ -23,6 +24,30 @@ describe("scenario from: a profile", () => {
     expect(r.value.start?.height).toBe(100);
     expect(r.value.chain.validators).toEqual([{ name: "alice", power: 10 }]);
     expect(r.value.start?.plan).toEqual({ name: "v2", height: 500n, info: "" });
+  });
+
+  it("keeps an imported proposer under the chain's bech32 prefix, and gives the plan that prefix's gov authority", () => {
+    const proposer = "cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu";
+    const profile = `${PROFILE}proposals:
+  - id: 1
+    status: deposit
+    proposer: ${proposer}
+    submitTime: "2025-12-31T23:00:00Z"
+    depositEndTime: "2026-01-02T00:00:00Z"
+    messages: [{softwareUpgrade: {name: v3, height: 900}}]
+`;
+    const load = (extra: string) => {
+      const r = parseScenario("dir/s.yaml", scenario(extra), files({ "dir/p.yaml": profile }));
+      if (!r.ok) throw new Error(r.error.map(formatScenarioError).join("\n"));
+      return r.value.start!.proposals[0]!;
+    };
+    const cosmos = load("chain: {bech32Prefix: cosmos}\n");
+    expect(cosmos.proposer).toBe(proposer);
+    expect(cosmos.messages[0]).toMatchObject({ authority: "cosmos10d07y265gmmuvt4z0w9aw880jnsr700j6zn9kn" });
+    // Under the default prefix the cosmos address is not the chain's: a name-derived proposer stands in.
+    const plain = load("");
+    expect(plain.proposer).toBe(addressOfName("proposal-1"));
+    expect(plain.messages[0]).toMatchObject({ authority: "chain10d07y265gmmuvt4z0w9aw880jnsr700j0q8wax" });
   });
 
   it("a missing or invalid profile is one error at `from`, naming the scenario file", () => {

@@ -13,7 +13,7 @@
  *    the pending proposals with their ids, deposits and end times, each labelled `proposal-<id>` for steps.
  */
 
-import { addressOfName, decodeAddress, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, decodeAddress, govAuthority } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { clean, join } from "../core/go/filepath.js";
 import { parseRfc3339 } from "../core/go/time.js";
@@ -149,8 +149,11 @@ function moduleDiff(have: ReadonlyMap<string, unknown>, want: Readonly<Record<st
 export const importedLabels = (from: FromProfile | undefined): readonly string[] =>
   (from?.profile.proposals ?? []).map((p) => importedLabel(p.id));
 
-/** The start of a `from:` scenario (header, step 4). Input validated by `parseProfile`. */
-export function startOf(from: FromProfile): StartModel {
+/**
+ * The start of a `from:` scenario (header, step 4), its addresses under the chain's bech32 `prefix`. Input validated
+ * by `parseProfile`.
+ */
+export function startOf(from: FromProfile, prefix: string): StartModel {
   const p = from.profile;
   const time = (t: string): number => {
     const r = parseRfc3339(t);
@@ -164,21 +167,21 @@ export function startOf(from: FromProfile): StartModel {
     ...(p.chain.modules === undefined ? {} : { modules: new Map(Object.entries(p.chain.modules)) }),
     plan: p.plan === null ? null : { name: p.plan.name, height: BigInt(p.plan.height), info: p.plan.info ?? "" },
     applied: (p.applied ?? []).map((a) => ({ name: a.name, height: a.height })),
-    proposals: (p.proposals ?? []).map((q) => importedProposal(q, time)),
+    proposals: (p.proposals ?? []).map((q) => importedProposal(q, time, prefix)),
   };
 }
 
-function importedProposal(q: ProfileProposal, time: (t: string) => number): ImportedProposal {
+function importedProposal(q: ProfileProposal, time: (t: string) => number, prefix: string): ImportedProposal {
   const deposit = q.totalDeposit === undefined ? ok([]) : parseCoins(q.totalDeposit);
   if (!deposit.ok) throw new Error(`profile deposit ${q.totalDeposit} passed validation but does not parse`);
-  const proposer = q.proposer !== undefined && decodeAddress(q.proposer) !== undefined ? q.proposer : undefined;
+  const proposer = q.proposer !== undefined && decodeAddress(q.proposer, prefix) !== undefined ? q.proposer : undefined;
   return {
     id: BigInt(q.id),
     label: importedLabel(q.id),
     status: q.status,
     expedited: q.expedited ?? false,
     title: q.title ?? importedLabel(q.id),
-    proposer: proposer ?? addressOfName(importedLabel(q.id)),
+    proposer: proposer ?? addressOfName(importedLabel(q.id), prefix),
     submitTimeMs: time(q.submitTime),
     depositEndTimeMs: time(q.depositEndTime),
     ...(q.votingStartTime === undefined ? {} : { votingStartTimeMs: time(q.votingStartTime) }),
@@ -189,11 +192,11 @@ function importedProposal(q: ProfileProposal, time: (t: string) => number): Impo
         const u = m.softwareUpgrade;
         return {
           kind: "softwareUpgrade",
-          authority: GOV_AUTHORITY,
+          authority: govAuthority(prefix),
           plan: { name: u.name, height: BigInt(u.height), info: u.info ?? "" },
         };
       }
-      if ("cancelUpgrade" in m) return { kind: "cancelUpgrade", authority: GOV_AUTHORITY };
+      if ("cancelUpgrade" in m) return { kind: "cancelUpgrade", authority: govAuthority(prefix) };
       return { kind: "other", typeUrl: m.other };
     }),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import { formatScenarioError } from "./errors.js";
 import { QUERY_ACTIONS_AVAILABLE } from "./features.js";
 import { parseScenario } from "./load.js";
@@ -628,7 +628,7 @@ describe("defaults resolution", () => {
     expect(c).toMatchObject({ deposit: [] });
     expect(cancel).toEqual({ kind: "cancelProposal", proposal: "b", from: "val1" });
     expect(a).toMatchObject({
-      messages: [{ kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: 20n, info: "" } }],
+      messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "v2", height: 20n, info: "" } }],
     });
   });
 
@@ -655,7 +655,7 @@ describe("defaults resolution", () => {
     });
     expect(s.steps[1]?.action).toEqual({
       kind: "authorityExec",
-      messages: [{ kind: "cancelUpgrade", authority: GOV_AUTHORITY }],
+      messages: [{ kind: "cancelUpgrade", authority: govAuthority() }],
     });
   });
 

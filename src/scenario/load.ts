@@ -6,6 +6,8 @@
  * shape pass. Nothing throws for bad input: data nested deeper than `NESTING_DEPTH_MAX` is one error before any pass
  * walks it, and at most `REPORTED_ERRORS_MAX` (errors.ts) errors are listed, the last line counting the rest.
  */
+
+import { DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { checkReferences } from "./checks.js";
 import { bindIssues, type ScenarioError } from "./errors.js";
@@ -18,16 +20,31 @@ import { NESTING_DEPTH_MAX, nestedDeeperThan, type ParsedSource, parseSource, TO
 
 /**
  * Parses and validates a scenario file's text; `fileName`'s extension selects YAML or JSON. A scenario `from:` a
- * profile reads it with `readProfile` (the edge's file system; from.ts), else that is an error.
+ * profile reads it with `readProfile` (the edge's file system; from.ts), else that is an error. `overrides` replace
+ * keys of the file before validation (`chainsim serve --bech32-prefix`).
  */
 export function parseScenario(
   fileName: string,
   text: string,
   readProfile?: ProfileReader,
+  overrides: ScenarioOverrides = {},
 ): Result<Scenario, ScenarioError[]> {
   const source = parseSource(fileName, text);
   if (!source.ok) return source;
-  return scenarioFromData(fileName, source.value.data, source.value.position, readProfile);
+  const data =
+    overrides.bech32Prefix === undefined ? source.value.data : withPrefix(source.value.data, overrides.bech32Prefix);
+  return scenarioFromData(fileName, data, source.value.position, readProfile);
+}
+
+/** Settings a command gives over a scenario file's own. */
+export interface ScenarioOverrides {
+  /** `chain.bech32Prefix`. */
+  readonly bech32Prefix?: string;
+}
+
+function withPrefix(data: unknown, bech32Prefix: string): unknown {
+  if (!isRecord(data)) return data;
+  return { ...data, chain: { ...(isRecord(data.chain) ? data.chain : {}), bech32Prefix } };
 }
 
 /**
@@ -51,7 +68,15 @@ export function scenarioFromData(
     ...(from.value === undefined || !isRecord(data) ? [] : fromIssues(data, from.value)),
   ];
   if (!shape.success || issues.length > 0) return err(bindIssues(fileName, merged, issues, position));
-  return ok(resolveScenario(fileName, shape.data, from.value === undefined ? undefined : startOf(from.value)));
+  return ok(
+    resolveScenario(
+      fileName,
+      shape.data,
+      from.value === undefined
+        ? undefined
+        : startOf(from.value, shape.data.chain?.bech32Prefix ?? DEFAULT_BECH32_PREFIX),
+    ),
+  );
 }
 
 const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>

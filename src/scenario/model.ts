@@ -62,6 +62,8 @@ export interface ValidatorModel {
 
 export interface ChainModel {
   readonly chainId: string;
+  /** The bech32 account prefix of every address the chain shows (default `chain`). */
+  readonly bech32Prefix: string;
   readonly genesisTime: UnixMs;
   readonly blockTime: BlockTimeModel;
   readonly gov: GenesisGovParams;

@@ -5,7 +5,7 @@
  * failure here is therefore a bug in this package, reported by `InvariantError`, never a user error.
  */
 import { base64 } from "@scure/base";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, DEFAULT_BECH32_PREFIX, govAuthority } from "../core/address.js";
 import { type DurationMs, type Height, height, type UnixMs } from "../core/brand.js";
 import type { Result } from "../core/errors.js";
 import { parseDuration, parseDurationNs } from "../core/go/duration.js";
@@ -109,6 +109,7 @@ function resolveChain(doc: ScenarioDocument): ChainModel {
   }
   return {
     chainId: c.chainId ?? SCENARIO_DEFAULTS.chainId,
+    bech32Prefix: c.bech32Prefix ?? DEFAULT_BECH32_PREFIX,
     genesisTime: must(parseRfc3339(c.genesisTime ?? SCENARIO_DEFAULTS.genesisTime), "genesis time"),
     blockTime: resolveBlockTime(
       c.blockTime ?? SCENARIO_DEFAULTS.blockTime,
@@ -348,7 +349,7 @@ function resolveAction(s: StepDocument, ctx: StepContext): Action {
       metadata: p.metadata ?? "",
       deposit: p.deposit === undefined ? (expedited ? gov.expeditedMinDeposit : gov.minDeposit) : coins(p.deposit),
       expedited,
-      messages: resolveMessages(p.messages, GOV_AUTHORITY),
+      messages: resolveMessages(p.messages, govAuthority(ctx.chain.bech32Prefix)),
     };
   }
   if (s.deposit)
@@ -358,9 +359,11 @@ function resolveAction(s: StepDocument, ctx: StepContext): Action {
     const { proposal, from } = s.cancelProposal;
     return { kind: "cancelProposal", proposal, from: from ?? ctx.proposers.get(proposal) ?? "" };
   }
-  if (s.tx) return { kind: "tx", from: s.tx.from, messages: resolveMessages(s.tx.messages, addressOfName(s.tx.from)) };
+  const prefix = ctx.chain.bech32Prefix;
+  if (s.tx)
+    return { kind: "tx", from: s.tx.from, messages: resolveMessages(s.tx.messages, addressOfName(s.tx.from, prefix)) };
   if (s.authorityExec)
-    return { kind: "authorityExec", messages: resolveMessages(s.authorityExec.messages, GOV_AUTHORITY) };
+    return { kind: "authorityExec", messages: resolveMessages(s.authorityExec.messages, govAuthority(prefix)) };
   if (s.swapBinary) {
     const { node, binary, skipUpgradeHeights } = s.swapBinary;
     return { kind: "swapBinary", node, binary, ...skipHeights(skipUpgradeHeights) };

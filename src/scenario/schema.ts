@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { VOTE_OPTIONS } from "../app/types.js";
 import { PROPOSAL_STATUSES, RUN_BLOCKS_MAX } from "../chain/records.js";
+import { bech32PrefixProblem } from "../core/address.js";
 import { LOG_LEVELS } from "../core/context.js";
 import { parseDurationNs } from "../core/go/duration.js";
 import { parseRfc3339 } from "../core/go/time.js";
@@ -614,8 +615,19 @@ const PruningSchema = z
   )
   .meta({ description: "Pruning of every node's state (default: strategy default, 362880 kept, interval 10)" });
 
+const bech32Prefix = z.string().superRefine((v, ctx) => {
+  const problem = bech32PrefixProblem(v);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const ChainSchema = z.strictObject({
   chainId: z.optional(z.string().min(1).meta({ description: "Default chain-sim-1" })),
+  bech32Prefix: z.optional(
+    bech32Prefix.meta({
+      description:
+        "Default chain: the bech32 account prefix (BIP-173 human-readable part: 1-83 lowercase characters); validators use it + valoper / valcons",
+    }),
+  ),
   genesisTime: z.optional(rfc3339("Default 2026-01-01T00:00:00Z")),
   blockTime: z.optional(blockTime.meta({ description: "Default 6s" })),
   gov: z.optional(GovParamsSchema),

@@ -9,7 +9,7 @@ import type { CheckRunner, Step as EngineStep } from "../chain/actions.js";
 import type { ConsensusHook } from "../chain/consensus.js";
 import { ChainEngine, type EngineOptions, type EngineSnapshot, type StopCondition } from "../chain/engine.js";
 import { type LaunchHook, type OperatorLaunchHook, RUN_BLOCKS_MAX } from "../chain/records.js";
-import { addressOfName, GOV_AUTHORITY } from "../core/address.js";
+import { addressOfName, govAuthority } from "../core/address.js";
 import { present } from "../core/assert.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { composeFaults } from "../faults/compose.js";
@@ -49,7 +49,7 @@ export function committedNodeState(sim: Simulation): NodeState | undefined {
 
 /** Genesis problems that only gov's own validation finds (relations between params); empty when valid. */
 export function genesisErrors(s: Scenario): ScenarioError[] {
-  const p = govParamsOf(s.chain.gov);
+  const p = govParamsOf(s.chain.gov, s.chain.bech32Prefix);
   if (p.ok) return [];
   const i = p.error.indexOf(": ");
   return [{ file: s.file, path: p.error.slice(0, i), message: p.error.slice(i + 2) }];
@@ -63,8 +63,8 @@ function decString(field: string, v: string): Result<string, string> {
   return d.ok ? ok(d.value.toString()) : err(`chain.gov.${field}: ${d.error}`);
 }
 
-/** The gov Params message of a scenario's `chain.gov`, validated as gov's genesis does. */
-export function govParamsOf(g: GenesisGovParams): Result<Params, string> {
+/** The gov Params message of a scenario's `chain.gov`, validated as gov's genesis does (addresses with `prefix`). */
+export function govParamsOf(g: GenesisGovParams, prefix: string): Result<Params, string> {
   const decs: Record<string, string> = {};
   for (const [k, v] of Object.entries({
     quorum: g.quorum,
@@ -91,7 +91,7 @@ export function govParamsOf(g: GenesisGovParams): Result<Params, string> {
     burnProposalDepositPrevote: g.burnProposalDepositPrevote,
     burnVoteVeto: g.burnVoteVeto,
   });
-  const v = parseParams(params);
+  const v = parseParams(params, prefix);
   if (!v.ok) return err(`chain.gov: ${v.error.message}`);
   return ok(params);
 }
@@ -185,15 +185,17 @@ interface ComposedHost {
  * rehearsal) are composed into the hooks the app and the engine run (src/faults/compose.ts).
  */
 function newHost(s: Scenario, o: BuildOptions): Result<ComposedHost, string> {
-  const params = govParamsOf(s.chain.gov);
+  const prefix = s.chain.bech32Prefix;
+  const params = govParamsOf(s.chain.gov, prefix);
   if (!params.ok) return params;
-  const balances = [...s.chain.accounts].map(([name, coins]) => ({ address: addressOfName(name), coins }));
+  const balances = [...s.chain.accounts].map(([name, coins]) => ({ address: addressOfName(name, prefix), coins }));
   const start = s.start;
   const deposits = start === undefined ? [] : importedDeposits(start);
   const genesis: ChainGenesis = {
     chainId: s.chain.chainId,
+    bech32Prefix: prefix,
     validators: s.chain.validators.map((v) => ({ name: v.name, power: v.power })),
-    balances: deposits.length === 0 ? balances : [...balances, { address: GOV_AUTHORITY, coins: deposits }],
+    balances: deposits.length === 0 ? balances : [...balances, { address: govAuthority(prefix), coins: deposits }],
     govParams: params.value,
     govConfig: { expeditedFallbackVotes: s.options.expeditedFallbackVotes, maxMetadataLen: 255 },
     ...(start === undefined ? {} : { initialHeight: start.height + 1, imported: importedGenesis(start) }),
@@ -227,6 +229,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     ChainEngine.create(
       {
         chainId: s.chain.chainId,
+        bech32Prefix: s.chain.bech32Prefix,
         genesisTimeMs: s.chain.genesisTime,
         seed: o.seed ?? s.seed,
         blockTime: s.chain.blockTime,

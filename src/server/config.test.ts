@@ -103,6 +103,30 @@ x = 1
   });
 });
 
+describe("[chainsim] keys", () => {
+  it("reads the wire namespace (default chain) and the bech32 prefix (default unset: the chain's own)", () => {
+    expect([parse("").namespace, parse("").bech32Prefix]).toEqual(["chain", undefined]);
+    const c = parse('[chainsim]\nnamespace = "cosmos"\nbech32-prefix = "cosmos"\n');
+    expect([c.namespace, c.bech32Prefix]).toEqual(["cosmos", "cosmos"]);
+    // The template writes the namespace and shows the prefix commented out.
+    const t = parse(defaultAppToml({ namespace: "cosmos" }));
+    expect([t.namespace, t.bech32Prefix]).toEqual(["cosmos", undefined]);
+    expect(defaultAppToml()).toContain('# bech32-prefix = "cosmos"');
+  });
+
+  it.each([
+    ['[chainsim]\nnamespace = "x"', 'app.toml: chainsim.namespace: expected one of "chain", "cosmos", got "x"'],
+    [
+      '[chainsim]\nbech32-prefix = "Cosmos"',
+      'app.toml: chainsim.bech32-prefix: a bech32 prefix must be lowercase, got "Cosmos"',
+    ],
+    ["[chainsim]\nbech32-prefix = 1", "app.toml: chainsim.bech32-prefix: expected a string, got 1"],
+    ['[chainsim]\nbech32-prefix = ""', "app.toml: chainsim.bech32-prefix: a bech32 prefix must not be empty"],
+  ])("rejects %j in one line", (toml, message) => {
+    expect(parseError(toml)).toBe(message);
+  });
+});
+
 describe("pruning keys", () => {
   it("resolves strategies case-insensitively", () => {
     expect(parse('pruning = "Everything"').pruning).toEqual(PRUNE_EVERYTHING);

@@ -1,5 +1,6 @@
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
+import { bech32PrefixProblem } from "../core/address.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { parseGoBool, parseGoInt, parseGoUint } from "../core/go/strconv.js";
 import { isNamespace, NAMESPACES, type Namespace } from "../core/namespace.js";
@@ -49,6 +50,11 @@ export interface AppConfig {
   readonly grpcWebEnable: boolean;
   /** `[chainsim] namespace` (chainsim's own key): the names the node speaks on every wire (src/core/namespace.ts). */
   readonly namespace: Namespace;
+  /**
+   * `[chainsim] bech32-prefix` (chainsim's own key), when set: `serve` gives the served chain this account prefix; a
+   * devnet node checks it against its genesis (`chain.bech32Prefix`) and refuses to start when they differ.
+   */
+  readonly bech32Prefix?: string;
 }
 
 export const DEFAULT_API: ApiConfig = Object.freeze({
@@ -125,6 +131,15 @@ const namespaceValue = z.unknown().transform((v, ctx): Namespace => {
   return fail(ctx, `expected one of ${NAMESPACES.map((n) => JSON.stringify(n)).join(", ")}`, v);
 });
 
+/** A bech32 human-readable part (src/core/address.ts `bech32PrefixProblem`). */
+const bech32PrefixValue = z.unknown().transform((v, ctx): string => {
+  if (typeof v !== "string") return fail(ctx, "expected a string", v);
+  const problem = bech32PrefixProblem(v);
+  if (problem === undefined) return v;
+  ctx.addIssue({ code: "custom", message: problem }); // the problem names the value itself
+  return z.NEVER;
+});
+
 /** A TOML table; absent means empty. */
 const table = <T extends z.ZodRawShape>(shape: T) =>
   z
@@ -162,7 +177,10 @@ const appTomlSchema = z.object({
   }),
   "grpc-web": table({ enable: bool.optional().default(true) }),
   "state-sync": table({ "snapshot-interval": uint.optional().default(0) }),
-  chainsim: table({ namespace: namespaceValue.optional().default("chain") }),
+  chainsim: table({
+    namespace: namespaceValue.optional().default("chain"),
+    "bech32-prefix": bech32PrefixValue.optional(),
+  }),
 });
 
 /** Parses app.toml text. Pruning options are resolved (`unknown pruning strategy <s>`, custom validation). */
@@ -194,6 +212,7 @@ export function parseAppToml(text: string): Result<AppConfig, PlainError> {
     haltHeight: d["halt-height"],
     haltTime: d["halt-time"],
     namespace: d.chainsim.namespace,
+    ...(d.chainsim["bech32-prefix"] === undefined ? {} : { bech32Prefix: d.chainsim["bech32-prefix"] }),
     api: {
       enable: api.enable,
       swagger: api.swagger,
@@ -451,5 +470,11 @@ max-txs = -1
 # paths and Swagger, the height header, abci_query paths, type URLs):
 # "chain" (chainsim's own) or "cosmos" (the Cosmos SDK's).
 namespace = ${q(opts.namespace ?? "chain")}
+
+# The bech32 account prefix (addresses, the gov authority; validators add
+# "valoper" / "valcons"). For "chainsim serve" it sets the served chain's; a
+# devnet's lives in genesis.json (chain.bech32Prefix) and a value here must
+# agree with it. Unset: the chain's own (default "chain").
+# bech32-prefix = "cosmos"
 `;
 }

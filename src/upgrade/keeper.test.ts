@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { HOME, newUpgradeEnv } from "../../test/kit/upgrade.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import { errorText, ok, plain } from "../core/errors.js";
 import { type FileSystem, MemoryFs } from "../core/fs.js";
@@ -40,7 +40,7 @@ describe("handlers and in-memory state (docs/fidelity.md §2.2)", () => {
     const vm: VersionMap = new Map([["bank", 2n]]);
     keeper.setInitVersionMap(vm);
     expect(keeper.getInitVersionMap()).toBe(vm);
-    expect(keeper.authority).toBe(GOV_AUTHORITY);
+    expect(keeper.authority).toBe(govAuthority());
   });
 });
 

@@ -1,7 +1,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { newUpgradeEnv } from "../../test/kit/upgrade.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import {
   MsgCancelUpgradeResponseSchema,
@@ -28,7 +28,7 @@ describe("Msg/SoftwareUpgrade (docs/fidelity.md §2.8)", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);
     const msg = create(MsgSoftwareUpgradeSchema, {
-      authority: GOV_AUTHORITY,
+      authority: govAuthority(),
       plan: makePlan({ name: "v2", height: 10n }),
     });
     expect(srv.softwareUpgrade(env.ctxAt(1), msg).ok).toBe(true);
@@ -41,12 +41,12 @@ describe("Msg/SoftwareUpgrade (docs/fidelity.md §2.8)", () => {
     const msg = create(MsgSoftwareUpgradeSchema, { authority: OTHER, plan: makePlan({ name: "v2", height: 10n }) });
     const r = srv.softwareUpgrade(env.ctxAt(1), msg);
     expect(fail(r)).toBe(
-      `expected ${GOV_AUTHORITY} got ${OTHER}: expected authority account as only signer for proposal message`,
+      `expected ${govAuthority()} got ${OTHER}: expected authority account as only signer for proposal message`,
     );
     expect(r.ok ? "" : grpcMessage(r.error)).toBe(
-      `codespace upgrade code 6: expected authority account as only signer for proposal message: expected ${GOV_AUTHORITY} got ${OTHER}`,
+      `codespace upgrade code 6: expected authority account as only signer for proposal message: expected ${govAuthority()} got ${OTHER}`,
     );
-    const upper = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY.toUpperCase(), plan: makePlan({}) });
+    const upper = create(MsgSoftwareUpgradeSchema, { authority: govAuthority().toUpperCase(), plan: makePlan({}) });
     expect(srv.softwareUpgrade(env.ctxAt(1), upper).ok).toBe(false);
   });
   it("checks the authority before the plan, wraps ValidateBasic's error with `plan`, and returns ScheduleUpgrade's errors unchanged", () => {
@@ -54,19 +54,19 @@ describe("Msg/SoftwareUpgrade (docs/fidelity.md §2.8)", () => {
     const srv = newMsgServer(env.keeper);
     const bad = create(MsgSoftwareUpgradeSchema, { authority: OTHER, plan: makePlan({}) });
     expect(fail(srv.softwareUpgrade(env.ctxAt(1), bad))).toMatch(/^expected /);
-    const noName = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: makePlan({ height: 5n }) });
+    const noName = create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan: makePlan({ height: 5n }) });
     expect(fail(srv.softwareUpgrade(env.ctxAt(1), noName))).toBe("plan: name cannot be empty: invalid request");
-    const noHeight = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: makePlan({ name: "v" }) });
+    const noHeight = create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan: makePlan({ name: "v" }) });
     expect(fail(srv.softwareUpgrade(env.ctxAt(1), noHeight))).toBe(
       "plan: height must be greater than 0: invalid request",
     );
     // authority first: a bad authority with an invalid plan reports the authority
     const both = create(MsgSoftwareUpgradeSchema, { authority: OTHER, plan: makePlan({ height: 5n }) });
     expect(fail(srv.softwareUpgrade(env.ctxAt(1), both))).toMatch(/^expected /);
-    const absent = create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY });
+    const absent = create(MsgSoftwareUpgradeSchema, { authority: govAuthority() });
     expect(fail(srv.softwareUpgrade(env.ctxAt(1), absent))).toBe("plan: name cannot be empty: invalid request");
     const past = create(MsgSoftwareUpgradeSchema, {
-      authority: GOV_AUTHORITY,
+      authority: govAuthority(),
       plan: makePlan({ name: "v", height: 1n }),
     });
     expect(fail(srv.softwareUpgrade(env.ctxAt(5), past))).toBe(
@@ -86,7 +86,7 @@ describe("Msg/CancelUpgrade (docs/fidelity.md §2.8)", () => {
     const env = newUpgradeEnv();
     const srv = newMsgServer(env.keeper);
     env.keeper.scheduleUpgrade(env.ctxAt(1), makePlan({ name: "v2", height: 10n }));
-    const msg = create(MsgCancelUpgradeSchema, { authority: GOV_AUTHORITY });
+    const msg = create(MsgCancelUpgradeSchema, { authority: govAuthority() });
     expect(srv.cancelUpgrade(env.ctxAt(2), msg).ok).toBe(true);
     expect(env.keeper.getUpgradePlan(env.ctxAt(2)).ok).toBe(false);
     expect(srv.cancelUpgrade(env.ctxAt(3), msg).ok).toBe(true);
@@ -99,7 +99,7 @@ describe("Msg/CancelUpgrade (docs/fidelity.md §2.8)", () => {
       create(MsgCancelUpgradeSchema, { authority: OTHER }),
     );
     expect(fail(r)).toBe(
-      `expected ${GOV_AUTHORITY} got ${OTHER}: expected authority account as only signer for proposal message`,
+      `expected ${govAuthority()} got ${OTHER}: expected authority account as only signer for proposal message`,
     );
     expect(env.keeper.getUpgradePlan(env.ctxAt(2)).ok).toBe(true);
   });
@@ -111,7 +111,7 @@ describe("routing Any messages", () => {
     const srv = newMsgServer(env.keeper);
     const su = toBinary(
       MsgSoftwareUpgradeSchema,
-      create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan: makePlan({ name: "v2", height: 10n }) }),
+      create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan: makePlan({ name: "v2", height: 10n }) }),
     );
     // The response is packed as the reference's msg service router packs it into msg_responses: an Any whose type
     // URL is the response message's full name, with the (empty) response encoded.
@@ -119,7 +119,7 @@ describe("routing Any messages", () => {
     expect(MSG_SOFTWARE_UPGRADE_RESPONSE_TYPE_URL).toBe(`/${MsgSoftwareUpgradeResponseSchema.typeName}`);
     expect(r.ok && r.value.typeUrl).toBe(MSG_SOFTWARE_UPGRADE_RESPONSE_TYPE_URL);
     expect(r.ok && r.value.bytes.length).toBe(0);
-    const cu = toBinary(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: GOV_AUTHORITY }));
+    const cu = toBinary(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: govAuthority() }));
     const c = srv.route(env.ctxAt(2), MSG_CANCEL_UPGRADE_TYPE_URL, cu);
     expect(MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL).toBe(`/${MsgCancelUpgradeResponseSchema.typeName}`);
     expect(c.ok && c.value.typeUrl).toBe(MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL);

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { newUpgradeEnv } from "../../test/kit/upgrade.js";
-import { GOV_AUTHORITY } from "../core/address.js";
+import { govAuthority } from "../core/address.js";
 import { errorText, grpcMessage } from "../core/errors.js";
 import {
   QueryAppliedPlanRequestSchema,
@@ -75,6 +75,6 @@ describe("Query service (docs/fidelity.md §2.9)", () => {
   it("Authority: the keeper's authority", () => {
     const { q, ctx } = setup();
     const r = q.authority(ctx, create(QueryAuthorityRequestSchema));
-    expect(r.ok && r.value.address).toBe(GOV_AUTHORITY);
+    expect(r.ok && r.value.address).toBe(govAuthority());
   });
 });

@@ -4,7 +4,7 @@ import { upgradeQueryService } from "../../src/api/services/upgrade.js";
 import { storeBackend } from "../../src/api/store-backend.js";
 import { StoreCtx } from "../../src/app/context.js";
 import { BlockStore } from "../../src/chain/block-store.js";
-import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { DEFAULT_BECH32_PREFIX, govAuthority } from "../../src/core/address.js";
 import { height, unixMs } from "../../src/core/brand.js";
 import { ok } from "../../src/core/errors.js";
 import { MemoryFs } from "../../src/core/fs.js";
@@ -27,7 +27,7 @@ export function newKeeper(): UpgradeKeeper {
     skipUpgradeHeights: new Set(),
     homePath: "",
     fs: new MemoryFs(),
-    authority: GOV_AUTHORITY,
+    authority: govAuthority(),
   });
 }
 
@@ -91,11 +91,17 @@ export function blockSourceOf(n: number): BlockSource {
 }
 
 export function backendOf(state: VersionedMultiStore, extra: readonly BoundService[] = []): QueryBackend {
-  return storeBackend({ state, chainId: CHAIN_ID, blockTimeMs, services: [upgradeQueryService(), ...extra] });
+  return storeBackend({
+    state,
+    chainId: CHAIN_ID,
+    blockTimeMs,
+    services: [upgradeQueryService(DEFAULT_BECH32_PREFIX), ...extra],
+  });
 }
 
 /** The upgrade chain (6 versions, nothing pruned) with the upgrade and block services. */
-export const standardBackend = (): QueryBackend => backendOf(upgradeChain(), [blockService(blockSourceOf(6))]);
+export const standardBackend = (): QueryBackend =>
+  backendOf(upgradeChain(), [blockService(blockSourceOf(6), DEFAULT_BECH32_PREFIX)]);
 
 /** 20 versions with pruning "everything": queryable 18..20. */
 export const prunedBackend = (): QueryBackend => backendOf(upgradeChain(20, PRUNE_EVERYTHING));

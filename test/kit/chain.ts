@@ -5,7 +5,7 @@ import type { NodeConfig, SidecarConfig, UpgradeMessage } from "../../src/app/ty
 import type { Action, Step, Trigger } from "../../src/chain/actions.js";
 import type { BlockTimeModel } from "../../src/chain/block-time.js";
 import { ChainEngine, type EngineOptions } from "../../src/chain/engine.js";
-import { addressOfName, GOV_AUTHORITY } from "../../src/core/address.js";
+import { addressOfName, DEFAULT_BECH32_PREFIX, govAuthority } from "../../src/core/address.js";
 import { durationMs, unixMs } from "../../src/core/brand.js";
 import { defaultParams } from "../../src/gov/params.js";
 import { DEFAULT_GOV_CONFIG } from "../../src/gov/types.js";
@@ -63,6 +63,7 @@ export function testChain(o: TestChainOptions) {
     };
   const genesis: ChainGenesis = {
     chainId: "chain-sim-1",
+    bech32Prefix: DEFAULT_BECH32_PREFIX,
     validators,
     balances: validators.map((v) => ({
       address: addressOfName(v.name),
@@ -97,6 +98,7 @@ export function testChain(o: TestChainOptions) {
   return ChainEngine.create(
     {
       chainId: "chain-sim-1",
+      bech32Prefix: DEFAULT_BECH32_PREFIX,
       genesisTimeMs: unixMs(Date.UTC(2026, 0, 1)),
       seed: o.seed ?? 1,
       blockTime: o.blockTime ?? { kind: "fixed", intervalMs: durationMs(6000) },
@@ -116,7 +118,7 @@ export const at = (height: number): Trigger => ({ kind: "height", height });
 export const schedule = (height: number): Action => ({
   kind: "authorityExec",
   messages: [
-    { kind: "softwareUpgrade", authority: GOV_AUTHORITY, plan: { name: "v2", height: BigInt(height), info: "" } },
+    { kind: "softwareUpgrade", authority: govAuthority(), plan: { name: "v2", height: BigInt(height), info: "" } },
   ],
 });
 
@@ -150,7 +152,7 @@ export function proposeAndPass(planHeight: number, title = "v2", summary = "upgr
         messages: [
           {
             kind: "softwareUpgrade",
-            authority: GOV_AUTHORITY,
+            authority: govAuthority(),
             plan: { name: "v2", height: BigInt(planHeight), info: "" },
           },
         ],
@@ -187,7 +189,7 @@ export const submitProposal = (id: string, msg: UpgradeMessage): Action => ({
 /** Schedules plan `v2` at `height`. */
 export const upgradeTo = (height: number): UpgradeMessage => ({
   kind: "softwareUpgrade",
-  authority: GOV_AUTHORITY,
+  authority: govAuthority(),
   plan: { name: "v2", height: BigInt(height), info: "" },
 });
 /** val1-val3 (3/4 of the power) vote yes. */

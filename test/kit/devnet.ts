@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { build } from "esbuild";
-import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { govAuthority } from "../../src/core/address.js";
 import { DevnetChain } from "../../src/devnet/chain.js";
 import { type HomeConfig, readHome } from "../../src/devnet/home.js";
 import { initNode } from "../../src/devnet/init.js";
@@ -208,8 +208,8 @@ export function upgradeProposalMsg(
 ): Any {
   const inner =
     plan === undefined
-      ? packAny(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: GOV_AUTHORITY }))
-      : packAny(MsgSoftwareUpgradeSchema, create(MsgSoftwareUpgradeSchema, { authority: GOV_AUTHORITY, plan }));
+      ? packAny(MsgCancelUpgradeSchema, create(MsgCancelUpgradeSchema, { authority: govAuthority() }))
+      : packAny(MsgSoftwareUpgradeSchema, create(MsgSoftwareUpgradeSchema, { authority: govAuthority(), plan }));
   return packAny(
     MsgSubmitProposalSchema,
     create(MsgSubmitProposalSchema, {

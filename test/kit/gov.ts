@@ -3,7 +3,7 @@ import { type Any, AnySchema } from "@bufbuild/protobuf/wkt";
 import { StoreCtx } from "../../src/app/context.js";
 import { type Coins, coinsToProto, parseCoins } from "../../src/bank/coins.js";
 import { BankKeeper } from "../../src/bank/keeper.js";
-import { addressOfName, GOV_AUTHORITY } from "../../src/core/address.js";
+import { addressOfName, govAuthority } from "../../src/core/address.js";
 import { height, unixMs } from "../../src/core/brand.js";
 import { fromUtf8, utf8 } from "../../src/core/bytes.js";
 import type { Ctx, Event, LogLine } from "../../src/core/context.js";
@@ -38,7 +38,7 @@ export const val3 = addressOfName("val3");
 const PROBE = "probe/";
 
 export function testMsg(typeUrl: string, body: Record<string, unknown> = {}): Any {
-  return create(AnySchema, { typeUrl, value: utf8(JSON.stringify({ signer: GOV_AUTHORITY, ...body })) });
+  return create(AnySchema, { typeUrl, value: utf8(JSON.stringify({ signer: govAuthority(), ...body })) });
 }
 
 export const setMsg = (key: string, value: string): Any => testMsg("/test.v1.MsgSet", { key, value });

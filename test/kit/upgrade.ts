@@ -1,5 +1,5 @@
 import { StoreCtx } from "../../src/app/context.js";
-import { GOV_AUTHORITY } from "../../src/core/address.js";
+import { govAuthority } from "../../src/core/address.js";
 import { height, unixMs } from "../../src/core/brand.js";
 import { type FileSystem, MemoryFs } from "../../src/core/fs.js";
 import { MemMultiStore } from "../../src/store/mem-multistore.js";
@@ -28,7 +28,7 @@ export function newUpgradeEnv(
     skipUpgradeHeights: opts.skipUpgradeHeights ?? new Set(),
     homePath: opts.homePath ?? HOME,
     fs,
-    authority: opts.authority ?? GOV_AUTHORITY,
+    authority: opts.authority ?? govAuthority(),
     ...(opts.withVersionSetter === false
       ? {}
       : { versionSetter: opts.versionSetter ?? { setProtocolVersion: (v: bigint) => versionsSet.push(v) } }),

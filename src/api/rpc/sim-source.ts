@@ -91,7 +91,11 @@ export function simRpcSource(
       timeMs: sim.blocks.timeMs(sim.blocks.base + 1) ?? sim.cfg.genesisTimeMs,
       initialHeight: sim.blocks.base + 1,
       appState: {
-        validators: validators.map((v) => ({ name: v.name, address: addressOfName(v.name), power: v.power })),
+        validators: validators.map((v) => ({
+          name: v.name,
+          address: addressOfName(v.name, sim.cfg.bech32Prefix),
+          power: v.power,
+        })),
       },
     }),
     mempool: () => ({ count: 0, bytes: 0 }),

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { type Coins, isValidDenom } from "../../bank/coins.js";
-import { BankKeeper } from "../../bank/keeper.js";
+import { BANK_STORE, BankKeeper } from "../../bank/keeper.js";
 import { utf8 } from "../../core/bytes.js";
 import { err, ok, type Result } from "../../core/errors.js";
 import {
@@ -29,8 +29,6 @@ import { type BoundService, bindService, type HandlerError, statusError } from "
  * - TotalSupply: paginated by denom, a bad page request Internal. SupplyOf: `invalid denom: <d>`, or the supply (0
  *   for an unknown denom). Params: the defaults (`default_send_enabled: true`, no per-denom entries).
  */
-const bank = new BankKeeper();
-
 const invalid = (message: string): HandlerError => statusError(Code.InvalidArgument, message);
 const coinsOut = (cs: Coins) => cs.map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
 
@@ -46,22 +44,24 @@ function page(coins: Coins, request: PageRequest | undefined, code: Code, prefix
   });
 }
 
-function checkAddress(address: string): Result<void, HandlerError> {
-  const problem = addressProblem(address);
+function checkAddress(address: string, prefix: string): Result<void, HandlerError> {
+  const problem = addressProblem(address, prefix);
   return problem === undefined ? ok(undefined) : err(invalid(`invalid address: ${problem}`));
 }
 
-export function bankQueryService(): BoundService {
+/** The bank query service of a chain whose accounts carry the bech32 `prefix`. */
+export function bankQueryService(prefix: string): BoundService {
+  const bank = new BankKeeper(BANK_STORE, prefix);
   return bindService(Query, {
     balance(ctx, req) {
       if (!isValidDenom(req.denom)) return err(invalid(`invalid denom: ${req.denom}`));
-      const a = checkAddress(req.address);
+      const a = checkAddress(req.address, prefix);
       if (!a.ok) return a;
       const amount = bank.balance(ctx, req.address, req.denom);
       return ok(create(QueryBalanceResponseSchema, { balance: { denom: req.denom, amount: amount.toString() } }));
     },
     allBalances(ctx, req) {
-      const a = checkAddress(req.address);
+      const a = checkAddress(req.address, prefix);
       if (!a.ok) return a;
       const p = page(bank.allBalances(ctx, req.address), req.pagination, Code.InvalidArgument, "paginate: ");
       return p.ok
@@ -69,7 +69,7 @@ export function bankQueryService(): BoundService {
         : p;
     },
     spendableBalances(ctx, req) {
-      const a = checkAddress(req.address);
+      const a = checkAddress(req.address, prefix);
       if (!a.ok) return a;
       const p = page(bank.allBalances(ctx, req.address), req.pagination, Code.InvalidArgument, "paginate: ");
       return p.ok

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import type { BlockMeta } from "../../chain/block-store.js";
-import { addressFromBytes } from "../../core/address.js";
+import { addressFromBytes, valconsPrefix } from "../../core/address.js";
 import { fromHex } from "../../core/bytes.js";
 import { err, ok, plain, type Result } from "../../core/errors.js";
 import {
@@ -53,9 +53,6 @@ export interface BlockSource {
   nodeInfo(): NodeInfo;
 }
 
-/** Bech32 prefix of consensus (validator) addresses: the reference's `cosmosvalcons` renamed. */
-export const CONSENSUS_ADDRESS_PREFIX = "chainvalcons";
-
 const P2P_PROTOCOL = 8n;
 /** The CometBFT default p2p channels. */
 const CHANNELS = fromHex("40202122233038606100");
@@ -70,7 +67,12 @@ function blockId(id: BlockMeta["block_id"]): BlockID {
 }
 
 /** The response of both block queries for one stored block. */
-function blockResponse(meta: BlockMeta, txs: readonly Uint8Array[]): Omit<GetBlockByHeightResponse, "$typeName"> {
+/** The block in both shapes; the SDK header's proposer is a consensus address (`<prefix>valcons1…`). */
+function blockResponse(
+  meta: BlockMeta,
+  txs: readonly Uint8Array[],
+  prefix: string,
+): Omit<GetBlockByHeightResponse, "$typeName"> {
   const h = meta.header;
   const height = BigInt(h.height);
   const proposer = bytes(h.proposer_address);
@@ -103,7 +105,7 @@ function blockResponse(meta: BlockMeta, txs: readonly Uint8Array[]): Omit<GetBlo
     sdkBlock: create(BlockSchema, {
       header: create(HeaderSchema, {
         ...common,
-        proposerAddress: proposer.length === 0 ? "" : addressFromBytes(proposer, CONSENSUS_ADDRESS_PREFIX),
+        proposerAddress: proposer.length === 0 ? "" : addressFromBytes(proposer, valconsPrefix(prefix)),
       }),
       data,
       evidence,
@@ -128,8 +130,11 @@ function storedBlock(
   return ok({ meta, txs: source.blockTxs(height) });
 }
 
-/** `chain.base.tendermint.v1beta1.Service` over a block source (reference client/grpc/cmtservice). */
-export function blockService(source: BlockSource): BoundService {
+/**
+ * `chain.base.tendermint.v1beta1.Service` over a block source (reference client/grpc/cmtservice); `prefix` is the
+ * chain's bech32 account prefix.
+ */
+export function blockService(source: BlockSource, prefix: string): BoundService {
   return bindService(Service, {
     getNodeInfo() {
       const n = source.nodeInfo();
@@ -164,7 +169,7 @@ export function blockService(source: BlockSource): BoundService {
     getLatestBlock() {
       const b = storedBlock(source, source.latestHeight());
       if (!b.ok) return b;
-      return ok(create(GetLatestBlockResponseSchema, blockResponse(b.value.meta, b.value.txs)));
+      return ok(create(GetLatestBlockResponseSchema, blockResponse(b.value.meta, b.value.txs, prefix)));
     },
     getBlockByHeight(_ctx, req) {
       if (req.height > BigInt(source.latestHeight())) {
@@ -172,7 +177,7 @@ export function blockService(source: BlockSource): BoundService {
       }
       const b = storedBlock(source, Number(req.height));
       if (!b.ok) return b;
-      return ok(create(GetBlockByHeightResponseSchema, blockResponse(b.value.meta, b.value.txs)));
+      return ok(create(GetBlockByHeightResponseSchema, blockResponse(b.value.meta, b.value.txs, prefix)));
     },
   });
 }

@@ -17,9 +17,10 @@ function asStatus<T>(r: Result<T, QueryError>): Result<T, HandlerError> {
 
 /**
  * `chain.gov.v1.Query` over the gov store: proposals (filtered by status, voter, depositor), one proposal, votes,
- * params, deposits and the tally. The tally of a proposal in its voting period counts the votes with `staking`.
+ * params, deposits and the tally. The tally of a proposal in its voting period counts the votes with `staking`;
+ * `prefix` is the chain's bech32 account prefix.
  */
-export function govQueryService(staking: StakingView): BoundService {
+export function govQueryService(staking: StakingView, prefix: string): BoundService {
   return bindService(Query, {
     proposal: (ctx, req) => asStatus(q.queryProposal(ctx, req.proposalId)),
     proposals: (ctx, req) =>
@@ -33,7 +34,7 @@ export function govQueryService(staking: StakingView): BoundService {
     vote: (ctx, req) => asStatus(q.queryVote(ctx, req.proposalId, req.voter)),
     votes: (ctx, req) => asStatus(q.queryVotes(ctx, req.proposalId, req.pagination)),
     params: (ctx, req) => asStatus(q.queryParams(ctx, req.paramsType)),
-    deposit: (ctx, req) => asStatus(q.queryDeposit(ctx, req.proposalId, req.depositor)),
+    deposit: (ctx, req) => asStatus(q.queryDeposit(ctx, req.proposalId, req.depositor, prefix)),
     deposits: (ctx, req) => asStatus(q.queryDeposits(ctx, req.proposalId, req.pagination)),
     tallyResult: (ctx, req) => asStatus(q.queryTally(ctx, staking, req.proposalId)),
   });
