@@ -17,7 +17,6 @@ const FUNCTION_LINES_MAX = 100;
 /** Files over FILE_LINES_MAX: path → lines allowed (never more than they had). */
 const FILE_ALLOWANCE: Readonly<Record<string, number>> = {
   "properties/gov-follows-tally.ts": 411,
-  "src/api/gateway/gateway.ts": 408,
   "src/app/node-process.ts": 549,
   "src/cli/explore.ts": 492,
   "src/devnet/chain.ts": 557,
