@@ -17,7 +17,6 @@ const FUNCTION_LINES_MAX = 100;
 /** Files over FILE_LINES_MAX: path → lines allowed (never more than they had). */
 const FILE_ALLOWANCE: Readonly<Record<string, number>> = {
   "properties/gov-follows-tally.ts": 411,
-  "src/app/node-process.ts": 549,
   "src/cli/explore.ts": 492,
   "src/devnet/chain.ts": 557,
   "src/explore/explore.ts": 517,
@@ -31,7 +30,6 @@ const FILE_ALLOWANCE: Readonly<Record<string, number>> = {
 /** Functions over FUNCTION_LINES_MAX: `<path> <qualified name>` → lines allowed. */
 const FUNCTION_ALLOWANCE: Readonly<Record<string, number>> = {
   "src/cli/explore.ts parseCancelWindowFlags": 123,
-  "src/devnet/ante.ts runAnte": 132,
   "src/devnet/node.ts runNode": 144,
   "src/devnet/visor.ts runVisor": 154,
   "src/harness/campaign.ts foldCampaign": 110,
