@@ -1,3 +1,4 @@
+import { assert } from "../../../core/assert.js";
 import type { RpcSource } from "../source.js";
 import { abciMethods } from "./abci.js";
 import { blockMethods } from "./blocks.js";
@@ -15,7 +16,7 @@ export function rpcMethods(s: RpcSource): ReadonlyMap<string, Method> {
   const all = new Map<string, Method>();
   for (const area of [networkMethods, blockMethods, validatorMethods, abciMethods, txMethods]) {
     for (const [name, method] of area(s)) {
-      if (all.has(name)) throw new Error(`RPC method ${name} is defined by two areas`);
+      assert(!all.has(name), `RPC method ${name} is defined by two areas`);
       all.set(name, method);
     }
   }
