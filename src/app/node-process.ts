@@ -1,71 +1,30 @@
-import { fromBinary } from "@bufbuild/protobuf";
 import { BANK_STORE, BankKeeper } from "../bank/keeper.js";
 import { addressOfName, govAuthority } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
-import type { Ctx, Event } from "../core/context.js";
-import { type ChainError, err, errorText, ok, plain, type Result } from "../core/errors.js";
-import type { FileSystem, MemoryFs } from "../core/fs.js";
-import type { AppModule } from "../core/module.js";
-import type { Params } from "../gen/chain/gov/v1/gov_pb.js";
-import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
-import type { Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
-import { type GovGenesisProposals, initGenesisProposals } from "../gov/genesis.js";
+import type { Ctx } from "../core/context.js";
+import { type ChainError, errorText, type Result } from "../core/errors.js";
+import type { MemoryFs } from "../core/fs.js";
 import { GovKeeper } from "../gov/keeper.js";
 import { queueFirst } from "../gov/store.js";
-import type { GovConfig, MsgRouter, StakingView } from "../gov/types.js";
+import type { StakingView } from "../gov/types.js";
 import type { VersionedMultiStore } from "../store/versioned.js";
 import type { Halt } from "../upgrade/halt.js";
 import type { UpgradeKeeper } from "../upgrade/keeper.js";
-import { doneKey, planKey } from "../upgrade/keys.js";
 import { newMsgServer, type UpgradeMsgServer } from "../upgrade/msg-server.js";
-import { encodePlan } from "../upgrade/plan.js";
 import { preBlock } from "../upgrade/preblocker.js";
 import type { BinaryDef } from "./binary.js";
-import { DEFAULT_FAIL_MESSAGE } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { deliverTx } from "./deliver.js";
+import { CountingFs, identityOf, type SharedExecution } from "./execution-sharing.js";
+import { type ChainGenesis, initChain } from "./genesis.js";
+import { blockGovEvents } from "./gov-events.js";
 import { type AppHooks, NO_HOOKS } from "./hooks.js";
-import { genesisMarkerKey, markerValue, migrationMarkerKey } from "./markers.js";
-import { ModuleManager } from "./module-manager.js";
-import type { ExecOutcome, GovBlockEvent, NodeProcess, SimTx, TxResult } from "./types.js";
+import type { ModuleManager } from "./module-manager.js";
+import type { ExecOutcome, NodeProcess, SimTx, TxResult } from "./types.js";
+import { buildModuleManager, setUpgradeHandlers, upgradeRouter } from "./wiring.js";
 
-/** Chain-wide facts every node shares (genesis). */
-export interface ChainGenesis {
-  readonly chainId: string;
-  /**
-   * The bech32 account prefix (`chain.bech32Prefix`, default `chain`): every account, module and authority address,
-   * and the validators' `valoper`/`valcons` prefixes derive from it.
-   */
-  readonly bech32Prefix: string;
-  /**
-   * Validators by name; a validator votes from `operator` when given (the devnet: its key's address), else from its
-   * name-derived address (scenarios).
-   */
-  readonly validators: readonly { readonly name: string; readonly power: number; readonly operator?: string }[];
-  /** Genesis balances by bech32 address. */
-  readonly balances: readonly {
-    readonly address: string;
-    readonly coins: readonly { denom: string; amount: bigint }[];
-  }[];
-  readonly govParams: Params;
-  readonly govConfig: GovConfig;
-  /** CometBFT's `initial_height` (the first block, whose version the store commits first); absent: 1. */
-  readonly initialHeight?: number;
-  /** State a profile imported (a scenario `from:` it), written by InitChain after the params. */
-  readonly imported?: ImportedGenesis;
-}
-
-/**
- * What a chain imported from a profile holds at genesis besides balances and params: gov's proposals and deposits (x/gov
- * genesis, deposits already in the gov module account's genesis balance), the upgrade store's pending plan and done
- * markers, as the live chain held them.
- */
-export interface ImportedGenesis {
-  readonly gov: GovGenesisProposals;
-  readonly plan: Plan | undefined;
-  readonly done: readonly { readonly name: string; readonly height: bigint }[];
-}
+export type { ChainGenesis, ImportedGenesis } from "./genesis.js";
 
 /** A SimNodeProcess as plain data (see `image`). */
 export interface ProcessImage {
@@ -85,47 +44,6 @@ export interface NodeState {
 
 const MAX_HEIGHT = Number.MAX_SAFE_INTEGER;
 
-/** Identity numbers of binary definitions and genesis objects, for execution keys (equal objects, equal keys). */
-const identities = new WeakMap<object, number>();
-let nextIdentity = 1;
-function identityOf(o: object): number {
-  let id = identities.get(o);
-  if (id === undefined) identities.set(o, (id = nextIdentity++));
-  return id;
-}
-
-/** A shareable execution: the execution key it started from, and what it set outside the store. */
-interface SharedExecution {
-  readonly key: string;
-  /** The keeper's upgrade-height gauge (`server_info{upgrade_height}`), if the block set it. */
-  readonly upgradeHeightSet: bigint | undefined;
-  /** The in-memory protocol version, if the block set it (an upgrade applied). */
-  readonly protocolVersionSet: bigint | undefined;
-}
-
-/** A FileSystem that counts the calls that may change it (failed ones included). */
-class CountingFs implements FileSystem {
-  readonly #fs: FileSystem;
-  mutations = 0;
-  constructor(fs: FileSystem) {
-    this.#fs = fs;
-  }
-  readFile(path: string) {
-    return this.#fs.readFile(path);
-  }
-  writeFile(path: string, data: string, mode: number) {
-    this.mutations++;
-    return this.#fs.writeFile(path, data, mode);
-  }
-  mkdirAll(path: string, mode: number) {
-    this.mutations++;
-    return this.#fs.mkdirAll(path, mode);
-  }
-  exists(path: string): boolean {
-    return this.#fs.exists(path);
-  }
-}
-
 /**
  * One process of a binary over a node's state: the BaseApp of a simulated node. Block execution order:
  * PreBlock (upgrade), BeginBlock (nothing here), transactions each in a branch, EndBlock (gov), then the
@@ -133,7 +51,6 @@ class CountingFs implements FileSystem {
  */
 export class SimNodeProcess implements NodeProcess {
   readonly binary: string;
-  readonly #def: BinaryDef;
   readonly #state: NodeState;
   readonly #genesis: ChainGenesis;
   readonly #skip: readonly number[];
@@ -166,7 +83,6 @@ export class SimNodeProcess implements NodeProcess {
     hooks: AppHooks = NO_HOOKS,
   ) {
     this.binary = def.name;
-    this.#def = def;
     this.#state = state;
     this.#genesis = genesis;
     this.#skip = skip;
@@ -193,7 +109,7 @@ export class SimNodeProcess implements NodeProcess {
     };
     this.keeper = new hooks.keeper(keeperOpts);
     this.#msgs = hooks.msgServer(newMsgServer(this.keeper), this.keeper);
-    this.#mm = this.#buildModuleManager();
+    this.#mm = buildModuleManager(def, (name) => this.#state.store.hasStore(name));
     const staking: StakingView = {
       bondedValidators: () =>
         genesis.validators.map((v) => ({
@@ -204,62 +120,11 @@ export class SimNodeProcess implements NodeProcess {
     this.#gov = new GovKeeper({
       bank: this.#bank,
       staking,
-      router: this.#router(),
+      router: upgradeRouter(this.#msgs),
       config: genesis.govConfig,
       bech32Prefix: genesis.bech32Prefix,
     });
-    for (const [planName, u] of def.upgrades) {
-      this.keeper.setUpgradeHandler(planName, (ctx, _plan, fromVM) => {
-        switch (u.handler) {
-          case "noop":
-            return ok(fromVM);
-          case "fail":
-            return err(plain(u.failMessage ?? DEFAULT_FAIL_MESSAGE));
-          case "migrate":
-            return this.#mm.runMigrations(ctx, fromVM);
-        }
-      });
-    }
-  }
-
-  #buildModuleManager(): ModuleManager {
-    const hasStore = (name: string) => this.#state.store.hasStore(name);
-    const modules: AppModule[] = [...this.#def.modules].map(([name, version]) => ({
-      name,
-      consensusVersion: BigInt(version),
-      initGenesis: (ctx: Ctx): Result<void, ChainError> => {
-        if (!hasStore(name))
-          return err(plain(`store ${name} is not mounted: new stores should be added using StoreUpgrades`));
-        ctx.kv(name).set(genesisMarkerKey(), markerValue(ctx.height));
-        return ok(undefined);
-      },
-    }));
-    const mm = new ModuleManager(modules);
-    for (const [module, froms] of this.#def.migrations) {
-      for (const from of froms) {
-        mm.configurator.registerMigration(module, BigInt(from), (ctx) => {
-          if (!hasStore(module)) return err(plain(`store ${module} is not mounted`));
-          ctx.kv(module).set(migrationMarkerKey(from), markerValue(ctx.height));
-          return ok(undefined);
-        });
-      }
-    }
-    return mm;
-  }
-
-  #router(): MsgRouter {
-    return {
-      route: (ctx, msg) => {
-        if (!msg.typeUrl.startsWith("/chain.upgrade.v1beta1.Msg")) return undefined;
-        const r = this.#msgs.route(ctx, msg.typeUrl, msg.value);
-        return r.ok ? ok(undefined) : r;
-      },
-      inspect: (msg) => {
-        if (!msg.typeUrl.startsWith("/chain.upgrade.v1beta1.Msg")) return undefined;
-        const authority = decodeAuthority(msg.value);
-        return authority.ok ? ok({ signers: [authority.value] }) : authority;
-      },
-    };
+    setUpgradeHandlers(this.keeper, def, this.#mm);
   }
 
   get protocolVersion(): bigint {
@@ -342,24 +207,9 @@ export class SimNodeProcess implements NodeProcess {
     this.#committed = from;
   }
 
-  /** InitChain: balances, gov params and the module version map (the legacy InitChainer path). */
+  /** InitChain (genesis.ts). */
   #initChain(ctx: Ctx): Result<void, ChainError> {
-    for (const b of this.#genesis.balances) {
-      const r = this.#bank.mint(ctx, b.address, b.coins);
-      if (!r.ok) return r;
-    }
-    const g = this.#gov.initGenesis(ctx, this.#genesis.govParams);
-    if (!g.ok) return g;
-    this.keeper.setModuleVersionMap(ctx, this.#mm.getVersionMap());
-    const imported = this.#genesis.imported;
-    if (imported === undefined) return ok(undefined);
-    const proposals = initGenesisProposals(ctx, this.#bank, imported.gov);
-    if (!proposals.ok) return proposals;
-    // The upgrade store as the live chain held it: the pending plan (x/upgrade's plan key) and the done markers.
-    const upgrade = ctx.kv("upgrade");
-    if (imported.plan !== undefined) upgrade.set(planKey(), encodePlan(imported.plan));
-    for (const d of imported.done) upgrade.set(doneKey(d.name, d.height), Uint8Array.of(1));
-    return ok(undefined);
+    return initChain(ctx, this.#genesis, { bank: this.#bank, gov: this.#gov, upgrade: this.keeper, mm: this.#mm });
   }
 
   /** Builds the genesis state into the working state (block 1's writes) and returns its app hash. */
@@ -421,27 +271,7 @@ export class SimNodeProcess implements NodeProcess {
     const end = this.#gov.endBlocker(ctx);
     if (!end.ok)
       return this.#halt(ctx, { kind: "handler-error", message: `gov EndBlocker failed: ${errorText(end.error)}` });
-    const gov: GovBlockEvent[] = [...govEventsFrom(ctx.events)];
-    for (const id of cancelled) gov.push({ kind: "cancelled", id });
-    for (const o of end.value.outcomes) {
-      switch (o.kind) {
-        case "dropped":
-          gov.push({ kind: "dropped", id: o.id });
-          break;
-        case "passed":
-          gov.push({ kind: "passed", id: o.id });
-          break;
-        case "failed":
-          gov.push({ kind: "failed", id: o.id, reason: o.failedReason });
-          break;
-        case "rejected":
-          gov.push({ kind: "rejected", id: o.id });
-          break;
-        case "expedited-fallback":
-          gov.push({ kind: "expedited-fallback", id: o.id });
-          break;
-      }
-    }
+    const gov = blockGovEvents(ctx.events, cancelled, end.value.outcomes);
     return {
       ok: true,
       appHash: toHex(this.#state.store.workingAppHash()),
@@ -539,26 +369,5 @@ export class SimNodeProcess implements NodeProcess {
     p.keeper.serverInfoUpgradeHeight = image.upgradeHeightGauge;
     p.#protocolVersion = image.protocolVersion;
     return p;
-  }
-}
-
-/** Submission and activation facts from the gov events of a block. */
-function* govEventsFrom(events: readonly Event[]): Generator<GovBlockEvent> {
-  for (const e of events) {
-    if (e.type !== "submit_proposal" && e.type !== "proposal_deposit") continue;
-    for (const a of e.attributes) {
-      if (a.key === "voting_period_start") yield { kind: "voting-started", id: BigInt(a.value) };
-      else if (a.key === "proposal_id" && e.type === "submit_proposal")
-        yield { kind: "submitted", id: BigInt(a.value) };
-    }
-  }
-}
-
-/** Both upgrade messages carry `authority` as field 1, so one decoder reads the signer of either. */
-function decodeAuthority(value: Uint8Array): Result<string, ChainError> {
-  try {
-    return ok(fromBinary(MsgSoftwareUpgradeSchema, value).authority);
-  } catch (e) {
-    return err(plain(`failed to decode upgrade message: ${e instanceof Error ? e.message : String(e)}`));
   }
 }

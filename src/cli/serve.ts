@@ -71,6 +71,53 @@ function readConfig(path: string): { ok: true; value: AppConfig } | { ok: false;
   return cfg;
 }
 
+/** What serve's flags say, checked before anything runs: the stop height, app.toml, and the RPC listen address. */
+interface ServeSettings {
+  readonly untilHeight: number | undefined;
+  readonly config: AppConfig;
+  readonly rpcAt: { readonly host: string; readonly port: number } | undefined;
+}
+
+/** Reads serve's flags; the error is the line to print after `Error: `. */
+function serveSettings(o: ServeOptions): { ok: true; value: ServeSettings } | { ok: false; error: string } {
+  const fail = (error: string) => ({ ok: false as const, error });
+  let untilHeight: number | undefined;
+  if (o.untilHeight !== undefined) {
+    if (
+      !/^[0-9]+$/.test(o.untilHeight) ||
+      !(Number(o.untilHeight) >= 1) ||
+      !Number.isSafeInteger(Number(o.untilHeight)) ||
+      Number(o.untilHeight) > RUN_BLOCKS_MAX
+    )
+      return fail(`--until-height: expected a height from 1 to ${RUN_BLOCKS_MAX}, got ${quote(o.untilHeight)}`);
+    untilHeight = Number(o.untilHeight);
+  }
+  let config = defaultServeConfig();
+  if (o.config !== undefined) {
+    const c = readConfig(o.config);
+    if (!c.ok) return fail(c.error);
+    config = c.value;
+  }
+  if (o.namespace !== undefined) {
+    if (!isNamespace(o.namespace))
+      return fail(`--namespace: expected one of ${NAMESPACES.join(", ")}, got ${JSON.stringify(o.namespace)}`);
+    config = { ...config, namespace: o.namespace };
+  }
+  if (o.bech32Prefix !== undefined) {
+    const problem = bech32PrefixProblem(o.bech32Prefix);
+    if (problem !== undefined) return fail(`--bech32-prefix: ${problem}`);
+    config = { ...config, bech32Prefix: o.bech32Prefix };
+  }
+  let rpcAt: { host: string; port: number } | undefined;
+  if (o.rpcAddress !== undefined) {
+    const m = /^tcp:\/\/([^\s/]*):([0-9]{1,5})$/.exec(o.rpcAddress);
+    if (m === null || Number(m[2]) > 65535)
+      return fail(`--rpc-address: expected tcp://host:port, got ${JSON.stringify(o.rpcAddress)}`);
+    rpcAt = { host: m[1]!.replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
+  }
+  return { ok: true, value: { untilHeight, config, rpcAt } };
+}
+
 /**
  * `chainsim serve <scenario>`: runs the scenario (to its stop condition, or `--until-height`) with the node's
  * pruning from app.toml (without `--config`: the scenario's `chain.pruning`), then serves that node's state over
@@ -86,33 +133,9 @@ export async function startServe(
     io.err(`Error: ${msg}`);
     return { ok: false as const, code: ExitCode.usage };
   };
-  let untilHeight: number | undefined;
-  if (o.untilHeight !== undefined) {
-    if (
-      !/^[0-9]+$/.test(o.untilHeight) ||
-      !(Number(o.untilHeight) >= 1) ||
-      !Number.isSafeInteger(Number(o.untilHeight)) ||
-      Number(o.untilHeight) > RUN_BLOCKS_MAX
-    )
-      return usage(`--until-height: expected a height from 1 to ${RUN_BLOCKS_MAX}, got ${quote(o.untilHeight)}`);
-    untilHeight = Number(o.untilHeight);
-  }
-  let config = defaultServeConfig();
-  if (o.config !== undefined) {
-    const c = readConfig(o.config);
-    if (!c.ok) return usage(c.error);
-    config = c.value;
-  }
-  if (o.namespace !== undefined) {
-    if (!isNamespace(o.namespace))
-      return usage(`--namespace: expected one of ${NAMESPACES.join(", ")}, got ${JSON.stringify(o.namespace)}`);
-    config = { ...config, namespace: o.namespace };
-  }
-  if (o.bech32Prefix !== undefined) {
-    const problem = bech32PrefixProblem(o.bech32Prefix);
-    if (problem !== undefined) return usage(`--bech32-prefix: ${problem}`);
-    config = { ...config, bech32Prefix: o.bech32Prefix };
-  }
+  const settings = serveSettings(o);
+  if (!settings.ok) return usage(settings.error);
+  const { untilHeight, config, rpcAt } = settings.value;
   const prefix = config.bech32Prefix;
   const scenarios = loadScenarios(
     [file],
@@ -128,13 +151,6 @@ export async function startServe(
   if (!built.ok) return usage(built.error);
   const sim = built.value;
   sim.run(untilHeight === undefined ? stopConditionOf(s) : { untilHeight, maxBlocks: RUN_BLOCKS_MAX });
-  let rpcAt: { host: string; port: number } | undefined;
-  if (o.rpcAddress !== undefined) {
-    const m = /^tcp:\/\/([^\s/]*):([0-9]{1,5})$/.exec(o.rpcAddress);
-    if (m === null || Number(m[2]) > 65535)
-      return usage(`--rpc-address: expected tcp://host:port, got ${JSON.stringify(o.rpcAddress)}`);
-    rpcAt = { host: m[1]!.replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
-  }
   const rpcAddress = o.rpcAddress ?? "";
   const nodeB = nodeBackend(sim, node, { validators: s.chain.validators, rpcAddress });
   if (!nodeB.ok) return usage(nodeB.error.message);

@@ -156,11 +156,53 @@ export interface AnteMode {
 
 const attr = (key: string, value: string) => ({ key, value, index: true });
 
+type SignerInfo = DecodedTx["authInfo"]["signerInfos"][number];
+
 /**
  * Runs the chain over `ctx`. In delivery, on success the fee is paid into the fee collector and the sequence (and, the
  * first time, the public key) written; on error nothing is written. CheckTx only verifies (it writes nothing).
  */
 export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): Result<AnteOk, ChainError> {
+  const shape = checkShape(tx, mode);
+  if (!shape.ok) return shape;
+  const { signer, gasWanted } = shape.value;
+  const sigs = tx.raw.signatures;
+  const fees = checkFee(ctx, tx, env, mode, signer, gasWanted);
+  if (!fees.ok) return fees;
+  const { fee, paid, accountNumber } = fees.value;
+  const info = tx.authInfo.signerInfos[0]!;
+  const stored = accountPubkey(ctx, signer, env.bech32Prefix);
+  const key = resolvePubkey(info, env, signer, stored);
+  if (!key.ok) return key;
+  const pubkey = key.value;
+  const sig = checkSignature(ctx, tx, env, mode, { signer, info, pubkey, accountNumber });
+  if (sig !== undefined) return err(sig);
+
+  // writes (delivery only): fee, public key, sequence
+  if (!mode.check && mode.simulate !== true) {
+    if (paid.length > 0) {
+      const r = new BankKeeper(BANK_STORE, env.bech32Prefix).sendToModule(ctx, signer, FEE_COLLECTOR, paid);
+      if (!r.ok) return r;
+    }
+    const addr = decodeAddress(signer, env.bech32Prefix)!;
+    if (stored === undefined || !bytesEqual(stored, pubkey)) ctx.kv(AUTH_STORE).set(pubkeyKey(addr), pubkey);
+    ctx.kv(AUTH_STORE).set(sequenceKey(addr), utf8((info.sequence + 1n).toString()));
+  }
+  return ok({
+    signer,
+    fee,
+    gasWanted,
+    gasUsed: anteGas(tx),
+    events: [
+      { type: "tx", attributes: [attr("fee", formatCoins(fee)), attr("fee_payer", signer)] },
+      { type: "tx", attributes: [attr("acc_seq", `${signer}/${info.sequence}`)] },
+      { type: "tx", attributes: [attr("signature", base64.encode(sigs[0]!))] },
+    ],
+  });
+}
+
+/** Steps 1 to 5: extension options, ValidateBasic and the signer count, timeout height, memo, tx size gas. */
+function checkShape(tx: DecodedTx, mode: AnteMode): Result<{ signer: string; gasWanted: bigint }, ChainError> {
   if (tx.body.extensionOptions.length > 0) return err(wrap(TxErrors.ErrUnknownExtensionOptions));
   const basic = validateBasic(tx);
   if (basic !== undefined) return err(basic);
@@ -189,8 +231,18 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
     return err(
       wrap(TxErrors.ErrOutOfGas, `out of gas in location: txSize; gasWanted: ${gasWanted}, gasUsed: ${sizeGas}`),
     );
+  return ok({ signer, gasWanted });
+}
 
-  // 6. fee
+/** Step 6: the fee (minimum gas prices in CheckTx), the fee payer's account and its funds. */
+function checkFee(
+  ctx: Ctx,
+  tx: DecodedTx,
+  env: AnteEnv,
+  mode: AnteMode,
+  signer: string,
+  gasWanted: bigint,
+): Result<{ fee: Coin[]; paid: Coin[]; accountNumber: bigint }, ChainError> {
   const fee: Coin[] = [];
   for (const c of tx.authInfo.fee?.amount ?? []) {
     if (!/^[0-9]{1,77}$/.test(c.amount)) return err(wrap(TxErrors.ErrInsufficientFee, "invalid fee provided"));
@@ -210,8 +262,7 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
   if (accountNumber === undefined)
     return err(wrap(TxErrors.ErrUnknownAddress, `fee payer address: ${signer} does not exist`));
   const paid = fee.filter((c) => c.amount > 0n);
-  const prefix = env.bech32Prefix;
-  const bank = new BankKeeper(BANK_STORE, prefix);
+  const bank = new BankKeeper(BANK_STORE, env.bech32Prefix);
   for (const c of paid) {
     const have = bank.balance(ctx, signer, c.denom);
     if (have < c.amount)
@@ -227,10 +278,16 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
         ),
       );
   }
+  return ok({ fee, paid, accountNumber });
+}
 
-  // 7. public key
-  const info = infos[0]!;
-  const stored = accountPubkey(ctx, signer, prefix);
+/** Step 7: the signer's public key: the one the tx carries (checked against the signer), else the stored one. */
+function resolvePubkey(
+  info: SignerInfo,
+  env: AnteEnv,
+  signer: string,
+  stored: Uint8Array | undefined,
+): Result<Uint8Array, ChainError> {
   let pubkey: Uint8Array | undefined = stored;
   if (info.publicKey !== undefined) {
     if (info.publicKey.typeUrl !== namesOf(env.namespace).fromChain(PUBKEY_TYPE))
@@ -241,56 +298,44 @@ export function runAnte(ctx: Ctx, tx: DecodedTx, env: AnteEnv, mode: AnteMode): 
     } catch (e) {
       return err(wrap(TxErrors.ErrTxDecode, e instanceof Error ? e.message : String(e)));
     }
-    if (key.length !== 33 || pubkeyAddress(key, prefix) !== signer)
+    if (key.length !== 33 || pubkeyAddress(key, env.bech32Prefix) !== signer)
       return err(
         wrap(TxErrors.ErrInvalidPubKey, `pubKey does not match signer address ${signer} with signer index: 0`),
       );
     pubkey = key;
   }
   if (pubkey === undefined) return err(wrap(TxErrors.ErrInvalidPubKey, "pubkey on account is not set"));
+  return ok(pubkey);
+}
 
-  // 8. signature
+/** Step 8: SIGN_MODE_DIRECT, the account's sequence, then the signature over the SignDoc (not when simulating). */
+function checkSignature(
+  ctx: Ctx,
+  tx: DecodedTx,
+  env: AnteEnv,
+  mode: AnteMode,
+  s: {
+    readonly signer: string;
+    readonly info: SignerInfo;
+    readonly pubkey: Uint8Array;
+    readonly accountNumber: bigint;
+  },
+): ChainError | undefined {
+  const { signer, info, pubkey, accountNumber } = s;
   const single = info.modeInfo?.sum.case === "single" ? info.modeInfo.sum.value.mode : undefined;
   if (single !== SignMode.DIRECT)
-    return err(
-      wrap(
-        TxErrors.ErrInvalidRequest,
-        `unsupported sign mode ${single === undefined ? "(multi or none)" : SignMode[single]}`,
-      ),
+    return wrap(
+      TxErrors.ErrInvalidRequest,
+      `unsupported sign mode ${single === undefined ? "(multi or none)" : SignMode[single]}`,
     );
-  const expected = accountSequence(ctx, signer, prefix) + mode.pending;
+  const expected = accountSequence(ctx, signer, env.bech32Prefix) + mode.pending;
   if (info.sequence !== expected)
-    return err(
-      wrap(TxErrors.ErrWrongSequence, `account sequence mismatch, expected ${expected}, got ${info.sequence}`),
-    );
+    return wrap(TxErrors.ErrWrongSequence, `account sequence mismatch, expected ${expected}, got ${info.sequence}`);
   const doc = signDocBytes(tx.raw.bodyBytes, tx.raw.authInfoBytes, env.chainId, accountNumber);
-  if (mode.simulate !== true && !verifySignature(pubkey, doc, sigs[0]!))
-    return err(
-      wrap(
-        TxErrors.ErrUnauthorized,
-        `signature verification failed; please verify account number (${accountNumber}), sequence (${expected}) and chain-id (${env.chainId})`,
-      ),
+  if (mode.simulate !== true && !verifySignature(pubkey, doc, tx.raw.signatures[0]!))
+    return wrap(
+      TxErrors.ErrUnauthorized,
+      `signature verification failed; please verify account number (${accountNumber}), sequence (${expected}) and chain-id (${env.chainId})`,
     );
-
-  // writes (delivery only): fee, public key, sequence
-  if (!mode.check && mode.simulate !== true) {
-    if (paid.length > 0) {
-      const r = bank.sendToModule(ctx, signer, FEE_COLLECTOR, paid);
-      if (!r.ok) return r;
-    }
-    const addr = decodeAddress(signer, prefix)!;
-    if (stored === undefined || !bytesEqual(stored, pubkey)) ctx.kv(AUTH_STORE).set(pubkeyKey(addr), pubkey);
-    ctx.kv(AUTH_STORE).set(sequenceKey(addr), utf8((info.sequence + 1n).toString()));
-  }
-  return ok({
-    signer,
-    fee,
-    gasWanted,
-    gasUsed: anteGas(tx),
-    events: [
-      { type: "tx", attributes: [attr("fee", formatCoins(fee)), attr("fee_payer", signer)] },
-      { type: "tx", attributes: [attr("acc_seq", `${signer}/${info.sequence}`)] },
-      { type: "tx", attributes: [attr("signature", base64.encode(sigs[0]!))] },
-    ],
-  });
+  return undefined;
 }

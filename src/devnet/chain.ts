@@ -1,5 +1,4 @@
 import { basename, join } from "node:path";
-import { base64 } from "@scure/base";
 import type { QueryBackend } from "../api/backend.js";
 import { COMET_VERSION, NODE_APP_NAME, SDK_VERSION } from "../api/node-backend.js";
 import { bankQueryService } from "../api/services/bank.js";
@@ -8,44 +7,32 @@ import { govQueryService } from "../api/services/gov.js";
 import { upgradeQueryService } from "../api/services/upgrade.js";
 import { storeBackend } from "../api/store-backend.js";
 import { wireBackend } from "../api/wire.js";
-import type { BinaryDef } from "../app/binary.js";
 import { StoreCtx } from "../app/context.js";
-import { type NodeState, SimNodeProcess } from "../app/node-process.js";
-import { SimAppHost } from "../app/sim-host.js";
-import type { GovBlockEvent, Halt, NodeConfig, SimTx } from "../app/types.js";
+import type { NodeState, SimNodeProcess } from "../app/node-process.js";
+import type { GovBlockEvent, Halt, SimTx } from "../app/types.js";
 import type { BlockStore } from "../chain/block-store.js";
 import { addressOfName, nameToAddressBytes } from "../core/address.js";
 import { height as toHeight, unixMs } from "../core/brand.js";
 import { toHex } from "../core/bytes.js";
 import { type ChainError, err, errorText, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
-import { type FileSystem, MemoryFs } from "../core/fs.js";
 import type { Namespace } from "../core/namespace.js";
 import type { StakingView } from "../gov/types.js";
 import type { MultiStore } from "../store/types.js";
-import { VersionedMultiStore } from "../store/versioned.js";
-import { type AnteEnv, type AnteOk, anteGas, parseGasPrices, runAnte, type TxEvent } from "./ante.js";
-import { blockWrites, loadBlockStore, newBlockStore, readTx, type TxRecord } from "./block-log.js";
-import { COMMIT_RECORD_FILE, checkRecovered, readCommitRecord, writeCommitRecord } from "./commit-record.js";
+import { type AnteEnv, type AnteOk, anteGas, runAnte, type TxEvent } from "./ante.js";
+import { blockWrites, readTx, type TxRecord } from "./block-log.js";
+import { type HaltedAtOpen, type OpenOptions, openNode } from "./chain-open.js";
+import { COMMIT_RECORD_FILE, writeCommitRecord } from "./commit-record.js";
 import type { HomeConfig } from "./home.js";
-import { LevelBackend } from "./level-backend.js";
-import { msgResponse, txMsgData } from "./msg-response.js";
-import { type DecodedMsg, type DecodedTx, decodeTx, txHash } from "./tx.js";
+import type { LevelBackend } from "./level-backend.js";
+import { decodeTx, txHash } from "./tx.js";
+import { codeOf, deliveredRecord, failedRecord, msgEvents, type PoolTx } from "./tx-records.js";
 import { authQueryService, type CheckOutcome, txService } from "./tx-service.js";
 
-/**
- * One devnet node's chain: the simulated application (SimNodeProcess, started through SimAppHost) over a
- * LevelDB-backed multistore, a single local proposer holding every validator's power, a mempool, and the block log.
- *
- * Invariants:
- * - A block is executed and committed synchronously (`produceBlock`); its state writes, pruning and block record
- *   reach the disk together at the next `flush` (one atomic batch). `durableHeight` is the last flushed height.
- * - Everything outside (queries, tx lookups) sees only durable heights, so nothing a client observed can be lost
- *   by a crash: after a restart the node resumes at `durableHeight` or later, with the same app hashes.
- * - `produceBlock` must not be called while a flush is in flight (the node's loop awaits each flush).
- */
 /** CometBFT's mempool limits (config.toml [mempool] defaults): max_tx_bytes and size. */
 export const MAX_TX_BYTES = 1_048_576;
 export const MEMPOOL_SIZE = 5000;
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export type BlockOutcome =
   | {
@@ -58,37 +45,8 @@ export type BlockOutcome =
     }
   | { readonly kind: "halted"; readonly height: number; readonly halt: Halt };
 
-interface PoolTx {
-  readonly tx: DecodedTx;
-  readonly hash: string;
-}
-
-/** The file system as NodeState types it: SimNodeProcess and SimAppHost.start only call FileSystem methods on it. */
-const asNodeFs = (fs: FileSystem): MemoryFs => fs as unknown as MemoryFs;
-
-const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-const storeNamesOf = (def: BinaryDef): string[] => [...def.modules.keys()];
-
-const codeOf = (e: ChainError) => ({
-  code: e.kind === "sdk" ? e.base.code : 1,
-  codespace: e.kind === "sdk" ? e.base.codespace : "",
-});
-
-export interface OpenOptions {
-  readonly config: HomeConfig;
-  readonly binary: string;
-  readonly skipHeights: readonly number[];
-  /** The node's file system (HostFs at the edge): upgrade-info.json is written and read through it. */
-  readonly fs: FileSystem;
-  /** fsync each flush; default true. */
-  readonly sync?: boolean;
-}
-
 /** What opening a node gives: a running chain, or a halt at start (the store loader failed). */
-export type Opened =
-  | { readonly kind: "running"; readonly chain: DevnetChain }
-  | { readonly kind: "halted"; readonly halt: Halt; close(): Promise<void> };
+export type Opened = { readonly kind: "running"; readonly chain: DevnetChain } | HaltedAtOpen;
 
 /** The endpoints a running node listens on (`tcp://host:port`), set when each listener is up. */
 export interface NodeListeners {
@@ -96,6 +54,17 @@ export interface NodeListeners {
   readonly rpc?: string;
 }
 
+/**
+ * One devnet node's chain: the simulated application (SimNodeProcess, started through SimAppHost) over a
+ * LevelDB-backed multistore, a single local proposer holding every validator's power, a mempool, and the block log.
+ *
+ * Invariants:
+ * - A block is executed and committed synchronously (`produceBlock`); its state writes, pruning and block record
+ *   reach the disk together at the next `flush` (one atomic batch). `durableHeight` is the last flushed height.
+ * - Everything outside (queries, tx lookups) sees only durable heights, so nothing a client observed can be lost
+ *   by a crash: after a restart the node resumes at `durableHeight` or later, with the same app hashes.
+ * - `produceBlock` must not be called while a flush is in flight (the node's loop awaits each flush).
+ */
 export class DevnetChain {
   readonly binary: string;
   readonly blocks: BlockStore<Uint8Array>;
@@ -131,13 +100,10 @@ export class DevnetChain {
     this.#env = env;
     this.#durable = state.store.latestVersion();
     this.#recordPath = join(cfg.paths.data, COMMIT_RECORD_FILE);
-    const validators = cfg.chain.genesis.validators;
+    const { validators, bech32Prefix: prefix } = cfg.chain.genesis;
     this.#staking = {
       bondedValidators: () =>
-        validators.map((v) => ({
-          operator: v.operator ?? addressOfName(v.name, cfg.chain.genesis.bech32Prefix),
-          tokens: BigInt(v.power),
-        })),
+        validators.map((v) => ({ operator: v.operator ?? addressOfName(v.name, prefix), tokens: BigInt(v.power) })),
     };
   }
 
@@ -147,87 +113,11 @@ export class DevnetChain {
    * load). A start failure is a `store-load-failed` halt, returned as `halted`.
    */
   static async open(o: OpenOptions): Promise<Result<Opened, string>> {
-    const { config } = o;
-    const chain = config.chain;
-    const def = chain.binaries.get(o.binary);
-    if (def === undefined)
-      return {
-        ok: false,
-        error: `unknown binary "${o.binary}" (${config.paths.binaries} defines ${[...chain.binaries.keys()].join(", ")})`,
-      };
-    const prices = parseGasPrices(config.app.minimumGasPrices);
-    if (!prices.ok) return { ok: false, error: `${config.paths.appToml}: ${prices.error}` };
-    const genesisDef = chain.binaries.get(chain.genesisBinary)!;
-    let genesisAppHash: string;
-    try {
-      const scratch: NodeState = {
-        store: new VersionedMultiStore({ storeNames: storeNamesOf(genesisDef), pruning: config.app.pruning }),
-        fs: new MemoryFs(),
-        home: "/genesis",
-      };
-      genesisAppHash = new SimNodeProcess(scratch, genesisDef, chain.genesis, []).genesisAppHash();
-    } catch (e) {
-      return { ok: false, error: `${config.paths.genesis}: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    const made = o.fs.mkdirAll(config.paths.data, 0o755);
-    if (!made.ok) return { ok: false, error: made.error.message };
-    const recordPath = join(config.paths.data, COMMIT_RECORD_FILE);
-    const refuse = (reason: string) =>
-      `${reason}; refusing to start. To recover, restore ${config.paths.data} from the visor's backup ` +
-      `($DAEMON_DATA_BACKUP_DIR/data-backup-<date>, by default under ${config.paths.home}), or start a new chain ` +
-      "with `chainsim init --overwrite`";
-    const record = readCommitRecord(recordPath);
-    if (typeof record === "object" && "error" in record) {
-      return { ok: false, error: refuse(`the commit record ${recordPath} is damaged (${record.error})`) };
-    }
-    const opened = await LevelBackend.open(config.paths.db, { sync: o.sync ?? true });
-    if (!opened.ok) return { ok: false, error: refuse(opened.error.message) };
-    const backend = opened.value;
-    const identity = { chainId: chain.chainId, genesisAppHash, validators: chain.genesis.validators };
-    let store: VersionedMultiStore;
-    let blocks: BlockStore<Uint8Array>;
-    try {
-      store = new VersionedMultiStore({ storeNames: storeNamesOf(def), pruning: config.app.pruning, backend });
-      blocks = store.latestVersion() === 0 ? newBlockStore(identity) : await loadBlockStore(backend, identity);
-    } catch (e) {
-      await backend.close();
-      return { ok: false, error: refuse(`the database ${config.paths.db} is damaged (${errorMessage(e)})`) };
-    }
-    const last = store.latestVersion();
-    const appHashAt = (h: number): string | undefined => {
-      const a = store.appHashAt(h);
-      return a.ok ? toHex(a.value) : undefined;
-    };
-    const mismatch =
-      blocks.height !== last
-        ? `block log at height ${blocks.height} does not match the state at height ${last}`
-        : last > 0 && blocks.appHash(last) !== undefined && blocks.appHash(last) !== appHashAt(last)
-          ? `the block log's app hash at height ${last} does not match the state's`
-          : checkRecovered(record, last, appHashAt, recordPath);
-    if (mismatch !== undefined) {
-      await backend.close();
-      return { ok: false, error: refuse(mismatch) };
-    }
-    const state: NodeState = { store, fs: asNodeFs(o.fs), home: config.paths.home };
-    const accountNumbers = new Map([...chain.accounts].map(([a, info]) => [a, info.accountNumber]));
-    const env: AnteEnv = {
-      chainId: chain.chainId,
-      accountNumbers,
-      minGasPrices: prices.value,
-      namespace: config.app.namespace,
-      bech32Prefix: chain.genesis.bech32Prefix,
-    };
-    let process: SimNodeProcess;
-    if (last === 0) {
-      process = new SimNodeProcess(state, def, chain.genesis, o.skipHeights);
-    } else {
-      const host = new SimAppHost(chain.genesis, chain.binaries, chain.genesisBinary, config.app.pruning);
-      const nodeCfg = { name: basename(config.paths.home) } as NodeConfig;
-      const started = host.start(state, nodeCfg, o.binary, o.skipHeights);
-      if (!started.ok) return ok({ kind: "halted", halt: started.halt, close: () => backend.close() });
-      process = started.process as SimNodeProcess;
-    }
-    return ok({ kind: "running", chain: new DevnetChain(config, o.binary, backend, state, process, blocks, env) });
+    const r = await openNode(o);
+    if (!r.ok) return r;
+    if (r.value.kind === "halted") return ok(r.value);
+    const { backend, state, process, blocks, env } = r.value;
+    return ok({ kind: "running", chain: new DevnetChain(o.config, o.binary, backend, state, process, blocks, env) });
   }
 
   /** Last committed height (in memory; may be one block ahead of the disk while a flush runs). */
@@ -358,24 +248,20 @@ export class DevnetChain {
     const simTxs: SimTx[] = [];
     const delivered: { index: number; ante: AnteOk }[] = [];
     pool.forEach((p, i) => {
-      const gasWanted = (p.tx.authInfo.fee?.gasLimit ?? 0n).toString();
-      const fail = (e: ChainError): TxRecord => ({
-        txhash: p.hash,
-        height: String(height),
-        index: i,
-        ...codeOf(e),
-        raw_log: errorText(e),
-        gas_wanted: gasWanted,
-        gas_used: anteGas(p.tx).toString(),
-        events: [],
-      });
       if (height === 1) {
-        results.push(fail(wrap(SdkErrors.ErrInvalidHeight, "chain is not ready; please wait for first block")));
+        results.push(
+          failedRecord(
+            p,
+            height,
+            i,
+            wrap(SdkErrors.ErrInvalidHeight, "chain is not ready; please wait for first block"),
+          ),
+        );
         return;
       }
       const a = runAnte(ctx, p.tx, this.#env, { check: false, pending: 0n, height });
       if (!a.ok) {
-        results.push(fail(a.error));
+        results.push(failedRecord(p, height, i, a.error));
         return;
       }
       results.push(undefined);
@@ -386,33 +272,7 @@ export class DevnetChain {
     if (!out.ok) return { kind: "halted", height, halt: out.halt };
     out.txResults.forEach((r, j) => {
       const { index: i, ante } = delivered[j]!;
-      const p = pool[i]!;
-      const common = {
-        txhash: p.hash,
-        height: String(height),
-        index: i,
-        gas_wanted: ante.gasWanted.toString(),
-        gas_used: ante.gasUsed.toString(),
-      };
-      results[i] = r.ok
-        ? {
-            ...common,
-            code: 0,
-            codespace: "",
-            raw_log: "",
-            events: [...ante.events, ...msgEvents(p.tx.msgs[0]!, r.proposalId)],
-            data: base64.encode(
-              txMsgData([
-                msgResponse(
-                  p.tx.msgs[0]!,
-                  { height, timeMs, ...(r.proposalId === undefined ? {} : { proposalId: r.proposalId }) },
-                  this.#env.namespace,
-                ),
-              ]),
-            ),
-            ...(r.proposalId === undefined ? {} : { proposal_id: r.proposalId.toString() }),
-          }
-        : { ...common, code: 1, codespace: "", raw_log: r.error ?? "", events: ante.events };
+      results[i] = deliveredRecord(pool[i]!, { height, timeMs, index: i }, ante, r, this.#env.namespace);
     });
     this.#process.commit();
     const appHash = this.#process.lastAppHash();
@@ -535,27 +395,4 @@ export class DevnetChain {
   close(): Promise<void> {
     return this.#backend.close();
   }
-}
-
-const attr = (key: string, value: string) => ({ key, value, index: true });
-
-/** The message events of a delivered message (x/auth's `message` event, gov's `submit_proposal`). */
-function msgEvents(m: DecodedMsg, proposalId: bigint | undefined): TxEvent[] {
-  const out: TxEvent[] = [
-    {
-      type: "message",
-      attributes: [
-        attr("action", m.typeUrl),
-        attr("sender", m.signer),
-        attr("module", m.module),
-        attr("msg_index", "0"),
-      ],
-    },
-  ];
-  if (proposalId !== undefined)
-    out.push({
-      type: "submit_proposal",
-      attributes: [attr("proposal_id", proposalId.toString()), attr("msg_index", "0")],
-    });
-  return out;
 }

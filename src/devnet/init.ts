@@ -4,7 +4,7 @@ import { DEFAULT_BECH32_PREFIX } from "../core/address.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { formatDuration, parseDuration } from "../core/go/duration.js";
 import type { Namespace } from "../core/namespace.js";
-import { defaultAppToml } from "../server/config.js";
+import { defaultAppToml } from "../server/app-toml.js";
 import { cometConfigToml } from "./comet-config.js";
 import { COMMIT_RECORD_FILE, writeCommitRecord } from "./commit-record.js";
 import { DEFAULT_BINARIES, DEVNET_GOV, genesisDocument, loadDevnetConfig } from "./genesis.js";

@@ -97,7 +97,39 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
     signal?.addEventListener("abort", done, { once: true });
   });
 
+/**
+ * 1. open the home (config, app.toml checks, genesis hash) and the chain; 2. start the listeners app.toml and
+ * config.toml ask for (REST, gRPC, CometBFT RPC); 3. produce blocks until stopped or halted; then close everything.
+ */
 export async function runNode(o: NodeRunOptions): Promise<number> {
+  const opened = await openNode(o);
+  if (typeof opened === "number") return opened;
+  const { chain, cfg } = opened;
+  // Filled in as listeners start; node_info reads it on every query (an RPC listener sets `rpc`).
+  const listeners: { rpc?: string } = {};
+  const backend = chain.queryBackend(() => listeners);
+
+  const closers: (() => Promise<void>)[] = [];
+  const shutdown = async () => {
+    for (const c of closers.splice(0).reverse()) await c();
+    await chain.close();
+  };
+  const started = await startListeners({ chain, cfg, backend, listeners, closers }, o);
+  if (started !== undefined) {
+    await shutdown();
+    return started;
+  }
+  o.out(
+    `INF node started home=${cfg.paths.home} binary=${chain.binary} chain_id=${chain.chainId} height=${chain.height}`,
+  );
+  const code = await produceBlocks(chain, cfg, o);
+  if (code === 0) o.out(`INF stopping node height=${chain.durableHeight}`);
+  await shutdown();
+  return code;
+}
+
+/** Step 1: the home read and checked, and the chain opened; an exit code when the node cannot start. */
+async function openNode(o: NodeRunOptions): Promise<{ chain: DevnetChain; cfg: HomeConfig } | number> {
   const home = readHome(o.home);
   if (!home.ok) {
     for (const e of home.error) o.err(`Error: ${e}`);
@@ -137,16 +169,21 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     await opened.value.close();
     return EXIT_HALT;
   }
-  const chain = opened.value.chain;
-  // Filled in as listeners start; node_info reads it on every query (an RPC listener sets `rpc`).
-  const listeners: { rpc?: string } = {};
-  const backend = chain.queryBackend(() => listeners);
+  return { chain: opened.value.chain, cfg };
+}
 
-  const closers: (() => Promise<void>)[] = [];
-  const shutdown = async () => {
-    for (const c of closers.splice(0).reverse()) await c();
-    await chain.close();
-  };
+interface NodeServing {
+  readonly chain: DevnetChain;
+  readonly cfg: HomeConfig;
+  readonly backend: ReturnType<DevnetChain["queryBackend"]>;
+  readonly listeners: { rpc?: string };
+  /** Each started listener's close, run in reverse order at shutdown. */
+  readonly closers: (() => Promise<void>)[];
+}
+
+/** Step 2: REST (`[api]`), gRPC (`[grpc]`) and the CometBFT RPC (`[rpc] laddr`); an exit code when one fails. */
+async function startListeners(n: NodeServing, o: NodeRunOptions): Promise<number | undefined> {
+  const { chain, cfg, backend, listeners, closers } = n;
   if (cfg.app.api.enable) {
     const addr = parseApiAddress(cfg.app.api.address);
     const gateway = GatewayClass.create(backend, {
@@ -157,7 +194,6 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     });
     if (!addr.ok || !gateway.ok) {
       o.err(`Error: ${!addr.ok ? addr.error.message : gateway.ok ? "" : gateway.error}`);
-      await shutdown();
       return EXIT_CONFIG;
     }
     const front = devnetRest(gateway.value, chain);
@@ -169,7 +205,6 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     });
     if (!rest.ok) {
       o.err(`Error: listen tcp ${cfg.app.api.address}: ${rest.error.message}`);
-      await shutdown();
       return EXIT_CONFIG;
     }
     closers.push(rest.value.close);
@@ -180,7 +215,6 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
   });
   if (!grpc.ok) {
     o.err(`Error: ${grpc.error.message}`);
-    await shutdown();
     return EXIT_CONFIG;
   }
   closers.push(grpc.value.close);
@@ -201,17 +235,20 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     );
     if (!rpc.ok) {
       o.err(`Error: listen ${laddr}: ${rpc.error.message}`);
-      await shutdown();
       return EXIT_CONFIG;
     }
     closers.push(rpc.value.close);
     listeners.rpc = `tcp://${host || "0.0.0.0"}:${rpc.value.port}`;
     o.out(`INF CometBFT RPC listening address=${listeners.rpc}`);
   }
-  o.out(
-    `INF node started home=${cfg.paths.home} binary=${chain.binary} chain_id=${chain.chainId} height=${chain.height}`,
-  );
+  return undefined;
+}
 
+/**
+ * Step 3: a block every `blockTimeMs` of wall-clock time, each flushed before the next; 0 when stopped by the
+ * signal (or after a configured halt, once stopped), EXIT_HALT when the chain halts or the disk fails.
+ */
+async function produceBlocks(chain: DevnetChain, cfg: HomeConfig, o: NodeRunOptions): Promise<number> {
   let lastMs = chain.blocks.timeMs(chain.height) ?? 0;
   let nextAt = Math.max(Date.now(), lastMs + o.blockTimeMs);
   const stopped = (): boolean => o.signal?.aborted === true;
@@ -228,13 +265,11 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     if (r.kind === "halted") {
       o.err(r.halt.message);
       o.err(`ERR CONSENSUS FAILURE!!! err=${JSON.stringify(r.halt.message)} height=${r.height} kind=${r.halt.kind}`);
-      await shutdown();
       return EXIT_HALT;
     }
     const f = await chain.flush();
     if (!f.ok) {
       o.err(`ERR ${f.error}`);
-      await shutdown();
       return EXIT_HALT;
     }
     if (r.applied !== undefined) o.out(`INF applied upgrade "${r.applied}" height=${r.height}`);
@@ -242,7 +277,5 @@ export async function runNode(o: NodeRunOptions): Promise<number> {
     lastMs = t;
     nextAt = t + o.blockTimeMs;
   }
-  o.out(`INF stopping node height=${chain.durableHeight}`);
-  await shutdown();
   return 0;
 }

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { initHome } from "./init.js";
-import { runVisor, skipHeightsArg, visorConfig, withBinary } from "./visor.js";
+import { runVisor } from "./visor.js";
+import { skipHeightsArg, visorConfig, withBinary } from "./visor-config.js";
 
 const dirs: string[] = [];
 afterEach(() => {

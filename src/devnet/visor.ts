@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { errorText } from "../core/errors.js";
-import { parseDuration } from "../core/go/duration.js";
 import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import { binariesWithHandler } from "./genesis.js";
 import { readHome } from "./home.js";
+import { binaryArg, type Env, skipHeightsArg, type VisorConfig, visorConfig, withBinary } from "./visor-config.js";
 
 /**
  * `chainsim visor`: a supervisor modelled on cosmovisor v1.x (docs/fidelity.md §4.2, §4.3, §4.4), for devnet nodes whose
@@ -29,111 +29,6 @@ import { readHome } from "./home.js";
  *   DAEMON_PREUPGRADE_COMMAND (run by `sh -c`, with `<name> <height>` appended); unset means exit code 1. Exit codes
  *   per docs/fidelity.md §4.3: 0 ok; 1 "does not exist", continue; 30 fail; 31 retry up to DAEMON_PREUPGRADE_MAX_RETRIES; other: ok.
  */
-export interface VisorConfig {
-  readonly pollIntervalMs: number;
-  readonly restartAfterUpgrade: boolean;
-  readonly shutdownGraceMs: number;
-  readonly restartDelayMs: number;
-  readonly skipBackup: boolean;
-  readonly preUpgradeMaxRetries: number;
-  readonly backupDir: string;
-  readonly customPreUpgrade: string;
-  readonly preUpgradeCommand: string;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function envBool(env: Env, name: string, dflt: boolean, errors: string[]): boolean {
-  const v = (env[name] ?? "").trim();
-  if (v === "") return dflt;
-  if (v.toLowerCase() === "true") return true;
-  if (v.toLowerCase() === "false") return false;
-  errors.push(`env variable "${name}" must have a boolean value ("true" or "false"), got "${v}"`);
-  return dflt;
-}
-
-function envDuration(env: Env, name: string, dflt: number, positive: boolean, errors: string[]): number {
-  const v = (env[name] ?? "").trim();
-  if (v === "") return dflt;
-  const d = parseDuration(v);
-  if (!d.ok) {
-    errors.push(`invalid ${name}: ${d.error}`);
-    return dflt;
-  }
-  if (positive && d.value <= 0) errors.push(`${name} must be greater than 0`);
-  return d.value;
-}
-
-/** The knobs of docs/fidelity.md §4.4 from the environment; errors are joined, as the reference does. */
-export function visorConfig(home: string, env: Env): { ok: true; value: VisorConfig } | { ok: false; error: string } {
-  const errors: string[] = [];
-  const retriesText = (env.DAEMON_PREUPGRADE_MAX_RETRIES ?? "").trim();
-  const retries = retriesText === "" ? 0 : Number(retriesText);
-  if (!Number.isSafeInteger(retries) || retries < 0)
-    errors.push(`DAEMON_PREUPGRADE_MAX_RETRIES must be a non-negative integer, got "${retriesText}"`);
-  const cfg: VisorConfig = {
-    pollIntervalMs: envDuration(env, "DAEMON_POLL_INTERVAL", 300, true, errors),
-    restartAfterUpgrade: envBool(env, "DAEMON_RESTART_AFTER_UPGRADE", true, errors),
-    shutdownGraceMs: envDuration(env, "DAEMON_SHUTDOWN_GRACE", 0, false, errors),
-    restartDelayMs: envDuration(env, "DAEMON_RESTART_DELAY", 0, false, errors),
-    skipBackup: envBool(env, "UNSAFE_SKIP_BACKUP", false, errors),
-    preUpgradeMaxRetries: retries,
-    backupDir: (env.DAEMON_DATA_BACKUP_DIR ?? "").trim() || home,
-    customPreUpgrade: (env.COSMOVISOR_CUSTOM_PREUPGRADE ?? "").trim(),
-    preUpgradeCommand: (env.DAEMON_PREUPGRADE_COMMAND ?? "").trim(),
-  };
-  if (!cfg.skipBackup) {
-    if (!isAbsolute(cfg.backupDir)) errors.push("DAEMON_DATA_BACKUP_DIR must be an absolute path");
-    else if (!existsSync(cfg.backupDir) || !statSync(cfg.backupDir).isDirectory())
-      errors.push(`DAEMON_DATA_BACKUP_DIR must exist, got ${cfg.backupDir}`);
-  }
-  return errors.length > 0 ? { ok: false, error: errors.join("\n") } : { ok: true, value: cfg };
-}
-
-/** The `--binary` value of start args, and the args with it replaced (appended when absent). */
-export function withBinary(args: readonly string[], binary: string): string[] {
-  const out: string[] = [];
-  let found = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--binary") {
-      out.push(a, binary);
-      i++;
-      found = true;
-    } else if (a.startsWith("--binary=")) {
-      out.push(`--binary=${binary}`);
-      found = true;
-    } else out.push(a);
-  }
-  if (!found) out.push("--binary", binary);
-  return out;
-}
-
-export function binaryArg(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--binary") return args[i + 1];
-    if (a.startsWith("--binary=")) return a.slice("--binary=".length);
-  }
-  return undefined;
-}
-
-/** Heights listed in `--unsafe-skip-upgrades` (comma-separated, repeatable). */
-export function skipHeightsArg(args: readonly string[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const v =
-      a === "--unsafe-skip-upgrades"
-        ? args[i + 1]
-        : a.startsWith("--unsafe-skip-upgrades=")
-          ? a.split("=")[1]
-          : undefined;
-    for (const s of (v ?? "").split(",")) if (/^[0-9]+$/.test(s.trim())) out.push(Number(s.trim()));
-  }
-  return out;
-}
-
 interface Current {
   readonly binary: string;
   readonly upgrade?: { readonly name: string; readonly height: number };
@@ -159,6 +54,15 @@ interface Seen {
   first: boolean;
 }
 
+type Upgrade = { name: string; height: number };
+type Home = Extract<ReturnType<typeof readHome>, { ok: true }>["value"];
+
+/**
+ * The supervision loop: 1. run the node and watch data/upgrade-info.json until an upgrade is due or the node exits
+ * (`watchNode`); 2. stop the node; 3. a skipped height relaunches the same binary; 4.–8. the upgrade
+ * (`performUpgrade`: delay, backup, custom script, switch, pre-upgrade); 9. relaunch, or exit 0 when
+ * DAEMON_RESTART_AFTER_UPGRADE is off.
+ */
 export async function runVisor(o: VisorOptions): Promise<number> {
   const fail = (m: string) => {
     o.err(`Error: ${m}`);
@@ -180,13 +84,49 @@ export async function runVisor(o: VisorOptions): Promise<number> {
     }
   };
   let current: Current = readCurrent() ?? { binary: binaryArg(o.args) ?? home.value.chain.genesisBinary };
-  const seen: Seen = { mtimeMs: 0, height: 0, first: true };
+  const check = upgradeInfoCheck(paths.upgradeInfo, o, () => current);
 
-  /** One poll of data/upgrade-info.json: the plan to upgrade to, undefined, or a fatal error text. */
-  const check = (): { name: string; height: number } | undefined | string => {
+  for (;;) {
+    // 1. run and watch
+    const watched = await watchNode(o, cfg, current, check);
+    if (watched.kind === "exit") return watched.code;
+    if (watched.kind === "fatal") return fail(watched.message);
+    const { upgrade } = watched;
+    // 2. stop the node
+    await stopNode(watched, cfg, o);
+    // 3. skip heights
+    if (skipHeightsArg(o.args).includes(upgrade.height)) {
+      o.out(`INF upgrade "${upgrade.name}" at height ${upgrade.height} is listed in --unsafe-skip-upgrades: skipping`);
+      continue;
+    }
+    o.out(`INF upgrade detected name=${upgrade.name} height=${upgrade.height}`);
+    const next = await performUpgrade(upgrade, cfg, home.value, o);
+    if (typeof next === "string") return fail(next);
+    current = next;
+    // 9. restart
+    if (!cfg.restartAfterUpgrade) {
+      o.out("upgrade detected, DAEMON_RESTART_AFTER_UPGRADE is off. Verify new upgrade and start cosmovisor again.");
+      return 0;
+    }
+    if (o.signal?.aborted === true) return 0;
+  }
+}
+
+/**
+ * One poll of data/upgrade-info.json: the plan to upgrade to, undefined, or a fatal error text. A file counts only
+ * when its mtime is newer than the last one seen; the first read upgrades when the name differs from the current
+ * upgrade's, later reads when the height is greater than the last seen.
+ */
+function upgradeInfoCheck(
+  upgradeInfo: string,
+  o: VisorOptions,
+  current: () => Current,
+): () => Upgrade | undefined | string {
+  const seen: Seen = { mtimeMs: 0, height: 0, first: true };
+  return () => {
     let mtimeMs: number;
     try {
-      mtimeMs = statSync(paths.upgradeInfo).mtimeMs;
+      mtimeMs = statSync(upgradeInfo).mtimeMs;
     } catch {
       return undefined;
     }
@@ -194,7 +134,7 @@ export async function runVisor(o: VisorOptions): Promise<number> {
     seen.mtimeMs = mtimeMs;
     let text: string;
     try {
-      text = readFileSync(paths.upgradeInfo, "utf8");
+      text = readFileSync(upgradeInfo, "utf8");
     } catch {
       return undefined;
     }
@@ -208,116 +148,135 @@ export async function runVisor(o: VisorOptions): Promise<number> {
     seen.first = false;
     const lastHeight = seen.height;
     seen.height = Math.max(seen.height, up.height);
-    if (first) return up.name !== current.upgrade?.name.toLowerCase() ? up : undefined;
+    if (first) return up.name !== current().upgrade?.name.toLowerCase() ? up : undefined;
     return up.height > lastHeight ? up : undefined;
   };
+}
 
+/** What watching a node ended with: its exit (the visor's exit code), a fatal error, or an upgrade to perform. */
+type Watched =
+  | { readonly kind: "exit"; readonly code: number }
+  | { readonly kind: "fatal"; readonly message: string }
+  | {
+      readonly kind: "upgrade";
+      readonly upgrade: Upgrade;
+      readonly child: ChildProcess;
+      readonly exited: Promise<number>;
+      /** Set when the node had exited already. */
+      readonly exitCode: number | undefined;
+    };
+
+/** Step 1: launches the current binary, forwards the abort signal, and polls until an upgrade or the node's exit. */
+async function watchNode(
+  o: VisorOptions,
+  cfg: VisorConfig,
+  current: Current,
+  check: () => Upgrade | undefined | string,
+): Promise<Watched> {
+  const args = withBinary(o.args, current.binary);
+  o.out(`INF running app binary=${current.binary} args=${JSON.stringify(args)}`);
+  const child = o.launch(args);
+  const exited = new Promise<number>((resolve) => child.once("exit", (code, sig) => resolve(code ?? (sig ? 128 : 1))));
+  let exitCode: number | undefined;
+  void exited.then((c) => (exitCode = c));
+  const forward = () => child.kill("SIGTERM");
+  o.signal?.addEventListener("abort", forward, { once: true });
+
+  let upgrade: Upgrade | undefined;
   for (;;) {
-    const args = withBinary(o.args, current.binary);
-    o.out(`INF running app binary=${current.binary} args=${JSON.stringify(args)}`);
-    const child = o.launch(args);
-    const exited = new Promise<number>((resolve) =>
-      child.once("exit", (code, sig) => resolve(code ?? (sig ? 128 : 1))),
-    );
-    let exitCode: number | undefined;
-    void exited.then((c) => (exitCode = c));
-    const forward = () => child.kill("SIGTERM");
-    o.signal?.addEventListener("abort", forward, { once: true });
-
-    let upgrade: { name: string; height: number } | undefined;
-    for (;;) {
-      const c = check();
-      if (typeof c === "string") {
-        child.kill("SIGKILL");
-        await exited;
-        return fail(c);
-      }
-      if (c !== undefined) {
-        upgrade = c;
-        break;
-      }
-      if (exitCode !== undefined) {
-        // The node exited: one re-check (its halt may have just written the file), then give up.
-        const again = check();
-        if (typeof again === "string") return fail(again);
-        if (again === undefined) {
-          o.signal?.removeEventListener("abort", forward);
-          if (o.signal?.aborted === true) return 0;
-          if (exitCode !== 0) o.err(`ERR node exited with code ${exitCode} and no upgrade is pending`);
-          return exitCode;
-        }
-        upgrade = again;
-        break;
-      }
-      await Promise.race([sleep(cfg.pollIntervalMs), exited]);
-    }
-    o.signal?.removeEventListener("abort", forward);
-
-    // 2. stop the node
-    if (exitCode === undefined) {
-      o.out("INF daemon shutting down in an attempt to restart");
-      if (cfg.shutdownGraceMs > 0) {
-        child.kill("SIGINT");
-        const done = await Promise.race([exited.then(() => true), sleep(cfg.shutdownGraceMs).then(() => false)]);
-        if (!done) child.kill("SIGKILL");
-      } else child.kill("SIGKILL");
+    const c = check();
+    if (typeof c === "string") {
+      child.kill("SIGKILL");
       await exited;
+      return { kind: "fatal", message: c };
     }
-    // 3. skip heights
-    if (skipHeightsArg(o.args).includes(upgrade.height)) {
-      o.out(`INF upgrade "${upgrade.name}" at height ${upgrade.height} is listed in --unsafe-skip-upgrades: skipping`);
-      continue;
+    if (c !== undefined) {
+      upgrade = c;
+      break;
     }
-    o.out(`INF upgrade detected name=${upgrade.name} height=${upgrade.height}`);
-    // 4. restart delay
-    if (cfg.restartDelayMs > 0) await sleep(cfg.restartDelayMs);
-    // 5. backup
-    if (!cfg.skipBackup) {
-      const now = new Date();
-      const dest = join(cfg.backupDir, `data-backup-${now.getFullYear()}-${now.getMonth() + 1}-${now.getDate()}`);
-      o.out(`INF starting to take backup of data directory backup_dir=${dest}`);
-      try {
-        cpSync(paths.data, dest, { recursive: true, force: true });
-      } catch (e) {
-        return fail(`error while taking data backup: ${e instanceof Error ? e.message : String(e)}`);
+    if (exitCode !== undefined) {
+      // The node exited: one re-check (its halt may have just written the file), then give up.
+      const again = check();
+      if (typeof again === "string") return { kind: "fatal", message: again };
+      if (again === undefined) {
+        o.signal?.removeEventListener("abort", forward);
+        if (o.signal?.aborted === true) return { kind: "exit", code: 0 };
+        if (exitCode !== 0) o.err(`ERR node exited with code ${exitCode} and no upgrade is pending`);
+        return { kind: "exit", code: exitCode };
       }
-      o.out(`INF backup completed backup_dir=${dest}`);
+      upgrade = again;
+      break;
     }
-    // 6. custom pre-upgrade script
-    if (cfg.customPreUpgrade !== "") {
-      const script = join(visorDir, cfg.customPreUpgrade);
-      const code = await runShell(`"${script}"`, [upgrade.name, String(upgrade.height)], paths.home);
-      if (code !== 0) return fail(`error running custom pre-upgrade script: exit status ${code}`);
-    }
-    // 7. switch
-    const target = targetBinary(visorDir, upgrade.name, home.value);
-    if (!target.ok) return fail(target.error);
-    const upDir = join(visorDir, "upgrades", upgrade.name);
-    try {
-      mkdirSync(upDir, { recursive: true });
-      writeFileSync(join(upDir, "upgrade-info.json"), readFileSync(paths.upgradeInfo));
-      current = { binary: target.value, upgrade };
-      writeFileSync(currentPath, `${JSON.stringify(current)}\n`);
-    } catch (e) {
-      return fail(`failed to switch binary: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    o.out(`INF upgrade binary switched binary=${target.value}`);
-    // 8. pre-upgrade
-    const pre = await preUpgrade(cfg, upgrade, paths.home, o.out);
-    if (pre !== undefined) return fail(pre);
-    // 9. restart
-    if (!cfg.restartAfterUpgrade) {
-      o.out("upgrade detected, DAEMON_RESTART_AFTER_UPGRADE is off. Verify new upgrade and start cosmovisor again.");
-      return 0;
-    }
-    if (o.signal?.aborted === true) return 0;
+    await Promise.race([sleep(cfg.pollIntervalMs), exited]);
   }
+  o.signal?.removeEventListener("abort", forward);
+  return { kind: "upgrade", upgrade, child, exited, exitCode };
+}
+
+/** Step 2: a running node gets SIGINT and DAEMON_SHUTDOWN_GRACE, else SIGKILL. */
+async function stopNode(w: Extract<Watched, { kind: "upgrade" }>, cfg: VisorConfig, o: VisorOptions): Promise<void> {
+  if (w.exitCode !== undefined) return;
+  const { child, exited } = w;
+  o.out("INF daemon shutting down in an attempt to restart");
+  if (cfg.shutdownGraceMs > 0) {
+    child.kill("SIGINT");
+    const done = await Promise.race([exited.then(() => true), sleep(cfg.shutdownGraceMs).then(() => false)]);
+    if (!done) child.kill("SIGKILL");
+  } else child.kill("SIGKILL");
+  await exited;
+}
+
+/** Steps 4 to 8: restart delay, backup, custom pre-upgrade script, binary switch, pre-upgrade; the new current. */
+async function performUpgrade(
+  upgrade: Upgrade,
+  cfg: VisorConfig,
+  home: Home,
+  o: VisorOptions,
+): Promise<Current | string> {
+  const paths = home.paths;
+  const visorDir = join(paths.home, "cosmovisor");
+  // 4. restart delay
+  if (cfg.restartDelayMs > 0) await sleep(cfg.restartDelayMs);
+  // 5. backup
+  if (!cfg.skipBackup) {
+    const now = new Date();
+    const dest = join(cfg.backupDir, `data-backup-${now.getFullYear()}-${now.getMonth() + 1}-${now.getDate()}`);
+    o.out(`INF starting to take backup of data directory backup_dir=${dest}`);
+    try {
+      cpSync(paths.data, dest, { recursive: true, force: true });
+    } catch (e) {
+      return `error while taking data backup: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    o.out(`INF backup completed backup_dir=${dest}`);
+  }
+  // 6. custom pre-upgrade script
+  if (cfg.customPreUpgrade !== "") {
+    const script = join(visorDir, cfg.customPreUpgrade);
+    const code = await runShell(`"${script}"`, [upgrade.name, String(upgrade.height)], paths.home);
+    if (code !== 0) return `error running custom pre-upgrade script: exit status ${code}`;
+  }
+  // 7. switch
+  const target = targetBinary(visorDir, upgrade.name, home);
+  if (!target.ok) return target.error;
+  const upDir = join(visorDir, "upgrades", upgrade.name);
+  const current = { binary: target.value, upgrade };
+  try {
+    mkdirSync(upDir, { recursive: true });
+    writeFileSync(join(upDir, "upgrade-info.json"), readFileSync(paths.upgradeInfo));
+    writeFileSync(join(visorDir, "current.json"), `${JSON.stringify(current)}\n`);
+  } catch (e) {
+    return `failed to switch binary: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  o.out(`INF upgrade binary switched binary=${target.value}`);
+  // 8. pre-upgrade
+  const pre = await preUpgrade(cfg, upgrade, paths.home, o.out);
+  return pre ?? current;
 }
 
 function targetBinary(
   visorDir: string,
   name: string,
-  home: Extract<ReturnType<typeof readHome>, { ok: true }>["value"],
+  home: Home,
 ): { ok: true; value: string } | { ok: false; error: string } {
   const file = join(visorDir, "upgrades", name, "binary");
   if (existsSync(file)) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PRUNE_DEFAULT, PRUNE_EVERYTHING, PRUNE_NOTHING } from "../store/pruning.js";
+import { defaultAppToml } from "./app-toml.js";
 import {
   DEFAULT_API,
   DEFAULT_GRPC,
-  defaultAppToml,
   parseApiAddress,
   parseAppToml,
   parseGrpcAddress,

@@ -134,103 +134,148 @@ const INTERNAL: GatewayResponse = {
   close: false,
 };
 
-/** Starts the REST listener on host:port (port 0 picks a free port). */
-export function listenRest(
-  gateway: Pick<Gateway, "handle" | "handleWithoutBody">,
-  host: string,
-  port: number,
-  limits: RestLimits,
-): Promise<Result<RestListener, Error>> {
-  // One read-deadline timer per connection, re-armed with refresh(): allocating a timer per request costs
-  // throughput. A disarmed deadline may still fire; it then does nothing. `gen` counts the armings.
-  const readTimers = new Map<net.Socket, { timer: NodeJS.Timeout; armed: boolean; gen: number }>();
+/**
+ * Per-connection read deadlines (Go's ReadTimeout with IdleTimeout unset): one timer per connection, re-armed with
+ * refresh(), because allocating a timer per request costs throughput. A disarmed deadline may still fire; it then
+ * does nothing. `gen` counts the armings, so a request's end disarms only the deadline it ran under.
+ */
+class ReadDeadlines {
+  readonly #timers = new Map<net.Socket, { timer: NodeJS.Timeout; armed: boolean; gen: number }>();
 
-  const armRead = (socket: net.Socket) => {
-    if (limits.readTimeoutMs <= 0) return;
-    const d = readTimers.get(socket);
+  constructor(private readonly timeoutMs: number) {}
+
+  /** Starts (or restarts) the deadline of `socket`; on expiry the connection is closed. */
+  arm(socket: net.Socket): void {
+    if (this.timeoutMs <= 0) return;
+    const d = this.#timers.get(socket);
     if (d === undefined) {
       const fresh = {
         timer: setTimeout(() => {
           if (fresh.armed) socket.destroy();
-        }, limits.readTimeoutMs),
+        }, this.timeoutMs),
         armed: true,
         gen: 0,
       };
-      readTimers.set(socket, fresh);
+      this.#timers.set(socket, fresh);
       return;
     }
     d.armed = true;
     d.gen++;
     d.timer.refresh();
-  };
-  const clearRead = (socket: net.Socket) => {
-    const d = readTimers.get(socket);
-    if (d !== undefined) d.armed = false;
-  };
-  const dropRead = (socket: net.Socket) => {
-    clearTimeout(readTimers.get(socket)?.timer);
-    readTimers.delete(socket);
-  };
+  }
 
-  const server = http.createServer({ maxHeaderSize: 1 << 20, keepAliveTimeout: 0, requestTimeout: 0 }, (req, res) => {
-    const socket = req.socket;
-    // The read deadline covers this request until its body is read; a bodiless request is complete already.
-    const requestGen = readTimers.get(socket)?.gen;
-    if (req.complete) clearRead(socket);
-    else
-      req.once("end", () => {
-        if (readTimers.get(socket)?.gen === requestGen) clearRead(socket);
-      });
-    let writeTimer: NodeJS.Timeout | undefined;
-    if (limits.writeTimeoutMs > 0) {
-      writeTimer = setTimeout(() => {
-        if (!res.writableFinished) socket.destroy();
-      }, limits.writeTimeoutMs);
-    }
-    res.once("finish", () => {
-      clearTimeout(writeTimer);
-      if (!socket.destroyed) armRead(socket);
+  /** The arming count of `socket`'s deadline (undefined without one). */
+  gen(socket: net.Socket): number | undefined {
+    return this.#timers.get(socket)?.gen;
+  }
+
+  disarm(socket: net.Socket): void {
+    const d = this.#timers.get(socket);
+    if (d !== undefined) d.armed = false;
+  }
+
+  /** Forgets a closed connection. */
+  drop(socket: net.Socket): void {
+    clearTimeout(this.#timers.get(socket)?.timer);
+    this.#timers.delete(socket);
+  }
+
+  dropAll(): void {
+    for (const d of this.#timers.values()) clearTimeout(d.timer);
+    this.#timers.clear();
+  }
+}
+
+type RestGateway = Pick<Gateway, "handle" | "handleWithoutBody">;
+
+/**
+ * One HTTP request: 1. its read deadline lasts until its body is read; 2. the write deadline runs from here to the
+ * end of the response, after which the connection's read (idle) deadline is re-armed; 3. a request line of another
+ * HTTP version gets 505; 4. the gateway answers, synchronously when it needs no body.
+ */
+function serveRequest(
+  gateway: RestGateway,
+  limits: RestLimits,
+  deadlines: ReadDeadlines,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): void {
+  const socket = req.socket;
+  // 1. The read deadline covers this request until its body is read; a bodiless request is complete already.
+  const requestGen = deadlines.gen(socket);
+  if (req.complete) deadlines.disarm(socket);
+  else
+    req.once("end", () => {
+      if (deadlines.gen(socket) === requestGen) deadlines.disarm(socket);
     });
-    res.once("close", () => clearTimeout(writeTimer));
-    // Go's server answers only HTTP/1.x (and the HTTP/2 preface, which this listener does not serve) with a
-    // handler; any other version in the request line gets 505 before routing (http1ServerSupportsRequest).
-    if (req.httpVersionMajor !== 1) {
-      writeRaw(socket, VERSION_NOT_SUPPORTED);
-      return;
-    }
-    let bodyUnread = false;
-    const gwReq: GatewayRequest = {
-      method: req.method ?? "GET",
-      target: req.url ?? "/",
-      rawHeaders: req.rawHeaders,
-      readBody: bodyReader(req, limits.maxBodyBytes, () => {
-        bodyUnread = true;
-      }),
-    };
-    const direct = gateway.handleWithoutBody(gwReq);
-    if (direct !== undefined) {
-      writeResponse(res, direct);
-      return;
-    }
-    gateway.handle(gwReq).then(
-      (r) => writeResponse(res, r, bodyUnread),
-      () => writeResponse(res, INTERNAL, bodyUnread),
-    );
+  // 2. The write deadline.
+  let writeTimer: NodeJS.Timeout | undefined;
+  if (limits.writeTimeoutMs > 0) {
+    writeTimer = setTimeout(() => {
+      if (!res.writableFinished) socket.destroy();
+    }, limits.writeTimeoutMs);
+  }
+  res.once("finish", () => {
+    clearTimeout(writeTimer);
+    if (!socket.destroyed) deadlines.arm(socket);
   });
-  // Node hands CONNECT to a separate event and closes the socket when nobody listens. Go routes it like any method
-  // (grpc-gateway: a known path answers 501 "Method Not Allowed", an unknown one 404); the connection is then closed.
-  server.on("connect", (req: http.IncomingMessage, socket: net.Socket) => {
-    socket.on("error", () => socket.destroy());
-    const r =
-      req.httpVersionMajor !== 1
-        ? undefined
-        : gateway.handleWithoutBody({ method: "CONNECT", target: req.url ?? "", rawHeaders: req.rawHeaders });
-    writeRaw(socket, r === undefined ? (req.httpVersionMajor !== 1 ? VERSION_NOT_SUPPORTED : INTERNAL) : r);
-  });
+  res.once("close", () => clearTimeout(writeTimer));
+  // 3. Go's server answers only HTTP/1.x (and the HTTP/2 preface, which this listener does not serve) with a
+  // handler; any other version in the request line gets 505 before routing (http1ServerSupportsRequest).
+  if (req.httpVersionMajor !== 1) {
+    writeRaw(socket, VERSION_NOT_SUPPORTED);
+    return;
+  }
+  // 4. The gateway.
+  let bodyUnread = false;
+  const gwReq: GatewayRequest = {
+    method: req.method ?? "GET",
+    target: req.url ?? "/",
+    rawHeaders: req.rawHeaders,
+    readBody: bodyReader(req, limits.maxBodyBytes, () => {
+      bodyUnread = true;
+    }),
+  };
+  const direct = gateway.handleWithoutBody(gwReq);
+  if (direct !== undefined) {
+    writeResponse(res, direct);
+    return;
+  }
+  gateway.handle(gwReq).then(
+    (r) => writeResponse(res, r, bodyUnread),
+    () => writeResponse(res, INTERNAL, bodyUnread),
+  );
+}
+
+/**
+ * Node hands CONNECT to a separate event and closes the socket when nobody listens. Go routes it like any method
+ * (grpc-gateway: a known path answers 501 "Method Not Allowed", an unknown one 404); the connection is then closed.
+ */
+function answerConnect(gateway: RestGateway, req: http.IncomingMessage, socket: net.Socket): void {
+  socket.on("error", () => socket.destroy());
+  const r =
+    req.httpVersionMajor !== 1
+      ? undefined
+      : gateway.handleWithoutBody({ method: "CONNECT", target: req.url ?? "", rawHeaders: req.rawHeaders });
+  writeRaw(socket, r === undefined ? (req.httpVersionMajor !== 1 ? VERSION_NOT_SUPPORTED : INTERNAL) : r);
+}
+
+/** Starts the REST listener on host:port (port 0 picks a free port). */
+export function listenRest(
+  gateway: RestGateway,
+  host: string,
+  port: number,
+  limits: RestLimits,
+): Promise<Result<RestListener, Error>> {
+  const deadlines = new ReadDeadlines(limits.readTimeoutMs);
+  const server = http.createServer({ maxHeaderSize: 1 << 20, keepAliveTimeout: 0, requestTimeout: 0 }, (req, res) =>
+    serveRequest(gateway, limits, deadlines, req, res),
+  );
+  server.on("connect", (req: http.IncomingMessage, socket: net.Socket) => answerConnect(gateway, req, socket));
 
   const gate = new ConnectionGate(gateDefaults(limits.maxOpenConnections), (socket) => {
-    socket.once("close", () => dropRead(socket));
-    armRead(socket);
+    socket.once("close", () => deadlines.drop(socket));
+    deadlines.arm(socket);
     server.emit("connection", socket);
     socket.resume();
   });
@@ -249,8 +294,7 @@ export function listenRest(
             new Promise<void>((done) => {
               front.close(() => done());
               gate.destroyAll();
-              for (const d of readTimers.values()) clearTimeout(d.timer);
-              readTimers.clear();
+              deadlines.dropAll();
             }),
         }),
       );

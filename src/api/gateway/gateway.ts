@@ -1,4 +1,3 @@
-import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
 import {
@@ -11,23 +10,27 @@ import {
   type RequestTarget,
 } from "../../core/go/url.js";
 import { backendNames, type QueryBackend } from "../backend.js";
-import { runQuery } from "../height.js";
-import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
-import { errorBody, httpStatusOf, INTERNAL_ERROR_MESSAGE, type Status } from "../status.js";
+import type { GatewayJsonOptions } from "../json.js";
 import { corsDecision } from "./cors.js";
+import { answerHeadersKey, firstHeader, type RawHeaders } from "./headers.js";
 import {
-  answerHeadersKey,
-  firstHeader,
-  forwardedMetadata,
-  heightValues,
-  parseGrpcTimeout,
-  type RawHeaders,
-  validateMetadata,
-} from "./headers.js";
-import { populateQuery, setPathParam } from "./params.js";
+  BAD_REQUEST,
+  type GatewayResponse,
+  type HeaderList,
+  internalResponse,
+  NOT_IMPLEMENTED,
+  respond,
+  statusResponse,
+  TEXT_CT,
+} from "./response.js";
+import { ResponseCache } from "./response-cache.js";
+import { type RouteCall, type RouteContext, serveRoute } from "./route-handler.js";
 import { buildRoutes, type Route } from "./routes.js";
 import { isSwaggerUiFile, SWAGGER_UI_FILES, type SwaggerAssets, swaggerHtml, swaggerYaml } from "./swagger.js";
 import { matchTemplate } from "./template.js";
+
+export type { GatewayResponse, HeaderList } from "./response.js";
+export { RESPONSE_CACHE_BYTES_MAX } from "./response-cache.js";
 
 /** One HTTP request as the gateway sees it (transport-independent, so the pipeline is testable without sockets). */
 export interface GatewayRequest {
@@ -55,17 +58,6 @@ type BodyState = Result<ByteString, "too-large"> | undefined;
 const NEEDS_BODY = Symbol("needs-body");
 type Outcome = GatewayResponse | typeof NEEDS_BODY;
 
-export type HeaderList = readonly (readonly [string, string])[];
-
-export interface GatewayResponse {
-  readonly status: number;
-  /** Header names with the casing to emit. */
-  readonly headers: HeaderList;
-  readonly body: string;
-  /** Close the connection after this response. */
-  readonly close: boolean;
-}
-
 export interface GatewayOptions {
   /** `api.enabled-unsafe-cors`. */
   readonly cors: boolean;
@@ -76,48 +68,13 @@ export interface GatewayOptions {
   readonly json?: GatewayJsonOptions;
 }
 
-const JSON_CT: readonly [string, string] = ["Content-Type", "application/json"];
 /** The plain response header the SDK adds on success (`X-Chain-Block-Height`). */
 const canonicalHeader = (name: string): string =>
   name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
-const TEXT_CT: readonly [string, string] = ["Content-Type", "text/plain; charset=utf-8"];
 const FORM_CT = "application/x-www-form-urlencoded";
-
-const respond = (status: number, headers: HeaderList, body: string, close = false): GatewayResponse => ({
-  status,
-  headers,
-  body,
-  close,
-});
-
-/** A gateway error response: status → HTTP code, `google.rpc.Status` body. */
-const statusResponse = (s: Status, headers: HeaderList, close = false): GatewayResponse =>
-  respond(httpStatusOf(s.code), [JSON_CT, ...headers], errorBody(s), close);
-
-/** Go's own answer to a request target it cannot parse (before any handler). */
-const BAD_REQUEST = respond(400, [TEXT_CT, ["Connection", "close"]], "400 Bad Request", true);
-
-const internalResponse = (): GatewayResponse =>
-  statusResponse({ code: Code.Internal, message: INTERNAL_ERROR_MESSAGE }, []);
 
 /** What the pipeline reads of a request besides its body. */
 type RequestHead = Pick<GatewayRequest, "method" | "target" | "rawHeaders">;
-
-/** Entries of the per-gateway response cache. */
-const RESPONSE_CACHE_MAX = 1024;
-/** Bytes (UTF-16 code units of keys and bodies, headers included) the response cache may hold. */
-export const RESPONSE_CACHE_BYTES_MAX = 16 << 20;
-/** A response whose key and body are larger than this is computed each time, never cached. */
-const RESPONSE_CACHE_ENTRY_BYTES_MAX = 256 << 10;
-
-/** What a cached entry costs: its key, its body and its header text. */
-const entryBytes = (key: string, r: GatewayResponse): number => {
-  let n = key.length + r.body.length + 64;
-  for (const [k, v] of r.headers) n += k.length + v.length;
-  return n;
-};
-
-const NOT_IMPLEMENTED: Status = { code: Code.Unimplemented, message: "Not Implemented" };
 
 const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCase());
 
@@ -127,7 +84,8 @@ type FormResult = Result<QueryValues, { message: string; close: boolean }>;
  * The REST gateway of docs/node-api.md §2: request-target checks (400), CORS (§4), path cleaning (301), Swagger (§3), then
  * the grpc-gateway v1.16 mux over the routes built from the descriptors, and each route's handler: AnnotateContext
  * (`Grpc-Timeout`, `-Bin` headers) → path and query parameters (400) → forwarded metadata validation (500, code 13)
- * → deadline (504) → height interceptor and query context (500) → the query handler → JSON.
+ * → deadline (504) → height interceptor and query context (500) → the query handler → JSON. The mux is here; each
+ * route's handler is route-handler.ts, the response shapes response.ts, the GET cache response-cache.ts.
  */
 export class Gateway {
   readonly routes: readonly Route[];
@@ -136,22 +94,25 @@ export class Gateway {
   readonly #byMethod = new Map<string, Route[]>();
   readonly #swaggerYaml: string;
   readonly #swaggerHtml: string;
-  /** The backend's height header, the plain response header the SDK adds on success (`X-Chain-Block-Height`). */
-  readonly #heightHeader: string;
-  readonly #heightResponseHeader: string;
+  /** What each route's handler reads: the backend, its height header names, the JSON options. */
+  readonly #route: RouteContext;
   /**
    * Responses to body-less GET requests, keyed by the target, the headers the answer can depend on
    * (`answerHeadersKey`) and the backend's retained window (latest, earliest). The state at a retained height
    * never changes, and a request's answer depends only on those, so a hit returns exactly what the pipeline would
-   * compute. Bounded in entries and in bytes (`RESPONSE_CACHE_BYTES_MAX`), evicted oldest first.
+   * compute (response-cache.ts says how it is bounded).
    */
-  readonly #cache = new Map<string, { readonly r: GatewayResponse; readonly bytes: number }>();
-  #cacheBytes = 0;
+  readonly #cache = new ResponseCache();
 
   private constructor(backend: QueryBackend, routes: readonly Route[], opts: GatewayOptions) {
     this.#backend = backend;
-    this.#heightHeader = backendNames(backend).heightHeader;
-    this.#heightResponseHeader = canonicalHeader(this.#heightHeader);
+    const heightHeader = backendNames(backend).heightHeader;
+    this.#route = {
+      backend,
+      heightHeader,
+      heightResponseHeader: canonicalHeader(heightHeader),
+      ...(opts.json === undefined ? {} : { json: opts.json }),
+    };
     this.routes = routes;
     this.#opts = opts;
     for (const r of routes) {
@@ -210,31 +171,17 @@ export class Gateway {
 
   #handle(req: RequestHead, body: BodyState): Outcome {
     if (req.method !== "GET" || body !== undefined) return this.#compute(req, body);
-    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${answerHeadersKey(req.rawHeaders, this.#heightHeader)}`;
+    const key = `${this.#backend.latestHeight()}|${this.#backend.earliestHeight()}|${req.target}|${answerHeadersKey(req.rawHeaders, this.#route.heightHeader)}`;
     const hit = this.#cache.get(key);
-    if (hit !== undefined) return hit.r;
+    if (hit !== undefined) return hit;
     const r = this.#compute(req, body);
-    if (r !== NEEDS_BODY && r.status !== 500) {
-      const bytes = entryBytes(key, r);
-      if (bytes <= RESPONSE_CACHE_ENTRY_BYTES_MAX) {
-        while (
-          this.#cache.size > 0 &&
-          (this.#cache.size >= RESPONSE_CACHE_MAX || this.#cacheBytes + bytes > RESPONSE_CACHE_BYTES_MAX)
-        ) {
-          const [oldest, entry] = this.#cache.entries().next().value!;
-          this.#cache.delete(oldest);
-          this.#cacheBytes -= entry.bytes;
-        }
-        this.#cache.set(key, { r, bytes });
-        this.#cacheBytes += bytes;
-      }
-    }
+    if (r !== NEEDS_BODY) this.#cache.offer(key, r);
     return r;
   }
 
   /** Bytes held by the response cache (see RESPONSE_CACHE_BYTES_MAX). */
   get cacheBytes(): number {
-    return this.#cacheBytes;
+    return this.#cache.bytes;
   }
 
   #compute(req: RequestHead, body: BodyState): Outcome {
@@ -319,7 +266,7 @@ export class Gateway {
     }
     for (const route of this.#byMethod.get(method) ?? []) {
       const params = matchTemplate(route.template, comps, verb);
-      if (params !== undefined) return this.#serve(route, params, req, target, form, extra);
+      if (params !== undefined) return this.#serve({ route, params, rawHeaders: req.rawHeaders, target, form, extra });
     }
     for (const [m, routes] of this.#byMethod) {
       if (m === method) continue;
@@ -335,74 +282,13 @@ export class Gateway {
           }
           form = f.value;
         }
-        return this.#serve(route, params, req, target, form, extra);
+        return this.#serve({ route, params, rawHeaders: req.rawHeaders, target, form, extra });
       }
     }
     return statusResponse(NOT_IMPLEMENTED, extra);
   }
 
-  #serve(
-    route: Route,
-    params: ReadonlyMap<string, string>,
-    req: RequestHead,
-    target: RequestTarget,
-    form: QueryValues | undefined,
-    extra: HeaderList,
-  ): GatewayResponse {
-    const invalid = (message: string) => statusResponse({ code: Code.InvalidArgument, message }, extra);
-    // AnnotateContext.
-    const deadline = parseGrpcTimeout(req.rawHeaders);
-    if (!deadline.ok) return statusResponse(deadline.error, extra);
-    const metadata = forwardedMetadata(req.rawHeaders, this.#heightHeader);
-    if (!metadata.ok) return statusResponse(metadata.error, extra);
-    // Parameters.
-    const input = route.method.input;
-    const request = create(input);
-    for (const v of route.template.vars) {
-      const set = setPathParam(request, input, v, params.get(v) ?? "");
-      if (!set.ok) return invalid(`type mismatch, parameter: ${v}, error: ${set.error}`);
-    }
-    if (route.readsQuery) {
-      let values = form;
-      if (values === undefined) {
-        const q = parseQuery(target.rawQuery);
-        if (q.error !== undefined) return invalid(q.error);
-        values = q.values;
-      }
-      const populated = populateQuery(request, input, values, route.filter);
-      if (!populated.ok) return invalid(populated.error);
-    }
-    // The gateway's gRPC client call.
-    const bad = validateMetadata(metadata.value);
-    if (bad !== undefined) return statusResponse(bad, extra);
-    if (deadline.value === "expired") {
-      return statusResponse({ code: Code.DeadlineExceeded, message: "context deadline exceeded" }, extra);
-    }
-    const outcome = runQuery(this.#backend, route.handler, request, heightValues(req.rawHeaders, this.#heightHeader));
-    if (!outcome.ok) {
-      const md: HeaderList =
-        outcome.height === undefined
-          ? []
-          : [
-              ["Grpc-Metadata-Content-Type", "application/grpc"],
-              ["Grpc-Metadata-X-Chain-Block-Height", String(outcome.height)],
-            ];
-      return statusResponse(outcome.status, [...extra, ...md]);
-    }
-    const h = String(outcome.height);
-    const md: HeaderList = [
-      ["Grpc-Metadata-Content-Type", "application/grpc"],
-      [`Grpc-Metadata-${this.#heightResponseHeader}`, h],
-    ];
-    const heightHeader: readonly [string, string] = [this.#heightResponseHeader, h];
-    try {
-      const body = gatewayJson(route.method.output, outcome.response, this.#opts.json);
-      return respond(200, [...extra, JSON_CT, ...md, heightHeader], body);
-    } catch (e) {
-      if (!(e instanceof MarshalError)) throw e;
-      // ForwardResponseMessage already wrote the metadata and the height header; the error handler adds the
-      // metadata again.
-      return statusResponse({ code: Code.Unknown, message: e.message }, [...extra, ...md, heightHeader, ...md]);
-    }
+  #serve(call: RouteCall): GatewayResponse {
+    return serveRoute(this.#route, call);
   }
 }
