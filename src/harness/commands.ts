@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { parseCoins } from "../scenario/coins.js";
 import { SCENARIO_DEFAULTS } from "../scenario/defaults.js";
+import {
+  type CompoundCommand,
+  compoundArbitraries,
+  describeCompound,
+  runCompound,
+  type VoteOutcome,
+} from "./compound-commands.js";
 import { checkProperties, type Property } from "./property.js";
 import type { HarnessMsg, Session } from "./session.js";
 import {
@@ -76,7 +83,9 @@ export type CommandData =
   /** The operators of every validator switch to `binary` (a coordinated upgrade, or a coordinated mistake). */
   | { readonly kind: "swap-all"; readonly binary: BinaryName }
   | { readonly kind: "restart"; readonly node: ValidatorName; readonly skipPlanHeight: boolean }
-  | { readonly kind: "stop"; readonly node: ValidatorName };
+  | { readonly kind: "stop"; readonly node: ValidatorName }
+  /** Sequences of the commands above that operators perform together (compound-commands.ts). */
+  | CompoundCommand;
 
 /**
  * The proposal a vote, deposit or cancel is about: the newest or the oldest one still open (deposit or voting
@@ -97,14 +106,6 @@ export type ProposalTarget = "newest" | "oldest" | "closed" | "decided";
  * command always ends with the valid amount, so proposals enter voting as often as with valid deposits alone.
  */
 export type DepositAmount = "valid" | "at-ratio" | "below-ratio" | "empty" | "other-denom" | "over-balance";
-
-/**
- * How the validators vote (`VOTES`), three of the four unless said: all yes (passes), all no (rejected), two vetoes
- * and a yes (vetoed), one validator alone (100 of 400 misses the quorum), all abstain (the quorum is met but
- * nothing is left to decide: rejected, deposits refunded), or one yes and two abstentions (abstentions count for
- * the quorum, not for the threshold: passes).
- */
-export type VoteOutcome = "pass" | "reject" | "veto" | "no-quorum" | "abstain" | "pass-over-abstain";
 
 /** The model of fast-check's Model/Real split: what the harness knows from the commands' intent alone. */
 export interface HarnessModel {
@@ -207,6 +208,8 @@ export function describe(c: CommandData): string {
       return `restart(${c.node}${c.skipPlanHeight ? ", skip the plan height" : ""})`;
     case "stop":
       return `stop(${c.node})`;
+    default:
+      return describeCompound(c);
   }
 }
 
@@ -226,6 +229,11 @@ const VOTES: Record<VoteOutcome, readonly (readonly [string, "yes" | "no" | "no_
     ["val2", "no_with_veto"],
     ["val3", "yes"],
   ],
+  "veto-below": [
+    ["val1", "no_with_veto"],
+    ["val2", "yes"],
+    ["val3", "yes"],
+  ],
   "no-quorum": [["val4", "yes"]],
   abstain: [
     ["val1", "abstain"],
@@ -236,6 +244,10 @@ const VOTES: Record<VoteOutcome, readonly (readonly [string, "yes" | "no" | "no_
     ["val1", "yes"],
     ["val2", "abstain"],
     ["val3", "abstain"],
+  ],
+  "yes-at-threshold": [
+    ["val1", "yes"],
+    ["val2", "no"],
   ],
 };
 
@@ -287,7 +299,22 @@ export function depositCoins(a: DepositAmount, min: bigint): { readonly denom: s
 /** The validator that signs a cancel: the proposer of every harness proposal (val1), or another validator. */
 const CANCEL_SIGNER = { proposer: "val1", other: "val2" } as const;
 
-const PROPOSE: ReadonlySet<CommandData["kind"]> = new Set(["propose-upgrade", "propose-cancel", "propose-text"]);
+const PROPOSE: ReadonlySet<CommandData["kind"]> = new Set([
+  "propose-upgrade",
+  "propose-cancel",
+  "propose-text",
+  "coordinated-upgrade",
+]);
+/** Whether the command submits a proposal (the model gives it a label). */
+const proposes = (c: CommandData): boolean => PROPOSE.has(c.kind) || (c.kind === "decide" && c.on === "new");
+/** The commands that act on a submitted proposal (HarnessCommand.check). */
+const ON_PROPOSAL: ReadonlySet<CommandData["kind"]> = new Set([
+  "vote",
+  "deposit",
+  "withdraw",
+  "decide",
+  "outage-over-voting-end",
+]);
 
 /**
  * Runs one command against the session (the real chain; the oracle follows through `sync`). `label` names the
@@ -295,7 +322,7 @@ const PROPOSE: ReadonlySet<CommandData["kind"]> = new Set(["propose-upgrade", "p
  */
 export function runCommand(s: Session, c: CommandData, label: string | undefined): void {
   const sim = s.sim;
-  if (PROPOSE.has(c.kind) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
+  if (proposes(c) && label === undefined) throw new Error(`${describe(c)}: the model gave no proposal label`);
   switch (c.kind) {
     case "propose-upgrade":
     case "propose-cancel": {
@@ -427,6 +454,9 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
     case "stop":
       s.act({ kind: "stop", node: c.node }, { stop: { node: c.node } });
       return;
+    default:
+      runCompound(s, c, label, (p, l) => runCommand(s, p, l));
+      return;
   }
 }
 
@@ -434,12 +464,13 @@ export function runCommand(s: Session, c: CommandData, label: string | undefined
 export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
   constructor(readonly data: CommandData) {}
   /**
-   * Whether the command may run in the model's state. Reads the model only and never changes it: a vote, deposit or
-   * withdraw needs a submitted proposal; every other command always runs.
+   * Whether the command may run in the model's state. Reads the model only and never changes it: a vote, deposit,
+   * withdraw, decide on the newest proposal or outage over a voting end needs a submitted proposal; every other
+   * command always runs.
    */
   check(m: Readonly<HarnessModel>): boolean {
-    if (this.data.kind === "vote" || this.data.kind === "deposit" || this.data.kind === "withdraw")
-      return m.proposals.length > 0;
+    if (proposes(this.data)) return true;
+    if (ON_PROPOSAL.has(this.data.kind)) return m.proposals.length > 0;
     return true;
   }
   /**
@@ -449,7 +480,7 @@ export class HarnessCommand implements fc.Command<HarnessModel, CommandTarget> {
    */
   run(m: HarnessModel, t: CommandTarget): void {
     let label: string | undefined;
-    if (PROPOSE.has(this.data.kind)) {
+    if (proposes(this.data)) {
       label = `p${++m.proposalCount}`;
       m.proposals.push(label);
     }
@@ -490,9 +521,11 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
       "pass" as const,
       "reject" as const,
       "veto" as const,
+      "veto-below" as const,
       "no-quorum" as const,
       "abstain" as const,
       "pass-over-abstain" as const,
+      "yes-at-threshold" as const,
     ),
   });
   return [
@@ -557,5 +590,6 @@ export function commandArbitraries(): fc.Arbitrary<CommandData>[] {
     fc.record({ kind: fc.constant("swap-all" as const), binary: fc.constantFrom(...BINARIES) }),
     fc.record({ kind: fc.constant("restart" as const), node, skipPlanHeight: fc.boolean() }),
     fc.record({ kind: fc.constant("stop" as const), node }),
+    ...compoundArbitraries(),
   ];
 }

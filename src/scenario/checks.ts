@@ -157,7 +157,7 @@ export function checkReferences(data: unknown, imported: readonly string[] = [])
       refNode(swap.node, at("swapBinary", "node"));
       refBinary(swap.binary, at("swapBinary", "binary"));
     }
-    for (const key of ["restart", "stop"]) {
+    for (const key of ["restart", "stop", "writeUpgradeInfo"]) {
       const action = a(key);
       if (action) refNode(action.node, at(key, "node"));
     }

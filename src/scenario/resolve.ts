@@ -247,6 +247,7 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
     const sidecar = { ...base.sidecar, ...own.sidecar };
     const binaries = new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]);
     const operator = resolveOperator(base.operator, own.operator, binaries);
+    const disk = own.dataDiskBytes ?? base.dataDiskBytes;
     nodes.set(m.name, {
       ...m,
       binary: own.binary ?? base.binary ?? genesisBinary,
@@ -258,6 +259,7 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
       },
       upgradeInfoWritable: own.upgradeInfoWritable ?? base.upgradeInfoWritable ?? true,
       ...(operator === undefined ? {} : { operator }),
+      ...(disk === undefined ? {} : { dataDiskBytes: disk }),
     });
   }
   return nodes;
@@ -367,6 +369,8 @@ function resolveAction(s: StepDocument, ctx: StepContext): Action {
   }
   if (s.restart) return { kind: "restart", node: s.restart.node, ...skipHeights(s.restart.skipUpgradeHeights) };
   if (s.stop) return { kind: "stop", node: s.stop.node };
+  if (s.writeUpgradeInfo)
+    return { kind: "writeUpgradeInfo", node: s.writeUpgradeInfo.node, content: s.writeUpgradeInfo.content };
   if (s.query) {
     const q = s.query;
     return {
