@@ -16,8 +16,9 @@ export const DECISION_LOGIC = [
   "src/chain/operator-plan.ts",
   "src/chain/operator.ts",
   "src/chain/lifecycle.ts",
-  // What the product runs around those decisions (issue 24 §5): the supervisor choosing the binary, the plan's
-  // ValidateBasic and ShouldExecute, upgrade-info.json, and the vote and submit rules of x/gov.
+  // What the product runs around those decisions (docs/mutation.md, "New files: what the product runs"): the
+  // supervisor choosing the binary, the plan's ValidateBasic and ShouldExecute, upgrade-info.json, and the vote and
+  // submit rules of x/gov.
   "src/upgrade/plan.ts",
   "src/upgrade/upgrade-info.ts",
   "src/gov/vote.ts",

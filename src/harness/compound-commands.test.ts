@@ -6,7 +6,8 @@ import { modelAgreement } from "../../properties/model-agreement.js";
 import { storeUpgradesOnce } from "../../properties/store-upgrades-once.js";
 import { addressOfName } from "../core/address.js";
 import { committedBank } from "../scenario/simulate.js";
-import { type CommandData, commandArbitraries, emptyModel, HarnessCommand, runCommand } from "./commands.js";
+import { type CommandData, emptyModel, HarnessCommand, runCommand } from "./commands.js";
+import { commandArbitraries } from "./commands-arbitraries.js";
 import { Session } from "./session.js";
 import { MIN_DEPOSIT, type WorldOptions } from "./world.js";
 

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import type { VoteOutcome } from "./commands-gov.js";
 import type { Session } from "./session.js";
 import {
   BINARIES,
@@ -9,25 +10,6 @@ import {
   VALIDATORS,
   type ValidatorName,
 } from "./world.js";
-
-/**
- * How the validators vote (`VOTES`), three of the four unless said: all yes (passes), all no (rejected), two vetoes
- * and a yes (vetoed), one validator alone (100 of 400 misses the quorum), all abstain (the quorum is met but
- * nothing is left to decide: rejected, deposits refunded), or one yes and two abstentions (abstentions count for
- * the quorum, not for the threshold: passes). Two sit at the world's thresholds (quorum and veto 0.334, threshold
- * 0.5, expedited 0.667): `veto-below`, one veto and two yes (a veto share of 1/3, just below 0.334: not vetoed; yes
- * 2/3 passes a regular proposal and misses the expedited threshold), and `yes-at-threshold`, one yes and one no of
- * two (a yes share of exactly 0.5, which must be more than the threshold: rejected).
- */
-export type VoteOutcome =
-  | "pass"
-  | "reject"
-  | "veto"
-  | "veto-below"
-  | "no-quorum"
-  | "abstain"
-  | "pass-over-abstain"
-  | "yes-at-threshold";
 
 /** The primitive commands (commands.ts `CommandData`) the compound commands are made of. */
 type Primitive =
@@ -49,8 +31,8 @@ type Primitive =
 /**
  * The compound commands of the model-based test: each is a short sequence of the primitive commands that a real
  * operator or validator set performs together, and that the uniform draw of primitives reaches only in a few runs
- * of a budget (issue 24 §3: kills that hold at every seed). Each runs only primitives (`runPrimitive`), so the oracle
- * and the gov model follow it exactly as they follow those primitives one by one.
+ * of a budget (docs/mutation.md, "Kills that hold at every seed"). Each runs only primitives (`RunPrimitive`), so
+ * the oracle and the gov model follow it exactly as they follow those primitives one by one.
  *
  * 1. `decide`: votes aimed at an outcome, on a text proposal it submits first with the regular minimum deposit
  *    (`on: "new"`) or on the newest proposal in its voting period (`on: "newest"`), then the chain runs until that
@@ -123,7 +105,6 @@ export function runCompound(s: Session, c: CompoundCommand, label: string | unde
       s.actTogether(
         VALIDATORS.slice(0, c.nodes).map((node) => ({
           action: { kind: "restart" as const, node, skipUpgradeHeights: skip },
-          docAction: { restart: { node, skipUpgradeHeights: skip } },
         })),
       );
       if (s.sim.height <= plan.height) run({ kind: "advance-to-plan", delta: 1 });
