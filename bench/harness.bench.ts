@@ -14,7 +14,7 @@ import {
   type UnitOutcome,
   type UnitTask,
 } from "../src/harness/campaign.js";
-import { commandArbitraries } from "../src/harness/commands.js";
+import { commandArbitraries } from "../src/harness/commands-arbitraries.js";
 import { sidecarArb } from "../src/harness/run-property.js";
 import { type BenchResult, median, result } from "./bench.js";
 

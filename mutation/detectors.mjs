@@ -16,7 +16,20 @@ export const DECISION_LOGIC = [
   "src/chain/operator-plan.ts",
   "src/chain/operator.ts",
   "src/chain/lifecycle.ts",
+  // What the product runs around those decisions (docs/mutation.md, "New files: what the product runs"): the
+  // supervisor choosing the binary, the plan's ValidateBasic and ShouldExecute, upgrade-info.json, and the vote and
+  // submit rules of x/gov.
+  "src/upgrade/plan.ts",
+  "src/upgrade/upgrade-info.ts",
+  "src/gov/vote.ts",
+  "src/gov/submit.ts",
 ];
+
+/** The devnet's own logic, which only a devnet runs (the simulated world never signs a transaction). */
+export const DEVNET_LOGIC = ["src/devnet/ante.ts"];
+
+/** The files a detector is scored on unless `--files` names others. */
+export const detectorFiles = (detector) => (detector === "devnet" ? DEVNET_LOGIC : DECISION_LOGIC);
 
 /** The campaign detector's seed unless `npm run mutate -- --seed N` gives another. */
 export const DEFAULT_SEED = 20261124;
@@ -28,7 +41,7 @@ export const campaignCommand = (seed) =>
 
 /**
  * Each detector, as the command Stryker's command runner executes per mutant (a non-zero exit kills it), or the
- * vitest runner for the unit suite. Commands run the TypeScript sources through tsx (never a pre-built bundle, which
+ * vitest runner (`vitestConfig`) for the unit suite and the devnet's tests. Commands run the TypeScript sources through tsx (never a pre-built bundle, which
  * would not contain the mutant) from the sandbox Stryker copies the project into.
  */
 export const DETECTORS = {
@@ -43,5 +56,12 @@ export const DETECTORS = {
   units: {
     statement: "the unit suite (vitest, per-test coverage), without the scenario golden suite and the property suites",
     command: undefined,
+    vitestConfig: "mutation/vitest.units.config.ts",
+  },
+  devnet: {
+    statement:
+      "the devnet's own in-process tests (vitest, per-test coverage): transactions, the ante handler, RPC, REST",
+    command: undefined,
+    vitestConfig: "mutation/vitest.devnet.config.ts",
   },
 };

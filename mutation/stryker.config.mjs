@@ -2,11 +2,11 @@
 // `scripts/mutate.ts` (npm run mutate) runs each detector and merges the reports. MUTATE_FILES narrows the
 // mutated files (comma-separated), MUTATE_OUT is the detector's report folder, MUTATE_SEED the campaign's seed.
 import { availableParallelism } from "node:os";
-import { campaignCommand, DECISION_LOGIC, DETECTORS } from "./detectors.mjs";
+import { campaignCommand, DETECTORS, detectorFiles } from "./detectors.mjs";
 
 const detector = process.env.MUTATE_DETECTOR ?? "scenarios";
 if (!(detector in DETECTORS)) throw new Error(`MUTATE_DETECTOR: unknown detector "${detector}"`);
-const files = process.env.MUTATE_FILES ? process.env.MUTATE_FILES.split(",") : DECISION_LOGIC;
+const files = process.env.MUTATE_FILES ? process.env.MUTATE_FILES.split(",") : detectorFiles(detector);
 const out = process.env.MUTATE_OUT ?? `reports/mutation/${detector}`;
 const seed = process.env.MUTATE_SEED;
 if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error(`MUTATE_SEED: expected an integer, got "${seed}"`);
@@ -19,7 +19,7 @@ export default {
   ...(command === undefined
     ? {
         testRunner: "vitest",
-        vitest: { configFile: "mutation/vitest.units.config.ts" },
+        vitest: { configFile: DETECTORS[detector].vitestConfig },
         coverageAnalysis: "perTest",
         plugins: ["@stryker-mutator/vitest-runner"],
       }

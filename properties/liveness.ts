@@ -87,9 +87,6 @@ function healNode(s: Session, node: string): void {
     const binary = fit?.[0] ?? "v3";
     if (st.status === "running" && st.binary === binary && st.skip.length === 0) return;
     if (st.status === "running" && n === sim.height && st.skip.length === 0 && fit === undefined) return;
-    s.act(
-      { kind: "swapBinary", node, binary, skipUpgradeHeights: [] },
-      { swapBinary: { node, binary, skipUpgradeHeights: [] } },
-    );
+    s.act({ kind: "swapBinary", node, binary, skipUpgradeHeights: [] });
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import type { TraceEvent, TraceEventOf } from "../src/chain/trace-events.js";
 import { VALIDATORS } from "../src/harness/world.js";
 import { parseScenario, scenarioFromData } from "../src/scenario/load.js";
 import { buildSimulation, stopConditionOf } from "../src/scenario/simulate.js";
@@ -27,27 +28,6 @@ describe("operator-liveness over the library's operator scenarios", () => {
     "scenarios/operator-third-never-upgrades.yaml",
     "scenarios/operator-pre-upgrade-retries-and-wrong-binary.yaml",
   ])("holds on %s", (file) => expect(traceOf(file)).toEqual({ holds: true }));
-
-  it("counts nodes that skip the plan height as able to commit it (x/upgrade's skip-upgrade heights)", () => {
-    // 300 of 400 power restarted with height 3 among their skip heights: block 3 commits without any handler.
-    expect(traceOf("test/fixtures/skip-heights-pass-the-plan.yaml")).toEqual({ holds: true });
-  });
-
-  it("still refuses a block committed at the plan height by nodes that neither have the handler nor skip it", () => {
-    const r = parseScenario(
-      "test/fixtures/skip-heights-pass-the-plan.yaml",
-      readFileSync("test/fixtures/skip-heights-pass-the-plan.yaml", "utf8"),
-    );
-    if (!r.ok) throw new Error(r.error.map((e) => e.message).join("\n"));
-    const built = buildSimulation(r.value, { engine: { keepTrace: true } });
-    if (!built.ok) throw new Error(built.error);
-    built.value.run(stopConditionOf(r.value));
-    // The same trace with the skip heights forgotten: as if the nodes had passed height 3 on v1 unprepared.
-    const forgotten = built.value.traceEvents().map((e) => (e.kind === "start" ? { ...e, skip: [] } : e));
-    const handlers = new Map([...r.value.binaries].map(([n, b]) => [n, new Set(b.upgrades.keys())] as const));
-    const v = checkTrace(forgotten, handlers);
-    expect(v.holds ? "" : v.detail).toMatch(/block 3 committed while nodes running a binary with the "v2" handler/);
-  });
 
   /** A fixture's trace with the property's operator population in place of its sidecars, three days on. */
   const underOperators = (file: string) => {
@@ -92,6 +72,66 @@ describe("operator-liveness over the library's operator scenarios", () => {
     expect(v.holds).toBe(false);
     expect(v.holds ? "" : v.detail).toMatch(
       /operators holding 300 of 400 power had restarted their nodes for height 1000/,
+    );
+  });
+});
+
+describe("operator-liveness at a coordinated skip", () => {
+  // Four validators of 100 halt for "v2" at height 3; `skippers` of them restart v1 with 3 among their skip heights
+  // (x/upgrade abci.go: they skip the plan without its handler) and block 3 commits, skipping it.
+  const trace = (skippers: number): TraceEvent[] => {
+    const names = ["val1", "val2", "val3", "val4"];
+    const events: TraceEvent[] = [
+      {
+        kind: "genesis",
+        chainId: "c",
+        seed: 1,
+        timeMs: 0,
+        appHash: "",
+        blockTime: { kind: "fixed", intervalMs: 5000 } as TraceEventOf<"genesis">["blockTime"],
+        nodes: names.map((name) => ({ name, power: 100, binary: "v1", skip: [] })),
+      },
+      { kind: "blocks", from: 1, to: 2, timeFromMs: 0, timeToMs: 5000, appHash: "" },
+      ...names.map(
+        (node): TraceEvent => ({
+          kind: "halt",
+          node,
+          height: 3,
+          haltKind: "upgrade-needed",
+          message: 'UPGRADE "v2" NEEDED at height: 3: ',
+          timeMs: 10_000,
+        }),
+      ),
+    ];
+    for (const node of names.slice(0, skippers))
+      events.push({ kind: "start", node, binary: "v1", skip: [3], timeMs: 20_000 });
+    events.push({
+      kind: "block",
+      height: 3,
+      timeMs: 20_000,
+      appHash: "",
+      txs: [],
+      gov: [],
+      applied: undefined,
+      skipped: "v2",
+      committers: names.slice(0, skippers),
+    });
+    return events;
+  };
+  const handlers = new Map([
+    ["v1", new Set<string>()],
+    ["v2", new Set(["v2"])],
+  ]);
+
+  it("holds when validators holding more than 2/3 skip the plan's height", () => {
+    expect(checkTrace(trace(3), handlers)).toEqual({ holds: true });
+    expect(checkTrace(trace(4), handlers)).toEqual({ holds: true });
+  });
+
+  it("is violated when the block skips the plan with 2/3 or less skipping", () => {
+    const v = checkTrace(trace(2), handlers);
+    expect(v.holds ? "" : v.detail).toBe(
+      'block 3 skipped "v2" while nodes with 3 among their skip heights hold only 200 of 400',
     );
   });
 });

@@ -1,4 +1,4 @@
-import type { TraceEvent } from "../src/chain/trace-events.js";
+import type { TraceEvent, TraceEventOf } from "../src/chain/trace-events.js";
 import { streamFor } from "../src/core/random.js";
 import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
 import type { Session } from "../src/harness/session.js";
@@ -20,9 +20,11 @@ const OPERATOR_HOURS = 72;
  * - once the validators whose operator has restarted them for H with the plan's binary (and that have not halted
  *   since for another reason, or been stopped) hold more than 2/3 of the power, block H is committed at that
  *   same instant;
- * - never before: when block H commits, the validators running a binary with the plan's handler, or started with H
- *   among their skip-upgrade heights (the reference's `--unsafe-skip-upgrades`: such a node passes H without the
- *   handler, x/upgrade PreBlocker), hold more than 2/3.
+ * - never before: when block H commits, the validators running a binary with the plan's handler hold more than 2/3;
+ *   or, when block H skips the plan, the validators running with H among their skip heights do: the reference's
+ *   coordinated skip (x/upgrade abci.go: a node started with `--unsafe-skip-upgrades H` logs `UPGRADE "<name>"
+ *   SKIPPED at H`, clears the plan and goes on without the handler; the others still halt, so the skip commits
+ *   only where more than 2/3 of the power skips).
  *
  * A halt for another reason (a diverged state, a downgrade) takes a validator out of the count: no operator can
  * restart it into the chain. An operator restart that starts a binary without the handler keeps counting, since the
@@ -100,7 +102,7 @@ interface NodeView {
   power: number;
   running: boolean;
   binary: string;
-  /** The skip-upgrade heights the node was started with. */
+  /** The skip heights the node's process was started with (`--unsafe-skip-upgrades`). */
   skip: readonly number[];
   /** The height of the node's last upgrade-needed halt: the halt its operator is answering. */
   lastHalt: number | undefined;
@@ -195,12 +197,8 @@ function apply(st: TraceState, e: TraceEvent, handlers: ReadonlyMap<string, Read
       if (n !== undefined && e.phase === "restart" && n.lastHalt === st.committed + 1) n.claimed = st.committed + 1;
       return undefined;
     case "block": {
-      const plan = st.plans.get(e.height);
-      const passes = (m: NodeView): boolean =>
-        plan !== undefined && ((handlers.get(m.binary)?.has(plan) ?? false) || m.skip.includes(e.height));
-      const ready = powerOf(st, (m) => m.running && passes(m));
-      if (plan !== undefined && 3 * ready <= 2 * st.total)
-        return `block ${e.height} committed while nodes running a binary with the "${plan}" handler or skipping the height hold only ${ready} of ${st.total}`;
+      const late = blockTooEarly(st, e, handlers);
+      if (late !== undefined) return late;
       st.committed = e.height;
       for (const m of st.nodes.values())
         if (m.claimed !== undefined && m.claimed <= st.committed) m.claimed = undefined;
@@ -212,4 +210,24 @@ function apply(st: TraceState, e: TraceEvent, handlers: ReadonlyMap<string, Read
     default:
       return undefined;
   }
+}
+
+/** "Never before" (see the header): block `e` at a halt's height committed without > 2/3 applying or skipping it. */
+function blockTooEarly(
+  st: TraceState,
+  e: TraceEventOf<"block">,
+  handlers: ReadonlyMap<string, ReadonlySet<string>>,
+): string | undefined {
+  const plan = st.plans.get(e.height);
+  if (plan === undefined) return undefined;
+  if (e.skipped === plan) {
+    const skipping = powerOf(st, (m) => m.running && m.skip.includes(e.height));
+    return 3 * skipping > 2 * st.total
+      ? undefined
+      : `block ${e.height} skipped "${plan}" while nodes with ${e.height} among their skip heights hold only ${skipping} of ${st.total}`;
+  }
+  const ready = powerOf(st, (m) => m.running && (handlers.get(m.binary)?.has(plan) ?? false));
+  return 3 * ready > 2 * st.total
+    ? undefined
+    : `block ${e.height} committed while nodes running a binary with the "${plan}" handler hold only ${ready} of ${st.total}`;
 }

@@ -18,15 +18,12 @@ const FUNCTION_LINES_MAX = 100;
 const FILE_ALLOWANCE: Readonly<Record<string, number>> = {
   "properties/gov-follows-tally.ts": 411,
   "src/harness/campaign.ts": 533,
-  "src/harness/commands.ts": 561,
-  "src/harness/session.ts": 525,
-  "src/scenario/resolve.ts": 457,
+  "src/harness/session.ts": 504,
 };
 
 /** Functions over FUNCTION_LINES_MAX: `<path> <qualified name>` → lines allowed. */
 const FUNCTION_ALLOWANCE: Readonly<Record<string, number>> = {
   "src/harness/campaign.ts foldCampaign": 110,
-  "src/harness/commands.ts runCommand": 136,
   "src/harness/session.ts Session.#apply": 115,
   "src/harness/summary.ts checkSummary": 104,
 };

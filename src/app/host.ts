@@ -66,6 +66,11 @@ export interface AppHost<S, I = unknown> {
   /** True when a binary of this name is defined. */
   hasBinary(name: string): boolean;
   readUpgradeInfo(state: S): UpgradeInfoRead;
+  /**
+   * Writes `content` as the node's `data/upgrade-info.json` (creating `data/`), as an operator editing the file: the
+   * file system's error text when that fails (a read-only `data/`, a full disk).
+   */
+  writeUpgradeInfo(state: S, content: string): { readonly ok: true } | { readonly ok: false; readonly error: string };
   readCommitted(state: S): CommittedView;
   /** `readCommitted(state).plan` alone (read after every block that changed something: the cheap part only). */
   readCommittedPlan(state: S): CommittedView["plan"];

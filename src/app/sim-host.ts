@@ -92,6 +92,7 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
       fs.mkdirAll(`${home}/data`, 0o755);
       fs.setReadOnly(`${home}/data`, true);
     }
+    if (cfg.dataDiskBytes !== undefined) fs.setWriteLimit(`${home}/data`, cfg.dataDiskBytes);
     return { store: this.#freshStore(this.#genesisBinary), fs, home };
   }
 
@@ -192,6 +193,16 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
 
   binariesWithHandler(planName: string): readonly string[] {
     return [...this.#binaries.values()].filter((b) => b.upgrades.has(planName)).map((b) => b.name);
+  }
+
+  writeUpgradeInfo(
+    state: NodeState,
+    content: string,
+  ): { readonly ok: true } | { readonly ok: false; readonly error: string } {
+    const made = state.fs.mkdirAll(`${state.home}/data`, 0o755);
+    if (!made.ok) return { ok: false, error: made.error.message };
+    const written = state.fs.writeFile(`${state.home}/${UPGRADE_INFO}`, content, 0o600);
+    return written.ok ? { ok: true } : { ok: false, error: written.error.message };
   }
 
   readUpgradeInfo(state: NodeState): UpgradeInfoRead {

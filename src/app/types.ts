@@ -197,6 +197,8 @@ export interface NodeConfig {
   readonly operator?: OperatorConfig | undefined;
   /** false makes `<home>/data` read-only, so writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
+  /** Set: a write below `<home>/data` keeps its first this many bytes and fails (a full disk). */
+  readonly dataDiskBytes?: number;
 }
 
 /**

@@ -40,6 +40,11 @@ export type Action =
     }
   | { readonly kind: "restart"; readonly node: string; readonly skipUpgradeHeights?: readonly number[] }
   | { readonly kind: "stop"; readonly node: string }
+  /**
+   * An operator writes `content` as the node's `data/upgrade-info.json`, as is: a hand edit or a corrupt file. The
+   * running process does not read it; its next start and its sidecar do.
+   */
+  | { readonly kind: "writeUpgradeInfo"; readonly node: string; readonly content: string }
   /** A checkpoint evaluated by the driver (e.g. scenario expectations) through the engine's `check` callback. */
   | { readonly kind: "check"; readonly id: number };
 

@@ -65,6 +65,13 @@ export function runStep<S>(ctx: EngineCtx<S>, step: Step): NodeOp<S> | undefined
       if (node === undefined) return fail(ctx, step, `unknown node "${a.node}"`);
       return { kind: "stop", node };
     }
+    case "writeUpgradeInfo": {
+      const node = nodeNamed(s, a.node);
+      if (node === undefined) return fail(ctx, step, `unknown node "${a.node}"`);
+      const written = ctx.host.writeUpgradeInfo(node.state, a.content);
+      recordStep(s, step, written.ok, written.ok ? null : written.error);
+      return undefined;
+    }
     case "check": {
       const r = ctx.opts.check?.(a.id) ?? { ok: false, error: `no check runner for check ${a.id}` };
       recordStep(s, step, r.ok, r.error ?? null);

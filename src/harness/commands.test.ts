@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { govFollowsTally } from "../../properties/gov-follows-tally.js";
 import { addressOfName } from "../core/address.js";
 import { committedBank } from "../scenario/simulate.js";
-import { type CommandData, commandArbitraries, emptyModel, HarnessCommand, runCommand } from "./commands.js";
+import { type CommandData, emptyModel, HarnessCommand, runCommand } from "./commands.js";
+import { commandArbitraries } from "./commands-arbitraries.js";
 import { Session } from "./session.js";
 import { EXPEDITED_MIN_DEPOSIT, MIN_DEPOSIT } from "./world.js";
 

@@ -70,7 +70,7 @@ function runEvent(s: Session, ev: OracleEvent, n: number, pathHeight: number, re
   const h = s.sim.height;
   switch (ev.type) {
     case "BLOCK":
-      if (s.sim.stalled) s.act({ kind: "expect", expect: {} }, { expect: {} });
+      if (s.sim.stalled) s.act({ kind: "expect", expect: {} });
       else s.advanceBlocks(1);
       return;
     case "AUTHORITY_EXEC":
@@ -88,23 +88,17 @@ function runEvent(s: Session, ev: OracleEvent, n: number, pathHeight: number, re
         // A proposal without messages (a text proposal) needs metadata.
         ...(ev.msgs.length === 0 ? { metadata: "text proposal" } : {}),
       });
-      s.act(
-        { kind: "vote", proposal: label, votes: new Map([["a", "yes"]]) },
-        { vote: { proposal: label, votes: { a: "yes" } } },
-      );
+      s.act({ kind: "vote", proposal: label, votes: new Map([["a", "yes"]]) });
       while (s.sim.height < execAt && !s.sim.stalled) s.advanceBlocks(1);
       return;
     }
     case "NODE_STARTED": {
       const skip = (ev.skipHeights ?? []).map((x) => x - pathHeight + h);
-      s.act(
-        { kind: "swapBinary", node: ev.node, binary: ev.binary, skipUpgradeHeights: skip },
-        { swapBinary: { node: ev.node, binary: ev.binary, skipUpgradeHeights: skip } },
-      );
+      s.act({ kind: "swapBinary", node: ev.node, binary: ev.binary, skipUpgradeHeights: skip });
       return;
     }
     case "NODE_STOPPED":
-      s.act({ kind: "stop", node: ev.node }, { stop: { node: ev.node } });
+      s.act({ kind: "stop", node: ev.node });
       return;
     case "NODE_CAUGHT_UP":
       return; // the chain catches a node up when it starts

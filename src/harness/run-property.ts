@@ -5,13 +5,13 @@ import type { ScenarioDocument } from "../scenario/schema.js";
 import {
   type CommandData,
   type CommandTarget,
-  commandArbitraries,
   describe,
   emptyModel,
   HarnessCommand,
   type HarnessModel,
   sessionTarget,
 } from "./commands.js";
+import { commandArbitraries } from "./commands-arbitraries.js";
 import { checkProperties, type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
 import {

@@ -20,9 +20,9 @@ import { addressOfName, govAuthority } from "../core/address.js";
 import { BoundedCache } from "../core/bounded-cache.js";
 import type { LogLine } from "../core/context.js";
 import { formatRfc3339 } from "../core/go/time.js";
-import type { Action } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
 import { buildSimulation, forkSimulation, type Simulation, scheduleStep } from "../scenario/simulate.js";
+import { stepDocumentOf, type WritableAction } from "../scenario/step-document.js";
 import { type Intent, IntentLedger, type ModelNode } from "./intent.js";
 import { type WorldOptions, worldDocument } from "./world.js";
 import { parsedDocument, parsedWorld, readyChain, worldOracle } from "./world-cache.js";
@@ -50,13 +50,9 @@ const toEngineMsg = (m: HarnessMsg, authority: string): UpgradeMessage =>
         plan: { name: m.name, height: BigInt(m.height), info: m.info },
       }
     : { kind: "cancelUpgrade", authority };
-const toDocMsg = (m: HarnessMsg) =>
-  m.kind === "softwareUpgrade"
-    ? { softwareUpgrade: { name: m.name, height: m.height, ...(m.info === "" ? {} : { info: m.info }) } }
-    : { cancelUpgrade: {} };
 
 /** The intent an action carries for the model (none for proposals, deposits and votes: gov-follows-tally models those). */
-function intentOf(a: Action): Intent | undefined {
+function intentOf(a: WritableAction): Intent | undefined {
   switch (a.kind) {
     case "swapBinary":
       return { kind: "node", action: a.kind, node: a.node, binary: a.binary, skip: a.skipUpgradeHeights };
@@ -193,9 +189,12 @@ export class Session {
     return this.sim.height;
   }
 
-  /** Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. */
-  act(action: Action, docAction: Record<string, unknown>, label?: string): StepResult | undefined {
-    return this.actTogether([{ action, docAction, ...(label === undefined ? {} : { label }) }])[0];
+  /**
+   * Schedules one step at the next opportunity, runs the chain until it has run, and syncs the oracle. The step's
+   * scenario form (`steps`, `document()`) is derived from the action (scenario/step-document.ts).
+   */
+  act(action: WritableAction, label?: string): StepResult | undefined {
+    return this.actTogether([{ action, ...(label === undefined ? {} : { label }) }])[0];
   }
 
   /**
@@ -203,12 +202,12 @@ export class Session {
    * order), runs the chain until they have run, and syncs the oracle. Their results, in the same order.
    */
   actTogether(
-    items: readonly { readonly action: Action; readonly docAction: Record<string, unknown>; readonly label?: string }[],
+    items: readonly { readonly action: WritableAction; readonly label?: string }[],
   ): (StepResult | undefined)[] {
     const live = !this.sim.stalled;
     const at = live ? this.sim.height + 1 : this.sim.nowMs + 1;
     const indices: number[] = [];
-    for (const { action, docAction, label } of items) {
+    for (const { action, label } of items) {
       const index = this.#stepIndex++;
       indices.push(index);
       const intent = intentOf(action);
@@ -216,7 +215,7 @@ export class Session {
       this.steps.push({
         at: live ? at : { time: formatRfc3339(at) },
         ...(label === undefined ? {} : { label }),
-        ...docAction,
+        ...stepDocumentOf(action, this.sim.cfg.bech32Prefix),
       } as StepDocument);
       scheduleStep(this.sim, {
         index,
@@ -239,47 +238,30 @@ export class Session {
   ) {
     this.proposals.set(label, msgs);
     if (o.expedited) this.expedited.add(label);
-    const deposit = [{ denom: "stake", amount: o.deposit }];
-    const r = this.act(
-      {
-        kind: "submitProposal",
-        id: label,
-        proposer: o.proposer,
-        title: label,
-        summary: label,
-        metadata: o.metadata ?? "",
-        deposit: o.deposit === 0n ? [] : deposit,
-        expedited: o.expedited,
-        messages: msgs.map((m) => toEngineMsg(m, govAuthority(this.sim.cfg.bech32Prefix))),
-      },
-      {
-        submitProposal: {
-          id: label,
-          proposer: o.proposer,
-          deposit: o.deposit === 0n ? "" : `${o.deposit}stake`,
-          ...(o.metadata === undefined ? {} : { metadata: o.metadata }),
-          ...(o.expedited ? { expedited: true } : {}),
-          messages: msgs.map(toDocMsg),
-        },
-      },
-    );
-    return r;
+    return this.act({
+      kind: "submitProposal",
+      id: label,
+      proposer: o.proposer,
+      title: label,
+      summary: label,
+      metadata: o.metadata ?? "",
+      deposit: o.deposit === 0n ? [] : [{ denom: "stake", amount: o.deposit }],
+      expedited: o.expedited,
+      messages: msgs.map((m) => toEngineMsg(m, govAuthority(this.sim.cfg.bech32Prefix))),
+    });
   }
 
   /** An upgrade transaction that account `from` signs itself, as the messages' authority: not the gov's. */
   accountTx(from: string, msgs: readonly HarnessMsg[]) {
     const authority = addressOfName(from, this.sim.cfg.bech32Prefix);
-    return this.act(
-      { kind: "tx", from, messages: msgs.map((m) => toEngineMsg(m, authority)) },
-      { tx: { from, messages: msgs.map(toDocMsg) } },
-    );
+    return this.act({ kind: "tx", from, messages: msgs.map((m) => toEngineMsg(m, authority)) });
   }
 
   authorityExec(msgs: readonly HarnessMsg[]) {
-    return this.act(
-      { kind: "authorityExec", messages: msgs.map((m) => toEngineMsg(m, govAuthority(this.sim.cfg.bech32Prefix))) },
-      { authorityExec: { messages: msgs.map(toDocMsg) } },
-    );
+    return this.act({
+      kind: "authorityExec",
+      messages: msgs.map((m) => toEngineMsg(m, govAuthority(this.sim.cfg.bech32Prefix))),
+    });
   }
 
   /** Advances `n` blocks (or until the chain stalls with nothing pending). */

@@ -36,7 +36,12 @@ describe("shrinking a failing run", () => {
       if (cx.violation === "a validator was stopped") {
         stops.push(seed);
         expect(cx.world.sidecars, `seed ${seed}`).toEqual({});
-        expect(commands, `seed ${seed}`).toEqual(["stop(val1)"]);
+        // A stop alone, or the compound command that stops val3 and val4 over a voting end: it cannot shrink into a
+        // lone stop, and runs only once a proposal was submitted (its precondition), so one command comes first.
+        expect(commands.length === 1 ? commands : commands.slice(1), `seed ${seed}`).toEqual(
+          commands.length === 1 ? ["stop(val1)"] : [describeCommand({ kind: "outage-over-voting-end" })],
+        );
+        expect(commands.length, `seed ${seed}`).toBeLessThanOrEqual(2);
       } else {
         expect(Object.keys(cx.world.sidecars ?? {}), `seed ${seed}`).toHaveLength(1);
         expect(commands, `seed ${seed}`).toHaveLength(1);

@@ -37,8 +37,12 @@ export function blocksWithPlan(s: Session): readonly BlockWithPlan[] {
   }
   for (let i = a.list.length; i < s.blocks.length; i++) {
     const b = s.blocks[i]!;
-    const prev = i === 0 ? null : s.blocks[i - 1]!.planBefore;
-    if (!samePlan(b.planBefore, prev)) a.scheduledAt = b.height - 1;
+    const before = i === 0 ? undefined : s.blocks[i - 1]!;
+    // A plan differing from the one before the previous block was scheduled in it; so was any plan after a block
+    // that cleared its plan (skipped or applied it), even one equal to the cleared plan: a coordinated skip whose
+    // block also carries the authority's schedule of the same plan at that height (due at the next block).
+    const cleared = before !== undefined && (before.skipped !== null || before.applied !== null);
+    if (cleared || !samePlan(b.planBefore, before?.planBefore ?? null)) a.scheduledAt = b.height - 1;
     const p = b.planBefore;
     a.list.push({ block: b, plan: p, dueAt: p === null ? null : dueHeight(p, a.scheduledAt) });
   }

@@ -13,6 +13,7 @@ const DETECTOR_COLORS: Readonly<Record<string, string>> = {
   scenarios: "#8250df",
   "campaign+scenarios": "#1a7f37",
   units: "#bf8700",
+  devnet: "#cf222e",
 };
 
 /** Score per file and detector, with killed/valid in the tooltip; files without a valid mutant are left out. */

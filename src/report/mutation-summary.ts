@@ -15,7 +15,7 @@
  */
 import { KILLING_VERDICTS, NO_VERDICT, type NoVerdict } from "./mutation-verdict.js";
 
-export const DETECTOR_NAMES = ["campaign", "scenarios", "units"] as const;
+export const DETECTOR_NAMES = ["campaign", "scenarios", "units", "devnet"] as const;
 export type DetectorName = (typeof DETECTOR_NAMES)[number];
 
 /** The part of a Stryker mutant this summary reads. */

@@ -177,7 +177,7 @@ function checkStep(step: unknown, i: number, r: Refs): void {
     r.node(swap.node, at("swapBinary", "node"));
     r.binary(swap.binary, at("swapBinary", "binary"));
   }
-  for (const key of ["restart", "stop"]) {
+  for (const key of ["restart", "stop", "writeUpgradeInfo"]) {
     const action = a(key);
     if (action) r.node(action.node, at(key, "node"));
   }

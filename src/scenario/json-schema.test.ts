@@ -48,6 +48,7 @@ describe("scenario JSON Schema", () => {
           "swapBinary",
           "restart",
           "stop",
+          "writeUpgradeInfo",
           "query",
           "expect",
         ].map((k) => ({ required: [k] })),

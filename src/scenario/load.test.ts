@@ -314,7 +314,7 @@ describe("errors name the file and the exact path", () => {
     expect(errorsOf(doc)).toEqual([
       's.json: steps[0]: only one trigger allowed, found "at" and "on"',
       's.json: steps[1]: only one action allowed, found "restart" and "stop"',
-      "s.json: steps[2]: missing action: one of submitProposal, deposit, vote, cancelProposal, tx, authorityExec, swapBinary, restart, stop, query, expect",
+      "s.json: steps[2]: missing action: one of submitProposal, deposit, vote, cancelProposal, tx, authorityExec, swapBinary, restart, stop, writeUpgradeInfo, query, expect",
       "s.json: steps[3]: missing trigger: one of at, on",
       's.json: steps[4].delay: "delay" is only allowed with an "on" trigger',
     ]);

@@ -110,6 +110,8 @@ export interface NodeModel {
   readonly operator?: OperatorConfig | undefined;
   /** false simulates an unwritable data directory: writing upgrade-info.json fails. */
   readonly upgradeInfoWritable: boolean;
+  /** Set: the data directory's disk fills up after this many bytes of a write. */
+  readonly dataDiskBytes?: number;
 }
 
 export type { UpgradeMessage };

@@ -19,12 +19,8 @@ import type {
   BinaryModel,
   BlockTimeModel,
   ChainModel,
-  EventExpectation,
-  Expectations,
   GenesisGovParams,
-  LogExpectation,
   NodeModel,
-  PlanExpectation,
   Scenario,
   StartModel,
   Step,
@@ -32,11 +28,11 @@ import type {
   UpgradeHandlerModel,
   UpgradeMessage,
 } from "./model.js";
+import { resolveExpectations } from "./resolve-expect.js";
 import { resolveOperator } from "./resolve-operator.js";
 import {
   ANY_NODE,
   DEFAULT_NODE_KEY,
-  type ExpectationsDocument,
   type ScenarioDocument,
   type StepDocument,
   type UpgradeMessageDocument,
@@ -248,6 +244,7 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
     const sidecar = { ...base.sidecar, ...own.sidecar };
     const binaries = new Map([...entries(base.sidecar?.binaries), ...entries(own.sidecar?.binaries)]);
     const operator = resolveOperator(base.operator, own.operator, binaries);
+    const disk = own.dataDiskBytes ?? base.dataDiskBytes;
     nodes.set(m.name, {
       ...m,
       binary: own.binary ?? base.binary ?? genesisBinary,
@@ -259,6 +256,7 @@ function resolveNodes(doc: ScenarioDocument, chain: ChainModel, genesisBinary: s
       },
       upgradeInfoWritable: own.upgradeInfoWritable ?? base.upgradeInfoWritable ?? true,
       ...(operator === undefined ? {} : { operator }),
+      ...(disk === undefined ? {} : { dataDiskBytes: disk }),
     });
   }
   return nodes;
@@ -370,6 +368,8 @@ function resolveAction(s: StepDocument, ctx: StepContext): Action {
   }
   if (s.restart) return { kind: "restart", node: s.restart.node, ...skipHeights(s.restart.skipUpgradeHeights) };
   if (s.stop) return { kind: "stop", node: s.stop.node };
+  if (s.writeUpgradeInfo)
+    return { kind: "writeUpgradeInfo", node: s.writeUpgradeInfo.node, content: s.writeUpgradeInfo.content };
   if (s.query) {
     const q = s.query;
     return {
@@ -383,78 +383,4 @@ function resolveAction(s: StepDocument, ctx: StepContext): Action {
   }
   if (s.expect) return { kind: "expect", expect: resolveExpectations(s.expect) };
   throw new InvariantError("step without action passed validation");
-}
-
-type PlanExpectationDocument = { name: string; height: number | string; info?: string | undefined };
-
-const planExpectation = (p: PlanExpectationDocument): PlanExpectation => ({
-  name: p.name,
-  height: int64(p.height),
-  ...(p.info === undefined ? {} : { info: p.info }),
-});
-
-type EventExpectationDocument = NonNullable<ExpectationsDocument["events"]>[number];
-
-const eventExpectation = (ev: EventExpectationDocument): EventExpectation => ({
-  type: ev.type,
-  ...(ev.height === undefined ? {} : { height: height(ev.height) }),
-  ...(ev.attributes === undefined ? {} : { attributes: mapOf(ev.attributes, (v) => v) }),
-});
-
-type LogExpectationDocument = NonNullable<ExpectationsDocument["logs"]>[number];
-
-const logExpectation = (l: LogExpectationDocument): LogExpectation => ({
-  ...(l.height === undefined ? {} : { height: height(l.height) }),
-  ...(l.node === undefined ? {} : { node: l.node }),
-  level: l.level,
-  ...(l.module === undefined ? {} : { module: l.module }),
-  message: l.message,
-});
-
-export function resolveExpectations(e: ExpectationsDocument): Expectations {
-  const out: { -readonly [K in keyof Expectations]: Expectations[K] } = {};
-  if (e.height !== undefined) out.height = height(e.height);
-  if (e.halted !== undefined) {
-    out.halted =
-      e.halted === false
-        ? false
-        : { height: height(e.halted.height), ...(e.halted.nodes === undefined ? {} : { nodes: e.halted.nodes }) };
-  }
-  if (e.plan !== undefined) out.plan = e.plan === null ? null : planExpectation(e.plan);
-  if (e.applied !== undefined) out.applied = mapOf(e.applied, height);
-  if (e.moduleVersions !== undefined) out.moduleVersions = mapOf(e.moduleVersions, (v) => v);
-  if (e.protocolVersion !== undefined) out.protocolVersion = e.protocolVersion;
-  if (e.proposals !== undefined)
-    out.proposals = mapOf(e.proposals, (v) =>
-      typeof v === "string"
-        ? { status: v }
-        : { status: v.status, ...(v.failedReason === undefined ? {} : { failedReason: v.failedReason }) },
-    );
-  if (e.halts !== undefined) {
-    out.halts = e.halts.map((h) => ({
-      ...(h.node === undefined ? {} : { node: h.node }),
-      ...(h.height === undefined ? {} : { height: height(h.height) }),
-      ...(h.kind === undefined ? {} : { kind: h.kind }),
-      ...(h.message === undefined ? {} : { message: h.message }),
-    }));
-  }
-  if (e.handlerRuns !== undefined) out.handlerRuns = mapOf(e.handlerRuns, (v) => v);
-  if (e.upgradeInfo !== undefined)
-    out.upgradeInfo = mapOf(e.upgradeInfo, (v) => (v === null ? null : planExpectation(v)));
-  if (e.nodes !== undefined)
-    out.nodes = mapOf(e.nodes, (v) => ({
-      ...(v.binary === undefined ? {} : { binary: v.binary }),
-      ...(v.status === undefined ? {} : { status: v.status }),
-    }));
-  if (e.stores !== undefined) out.stores = e.stores;
-  if (e.steps !== undefined) {
-    out.steps = mapOf(e.steps, (v) => ({ ok: v.ok, ...(v.error === undefined ? {} : { error: v.error }) }));
-  }
-  if (e.balances !== undefined) out.balances = mapOf(e.balances, coins);
-  if (e.supply !== undefined) out.supply = coins(e.supply);
-  if (e.events !== undefined) out.events = e.events.map(eventExpectation);
-  if (e.noEvents !== undefined) out.noEvents = e.noEvents.map(eventExpectation);
-  if (e.logs !== undefined) out.logs = e.logs.map(logExpectation);
-  if (e.noLogs !== undefined) out.noLogs = e.noLogs.map(logExpectation);
-  return out;
 }

@@ -46,6 +46,7 @@ export const ACTION_KEYS = [
   "swapBinary",
   "restart",
   "stop",
+  "writeUpgradeInfo",
   "query",
   "expect",
 ] as const;
@@ -401,6 +402,12 @@ const actionSchemas = {
     skipUpgradeHeights: z.optional(z.array(height).meta({ description: "Default: keep the node's current ones" })),
   }),
   stop: z.strictObject({ node: entityName("node") }),
+  writeUpgradeInfo: z.strictObject({
+    node: entityName("node"),
+    content: z.string().meta({
+      description: "The text written as the node's data/upgrade-info.json, as is: a hand edit or a corrupt file",
+    }),
+  }),
   query: z.strictObject({
     node: z.optional(entityName("node").meta({ description: "Default: the first validator's node" })),
     path: z.string().min(1),
@@ -439,6 +446,7 @@ export const StepSchema = z
     swapBinary: z.optional(actionSchemas.swapBinary),
     restart: z.optional(actionSchemas.restart),
     stop: z.optional(actionSchemas.stop),
+    writeUpgradeInfo: z.optional(actionSchemas.writeUpgradeInfo),
     query: z.optional(actionSchemas.query),
     expect: z.optional(actionSchemas.expect),
   })
@@ -683,6 +691,12 @@ const NodeOptionsSchema = z.strictObject({
     z.boolean().meta({ description: "false simulates an unwritable data directory (default true)" }),
   ),
   operator: z.optional(OperatorSchema),
+  dataDiskBytes: z.optional(
+    intMin(0).meta({
+      description:
+        "The data directory's disk fills up after this many bytes of a write: the file keeps them and the write fails (no space left on device)",
+    }),
+  ),
 });
 
 export const ScenarioSchema = z

@@ -223,6 +223,7 @@ export function buildSimulation(s: Scenario, o: BuildOptions = {}): Result<Simul
     sidecar: n.sidecar,
     upgradeInfoWritable: n.upgradeInfoWritable,
     ...(n.operator === undefined ? {} : { operator: n.operator }),
+    ...(n.dataDiskBytes === undefined ? {} : { dataDiskBytes: n.dataDiskBytes }),
   }));
   const checks = new Map(s.steps.map((st) => [st.index, st.action]));
   return simulationOf(s, o, checks, (host, opts) =>
