@@ -18,6 +18,7 @@ const stub = (name: string): Property => ({
   name,
   statement: `always: ${name} holds`,
   kind: "always",
+  catches: [],
   check: () => HOLDS,
 });
 
@@ -26,6 +27,7 @@ const agreement: Property = {
   name: "model-agreement",
   statement: "always: the model and the chain agree",
   kind: "always",
+  catches: [],
   check: (s) => (conformance(s).length === 0 ? HOLDS : violated(conformance(s).join("; "))),
 };
 
