@@ -1,4 +1,4 @@
-import type { CampaignResult } from "./campaign.js";
+import type { CampaignResult } from "./campaign-result.js";
 import { describe } from "./commands.js";
 import { replayCommand } from "./regression.js";
 
