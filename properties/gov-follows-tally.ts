@@ -27,7 +27,8 @@ import { amountOf, DENOM, type GovFact, type GovWorld, govFactOf, govWorldOf } f
  * the upgrade oracle predicts that, model-agreement compares it).
  *
  * The trace adapter (gov-trace.ts) reads the world and the trace into the facts compared here; the model and its
- * per-run position in the trace are this property's state (`GovFold`).
+ * per-run position in the trace are this property's state (`GovFold`). No fault of the catalog plants a gov bug
+ * (`catches` is empty): its test holds it to traces of a wrong chain instead (gov-follows-tally.test.ts).
  *
  * It holds when, block by block:
  * - every gov transaction succeeds exactly when the model says, and a refused one fails with the reference's exact
