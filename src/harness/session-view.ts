@@ -4,8 +4,8 @@ import type { LogLine } from "../core/context.js";
 import type { Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
 import type { Simulation } from "../scenario/simulate.js";
+import type { BlockWithPlan } from "./plan-index.js";
 import type { AccountTxRecord, BlockRecord, ExecRecord, HarnessMsg } from "./session-records.js";
-import type { BlockWithPlan } from "./view.js";
 
 /**
  * A property-test session as an `always` property reads it (property.ts): the world, the chain and the model,

@@ -9,9 +9,9 @@ import type { Action, Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
 import { buildSimulation, forkSimulation, scheduleStep } from "../scenario/simulate.js";
 import type { Intent } from "./intent.js";
+import { type BlockWithPlan, PlanIndex } from "./plan-index.js";
 import { type HarnessMsg, SessionRecords } from "./session-records.js";
 import type { SessionView } from "./session-view.js";
-import { type BlockWithPlan, PlanIndex } from "./view.js";
 import { type WorldOptions, worldDocument } from "./world.js";
 import { parsedDocument, parsedWorld, readyChain, worldOracle } from "./world-cache.js";
 

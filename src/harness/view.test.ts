@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type BlockWithPlan, dueHeight } from "./plan-index.js";
 import { runArbitrary, runSession } from "./run-property.js";
 import type { SessionView } from "./session-view.js";
-import { type BlockWithPlan, dueHeight } from "./view.js";
 
 /** The annotation as first written: a walk over every block, plans compared by their JSON. */
 function reference(s: SessionView): BlockWithPlan[] {
