@@ -14,9 +14,11 @@ import type { WorldVariant } from "./world.js";
  *   session itself and may drive it further (the liveness heal records its steps, so a counterexample replays them).
  *
  * Per-run state is data: a property that remembers anything between its checks of one run (what it already found
- * to hold, a model it steps) declares it as `S` and makes it in `init` (given the session's view, so a state may start
- * from the world). The harness calls `init` once per run, before the property's first check, and passes the same value to every check of that run (`Session.stateOf`); nothing
- * is kept anywhere else, so the property's file shows everything it keeps. Without `init` it keeps nothing.
+ * to hold, a model it steps) declares it as `S` and makes it in `init` (given the session's view, so a state may
+ * start from the world). The harness calls `init` once per run, before the property's first check, and passes the
+ * same value to every check of that run (`Session.stateOf`); nothing is kept anywhere else, so the property's file
+ * shows everything it keeps. Without `init` it keeps nothing. `init` is required exactly when `S` excludes
+ * `undefined`.
  */
 export type Property<S = unknown> = PropertyFields &
   (undefined extends S ? { readonly init?: (view: SessionView) => S } : { readonly init: (view: SessionView) => S }) &
