@@ -1,5 +1,4 @@
 import { HOLDS, type Property, violated } from "../src/harness/property.js";
-import { blocksWithPlan } from "../src/harness/view.js";
 
 /**
  * The PreBlocker applies a plan in exactly one block: the first whose height reaches the plan's height, checked
@@ -9,9 +8,10 @@ export const correctHeight: Property = {
   name: "correct-height",
   statement: "always: a handler runs only in the block at the plan's due height, and the done marker holds that height",
   kind: "always",
+  catches: ["off-by-one-due-height"],
   check(s) {
     const sim = s.sim;
-    for (const { block: b, plan: p, dueAt } of blocksWithPlan(s)) {
+    for (const { block: b, plan: p, dueAt } of s.blocksWithPlan()) {
       if (b.applied === null) continue;
       if (p === null || p.name !== b.applied)
         return violated(`block ${b.height} ran the handler of "${b.applied}" but the plan was ${JSON.stringify(p)}`);

@@ -3,8 +3,10 @@ import type { SimTx } from "../src/app/types.js";
 import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
 import type { Event } from "../src/core/context.js";
+import { checkProperty } from "../src/harness/property.js";
 import { runProperty } from "../src/harness/run-property.js";
 import type { Session } from "../src/harness/session.js";
+import { scenarioFromData } from "../src/scenario/load.js";
 import { CI_RUNS, CI_SEED } from "../test/kit/budget.js";
 import { govFollowsTally } from "./gov-follows-tally.js";
 
@@ -41,16 +43,29 @@ function sessionOf(
   ),
 ): Session {
   const doc = {
+    name: "gov-world",
     chain: {
       validators: ["val1", "val2", "val3", "val4"].map((name) => ({ name, power: 100 })),
       gov: { votingPeriod: "60s", expeditedVotingPeriod: "30s" },
     },
+    binaries: { v1: {} },
+    genesisBinary: "v1",
   };
+  const scenario = scenarioFromData("gov-world.yaml", doc);
+  if (!scenario.ok) throw new Error(JSON.stringify(scenario.error));
+  // Each property's state for this session, made on its first check, as Session.stateOf keeps it.
+  const states = new Map<object, unknown>();
   // No committed bank state: the deposit accounting is checked only on real chains (the suite's first test).
-  return {
+  const s = {
     doc,
+    scenario: scenario.value,
     sim: { traceEventsFrom: (from: number) => events.slice(from), committed: () => undefined, blockEvents },
-  } as unknown as Session;
+    stateOf: (p: { readonly init?: (view: unknown) => unknown }) => {
+      if (!states.has(p)) states.set(p, p.init?.(s));
+      return states.get(p);
+    },
+  };
+  return s as unknown as Session;
 }
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -92,7 +107,8 @@ const opened = [
   ),
   block(3, T0 + 6000, [vote("val1", "yes"), vote("val2", "yes"), vote("val3", "yes")], []),
 ];
-const check = (events: TraceEvent[]) => govFollowsTally.check(sessionOf(events));
+const checkGov = (s: Session) => checkProperty(s, govFollowsTally);
+const check = (events: TraceEvent[]) => checkGov(sessionOf(events));
 
 /**
  * The same session with a committed bank: the gov module account's balance, val1's (the proposer's; the other
@@ -169,12 +185,12 @@ describe("gov-follows-tally", () => {
         ],
       ],
     ]);
-    expect(govFollowsTally.check(sessionOf(passed, wrong))).toEqual({
+    expect(checkGov(sessionOf(passed, wrong))).toEqual({
       holds: false,
       detail:
         'block 12: proposal 1 passed, so its active_proposal event must say proposal_result proposal_passed and proposal_log "passed"; the block\'s results have {"result":"proposal_rejected","log":"passed"}',
     });
-    expect(govFollowsTally.check(sessionOf(passed, new Map())).holds).toBe(false);
+    expect(checkGov(sessionOf(passed, new Map())).holds).toBe(false);
   });
 
   it("is violated when a rejected proposal does not store the reference's failed_reason", () => {
@@ -185,8 +201,8 @@ describe("gov-follows-tally", () => {
     ];
     const refunded = { module: 0n, supply: GENESIS_SUPPLY };
     const tally = { yes: "100", abstain: "0", no: "200", noWithVeto: "0" };
-    expect(govFollowsTally.check(withBank(rejected, refunded, tally)).holds).toBe(true);
-    expect(govFollowsTally.check(withBank(rejected, refunded, tally, undefined, ""))).toEqual({
+    expect(checkGov(withBank(rejected, refunded, tally)).holds).toBe(true);
+    expect(checkGov(withBank(rejected, refunded, tally, undefined, ""))).toEqual({
       holds: false,
       detail:
         'proposal 1 was rejected, but its failed_reason is "" instead of "proposal did not get enough votes to pass"',
@@ -235,22 +251,22 @@ describe("gov-follows-tally", () => {
 
   it("holds the deposits in the gov module account while open, and burns a vetoed proposal's from the supply", () => {
     const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(opened, held, EMPTY)).holds).toBe(true);
+    expect(checkGov(withBank(opened, held, EMPTY)).holds).toBe(true);
     const vetoed = [
       opened[0]!,
       block(3, T0 + 6000, [vote("val1", "no_with_veto"), vote("val2", "no_with_veto"), vote("val3", "yes")], []),
       block(12, T0 + 60_000, [], [{ kind: "rejected", id: 1n }]),
     ];
     const burned = { module: 0n, supply: GENESIS_SUPPLY - 10_000_000n, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(vetoed, burned, VETOED)).holds).toBe(true);
+    expect(checkGov(withBank(vetoed, burned, VETOED)).holds).toBe(true);
     // A chain that refunds a vetoed proposal's deposit keeps the supply whole: burn_vote_veto is on by default.
-    expect(govFollowsTally.check(withBank(vetoed, { ...burned, supply: GENESIS_SUPPLY }, VETOED))).toMatchObject({
+    expect(checkGov(withBank(vetoed, { ...burned, supply: GENESIS_SUPPLY }, VETOED))).toMatchObject({
       holds: false,
       detail: `the stake supply is ${GENESIS_SUPPLY}, but genesis ${GENESIS_SUPPLY} less the 10000000 burned by decisions is ${GENESIS_SUPPLY - 10_000_000n}`,
     });
     // A chain that loses a passed proposal's refund leaves it in the module account.
     const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
-    expect(govFollowsTally.check(withBank(passed, held))).toMatchObject({
+    expect(checkGov(withBank(passed, held))).toMatchObject({
       holds: false,
       detail: expect.stringContaining(
         "the gov module account holds 10000000stake, but the open proposals' deposits are 0stake",
@@ -339,7 +355,7 @@ describe("gov-follows-tally", () => {
   it("is violated when a refund reaches the module account's books but not the depositor", () => {
     const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
     const lost = { module: 0n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(passed, lost))).toMatchObject({
+    expect(checkGov(withBank(passed, lost))).toMatchObject({
       holds: false,
       detail: `val1 holds ${GENESIS_BALANCE - 10_000_000n}stake, but its genesis ${GENESIS_BALANCE} less its 0 in open deposits and its 0 burned or withheld is ${GENESIS_BALANCE} (a refund went to the wrong account or was lost)`,
     });
@@ -347,7 +363,7 @@ describe("gov-follows-tally", () => {
 
   it("is violated when an open proposal stores a final tally other than the empty one", () => {
     const held = { module: 10_000_000n, supply: GENESIS_SUPPLY, val1: GENESIS_BALANCE - 10_000_000n };
-    expect(govFollowsTally.check(withBank(opened, held, { ...EMPTY, abstain: "" }))).toMatchObject({
+    expect(checkGov(withBank(opened, held, { ...EMPTY, abstain: "" }))).toMatchObject({
       holds: false,
       detail: `proposal 1 is open, but its final_tally_result is {"yes":"0","abstain":"","no":"0","noWithVeto":"0"} instead of the empty tally {"yes":"0","abstain":"0","no":"0","noWithVeto":"0"}`,
     });
@@ -356,19 +372,19 @@ describe("gov-follows-tally", () => {
   it("is violated when a decided proposal leaves its votes or deposits in the store", () => {
     const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
     const refunded = { module: 0n, supply: GENESIS_SUPPLY };
-    expect(govFollowsTally.check(withBank(passed, refunded, YES_300, { votes: 3, deposits: 0 }))).toMatchObject({
+    expect(checkGov(withBank(passed, refunded, YES_300, { votes: 3, deposits: 0 }))).toMatchObject({
       holds: false,
       detail:
         "proposal 1 keeps 3 votes and 0 deposits in the store after it was closed (its votes and deposits must be deleted)",
     });
-    expect(govFollowsTally.check(withBank(passed, refunded, YES_300, { votes: 0, deposits: 1 })).holds).toBe(false);
+    expect(checkGov(withBank(passed, refunded, YES_300, { votes: 0, deposits: 1 })).holds).toBe(false);
   });
 
   it("is violated when a decided proposal stores a final tally other than the votes that executed", () => {
     const passed = [...opened, block(12, T0 + 60_000, [], [{ kind: "passed", id: 1n }])];
     const refunded = { module: 0n, supply: GENESIS_SUPPLY };
-    expect(govFollowsTally.check(withBank(passed, refunded)).holds).toBe(true);
-    expect(govFollowsTally.check(withBank(passed, refunded, { ...YES_300, yes: "200" }))).toMatchObject({
+    expect(checkGov(withBank(passed, refunded)).holds).toBe(true);
+    expect(checkGov(withBank(passed, refunded, { ...YES_300, yes: "200" }))).toMatchObject({
       holds: false,
       detail: `proposal 1's final_tally_result is {"yes":"200","abstain":"0","no":"0","noWithVeto":"0"}, but the votes that executed count {"yes":"300","abstain":"0","no":"0","noWithVeto":"0"}`,
     });

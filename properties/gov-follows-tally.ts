@@ -1,24 +1,17 @@
 import {
   deliverGovTx,
   endGovBlock,
-  type GovModelParams,
   type GovModelState,
   type GovPrediction,
-  type GovTx,
   heldDeposits,
   initialGovModel,
 } from "../models/gov-model.js";
 import type { GovVoteOption } from "../models/gov-tally.js";
-import type { SimTx } from "../src/app/types.js";
-import type { TraceEvent } from "../src/chain/trace-events.js";
 import { addressOfName } from "../src/core/address.js";
-import type { Event } from "../src/core/context.js";
-import { parseDuration } from "../src/core/go/duration.js";
-import { HOLDS, type Property, violated } from "../src/harness/property.js";
-import type { Session } from "../src/harness/session.js";
-import { parseCoins } from "../src/scenario/coins.js";
-import { GOV_DEFAULTS, SCENARIO_DEFAULTS } from "../src/scenario/defaults.js";
+import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
+import type { SessionView } from "../src/harness/session-view.js";
 import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
+import { amountOf, DENOM, type GovFact, type GovWorld, govFactOf, govWorldOf } from "./gov-trace.js";
 
 /**
  * Governance does what its rules say with the transactions the harness sent: each succeeds or fails as the model
@@ -32,6 +25,10 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  * cannot predict it: which block a transaction landed in and that block's time (block times are drawn by the chain,
  * and a stalled chain includes nothing); and whether a passing proposal's messages then executed (PASSED or FAILED:
  * the upgrade oracle predicts that, model-agreement compares it).
+ *
+ * The trace adapter (gov-trace.ts) reads the world and the trace into the facts compared here; the model and its
+ * per-run position in the trace are this property's state (`GovFold`). No fault of the catalog plants a gov bug
+ * (`catches` is empty): its test holds it to traces of a wrong chain instead (gov-follows-tally.test.ts).
  *
  * It holds when, block by block:
  * - every gov transaction succeeds exactly when the model says, and a refused one fails with the reference's exact
@@ -53,22 +50,49 @@ import { committedBank, committedNodeState } from "../src/scenario/simulate.js";
  *   burned or withheld (so a refused deposit moved nothing), the community pool holds the cancel charges sent to it, and the supply has shrunk by exactly
  *   the deposits burned.
  */
-export const govFollowsTally: Property = {
+export const govFollowsTally: Property<GovFold> = {
   name: "gov-follows-tally",
   statement:
     "always: each proposal is decided by the tally of the votes that executed, in the first block at or past its voting end",
   kind: "always",
+  catches: [],
   runsMultiplier: 2,
-  check(s) {
-    const fold = foldOf(s);
+  init: (s) => ({
+    world: govWorldOf(s.scenario),
+    position: 0,
+    model: initialGovModel(),
+    submitted: [],
+    emptied: [],
+    decided: [],
+  }),
+  check(s, fold) {
     for (const ev of s.sim.traceEventsFrom(fold.position)) {
       fold.position++;
-      const detail = step(fold, ev, s.sim.blockEvents);
+      const fact = govFactOf(ev, s.sim.blockEvents);
+      const detail = fact === undefined ? undefined : step(fold, fact);
       if (detail !== undefined) return violated(detail);
     }
     return checkTallies(s, fold) ?? checkDeposits(s, fold);
   },
 };
+
+/** What one run keeps: the world's facts, the model stepped through the trace so far, and what to check next. */
+interface GovFold {
+  readonly world: GovWorld;
+  /** Trace events read so far. */
+  position: number;
+  readonly model: GovModelState;
+  /** Proposals submitted since the last check. */
+  readonly submitted: bigint[];
+  /** Proposals whose votes (`votes`), or votes and deposits (`all`), the store deleted since the last check. */
+  readonly emptied: { readonly id: bigint; readonly what: "votes" | "all" }[];
+  /** Proposals decided for good since the last check, with the tally the model counted. */
+  readonly decided: {
+    readonly id: bigint;
+    readonly result: Readonly<Record<GovVoteOption, bigint>>;
+    readonly rejected: boolean;
+  }[];
+}
 
 const ZERO_TALLY = { yes: "0", abstain: "0", no: "0", noWithVeto: "0" };
 /** The failed_reason the reference's EndBlocker stores on a proposal whose tally rejects it. */
@@ -80,7 +104,7 @@ const REJECTED_REASON = "proposal did not get enough votes to pass";
  * decided, dropped or cancelled left no votes and no deposits in the store, and an expedited one that fell back
  * no votes; each proposal decided stores the tally the model counted.
  */
-function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | undefined {
+function checkTallies(s: SessionView, f: GovFold): Verdict | undefined {
   if (f.decided.length === 0 && f.submitted.length === 0 && f.emptied.length === 0) return undefined;
   const state = committedNodeState(s.sim);
   if (state === undefined) return undefined;
@@ -120,54 +144,11 @@ function checkTallies(s: Session, f: GovFold): ReturnType<Property["check"]> | u
   return undefined;
 }
 
-/** The deposit denom of the property worlds. */
-const DENOM = "stake";
 const GOV_MODULE_ACCOUNT = addressOfName("gov");
 const COMMUNITY_POOL = addressOfName("distribution");
 
-interface GovFold {
-  position: number;
-  readonly params: GovModelParams;
-  readonly model: GovModelState;
-  /** Address → validator name, for readable violations. */
-  readonly names: Map<string, string>;
-  /** Each validator account's genesis balance (DENOM). */
-  readonly genesisBalances: Map<string, bigint>;
-  /** DENOM supply at genesis. */
-  readonly genesisSupply: bigint;
-  /** Proposals submitted since the last check. */
-  readonly submitted: bigint[];
-  /** Proposals whose votes (`votes`), or votes and deposits (`all`), the store deleted since the last check. */
-  readonly emptied: { readonly id: bigint; readonly what: "votes" | "all" }[];
-  /** Proposals decided for good since the last check, with the tally the model counted. */
-  readonly decided: {
-    readonly id: bigint;
-    readonly result: Readonly<Record<GovVoteOption, bigint>>;
-    readonly rejected: boolean;
-  }[];
-}
-
-const amountOf = (coins: readonly { readonly denom: string; readonly amount: bigint }[]): bigint =>
-  coins.reduce((n, c) => (c.denom === DENOM ? n + c.amount : n), 0n);
-
-/** Every account's genesis balance (DENOM): the world's accounts, and each unlisted validator at the format's default. */
-function genesisBalances(s: Session): Map<string, bigint> {
-  const accounts = s.doc.chain?.accounts ?? {};
-  const out = new Map<string, bigint>();
-  for (const [name, text] of Object.entries(accounts)) {
-    const c = parseCoins(text);
-    if (!c.ok) throw new RangeError(`world account balance "${text}": ${c.error}`);
-    out.set(addressOfName(name), amountOf(c.value));
-  }
-  const unlisted = parseCoins(SCENARIO_DEFAULTS.validatorBalance);
-  if (!unlisted.ok) throw new RangeError(`default validator balance: ${unlisted.error}`);
-  for (const v of s.doc.chain?.validators ?? [])
-    if (!Object.hasOwn(accounts, v.name)) out.set(addressOfName(v.name), amountOf(unlisted.value));
-  return out;
-}
-
-function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
-  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT, COMMUNITY_POOL, ...f.names.keys()]);
+function checkDeposits(s: SessionView, f: GovFold): Verdict {
+  const bank = committedBank(s.sim, [GOV_MODULE_ACCOUNT, COMMUNITY_POOL, ...f.world.names.keys()]);
   if (bank === undefined) return HOLDS;
   const held = heldDeposits(f.model);
   const inModule = amountOf(bank.balances.get(GOV_MODULE_ACCOUNT) ?? []);
@@ -175,8 +156,8 @@ function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
     return violated(
       `the gov module account holds ${inModule}${DENOM}, but the open proposals' deposits are ${held}${DENOM} (a deposit was not refunded, burned or kept as decided)`,
     );
-  for (const [address, name] of f.names) {
-    const genesis = f.genesisBalances.get(address) ?? 0n;
+  for (const [address, name] of f.world.names) {
+    const genesis = f.world.genesisBalances.get(address) ?? 0n;
     const heldFrom = heldDeposits(f.model, address);
     const lostFrom = f.model.lostFrom.get(address) ?? 0n;
     const want = genesis - heldFrom - lostFrom;
@@ -187,97 +168,20 @@ function checkDeposits(s: Session, f: GovFold): ReturnType<Property["check"]> {
       );
   }
   const pool = amountOf(bank.balances.get(COMMUNITY_POOL) ?? []);
-  const poolWant = (f.genesisBalances.get(COMMUNITY_POOL) ?? 0n) + f.model.paid;
+  const poolWant = (f.world.genesisBalances.get(COMMUNITY_POOL) ?? 0n) + f.model.paid;
   if (pool !== poolWant)
     return violated(
       `the community pool holds ${pool}${DENOM}, but the cancel charges sent to it are ${poolWant}${DENOM}`,
     );
-  const supply = f.genesisSupply - f.model.burned;
+  const supply = f.world.genesisSupply - f.model.burned;
   if (amountOf(bank.supply) !== supply)
     return violated(
-      `the ${DENOM} supply is ${amountOf(bank.supply)}, but genesis ${f.genesisSupply} less the ${f.model.burned} burned by decisions is ${supply}`,
+      `the ${DENOM} supply is ${amountOf(bank.supply)}, but genesis ${f.world.genesisSupply} less the ${f.model.burned} burned by decisions is ${supply}`,
     );
   return HOLDS;
 }
 
-const folds = new WeakMap<Session, GovFold>();
-
-function durationMs(text: string): number {
-  const d = parseDuration(text);
-  if (!d.ok) throw new RangeError(`world gov period "${text}": ${d.error}`);
-  return d.value;
-}
-
-function coinAmount(text: string): bigint {
-  const c = parseCoins(text);
-  if (!c.ok) throw new RangeError(`world gov deposit "${text}": ${c.error}`);
-  return amountOf(c.value);
-}
-
-function foldOf(s: Session): GovFold {
-  let f = folds.get(s);
-  if (f === undefined) {
-    // The world's gov params, each unset one at the scenario format's default (the reference's).
-    const world = s.doc.chain?.gov;
-    const gov = <K extends keyof typeof GOV_DEFAULTS>(k: K) => world?.[k] ?? GOV_DEFAULTS[k];
-    const validators = s.doc.chain?.validators ?? [];
-    const balances = genesisBalances(s);
-    let supply = 0n;
-    for (const b of balances.values()) supply += b;
-    f = {
-      position: 0,
-      params: {
-        tally: {
-          quorum: gov("quorum"),
-          threshold: gov("threshold"),
-          expeditedThreshold: gov("expeditedThreshold"),
-          vetoThreshold: gov("vetoThreshold"),
-          burnVoteQuorum: gov("burnVoteQuorum"),
-          burnVoteVeto: gov("burnVoteVeto"),
-        },
-        powers: new Map(validators.map((v) => [addressOfName(v.name), v.power ?? 0])),
-        denom: DENOM,
-        minDeposit: coinAmount(gov("minDeposit")),
-        expeditedMinDeposit: coinAmount(gov("expeditedMinDeposit")),
-        minDepositRatio: gov("minDepositRatio"),
-        genesisBalances: balances,
-        maxDepositPeriodMs: durationMs(gov("maxDepositPeriod")),
-        votingPeriodMs: durationMs(gov("votingPeriod")),
-        expeditedVotingPeriodMs: durationMs(gov("expeditedVotingPeriod")),
-        cancelRatio: gov("proposalCancelRatio"),
-        cancelBurns: gov("proposalCancelDest") === "",
-        burnPrevote: gov("burnProposalDepositPrevote"),
-      },
-      model: initialGovModel(),
-      names: new Map(validators.map((v) => [addressOfName(v.name), v.name])),
-      genesisBalances: balances,
-      genesisSupply: supply,
-      submitted: [],
-      emptied: [],
-      decided: [],
-    };
-    folds.set(s, f);
-  }
-  return f;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A transaction in the model's terms, or undefined for one gov does not handle. */
-function govTx(tx: SimTx): GovTx | undefined {
-  switch (tx.kind) {
-    case "submitProposal":
-      return { kind: "submit", proposer: tx.proposer, deposit: amountOf(tx.initialDeposit), expedited: tx.expedited };
-    case "deposit":
-      return { kind: "deposit", id: tx.proposalId, depositor: tx.depositor, coins: tx.amount };
-    case "vote":
-      return { kind: "vote", id: tx.proposalId, voter: tx.voter, option: tx.option as GovVoteOption };
-    case "cancelProposal":
-      return { kind: "cancel", id: tx.proposalId, proposer: tx.proposer };
-    default:
-      return undefined;
-  }
-}
 
 /** The first deadline an open proposal has reached by `timeMs` (deposit end while inactive, else voting end). */
 function overdue(
@@ -293,13 +197,11 @@ function overdue(
   return undefined;
 }
 
-/** A chain gov event in the model's vocabulary: PASSED and FAILED both mean the tally passed. */
-const chainKind = (kind: string): string => (kind === "passed" || kind === "failed" ? "passes" : kind);
 const DECISIONS = new Set(["passes", "rejected", "expedited-fallback"]);
 
 function decisionDetail(f: GovFold, p: GovPrediction, chain: string, height: number): string {
   if (p.kind !== "passes" && p.kind !== "rejected" && p.kind !== "expedited-fallback") return "";
-  const votes = p.votes.map(([v, o]) => `${f.names.get(v) ?? v}:${o}`).join(",") || "none";
+  const votes = p.votes.map(([v, o]) => `${f.world.names.get(v) ?? v}:${o}`).join(",") || "none";
   const want =
     p.kind === "passes" ? "pass" : p.kind === "expedited-fallback" ? "fall back to a regular proposal" : "be rejected";
   return `proposal ${p.id}${p.expedited ? " (expedited)" : ""} ended ${chain} in block ${height}, but the tally of its votes (${votes}) says it should ${want} (${p.outcome.reason})`;
@@ -334,46 +236,23 @@ function decisionEvent(
   }
 }
 
-/** Applies one trace event to the fold; a violation's text, or undefined. */
-function step(f: GovFold, ev: TraceEvent, blockEvents: ReadonlyMap<number, readonly Event[]>): string | undefined {
-  if (ev.kind === "blocks") {
-    const due = overdue(f, ev.timeToMs);
+type BlockFact = Extract<GovFact, { kind: "block" }>;
+
+/** Steps the model with one fact of the trace; a violation's text, or undefined. */
+function step(f: GovFold, fact: GovFact): string | undefined {
+  if (fact.kind === "idle") {
+    const due = overdue(f, fact.timeToMs);
     if (due !== undefined)
-      return `proposal ${due.id}'s ${due.what} ended at ${iso(due.atMs)}, but blocks ${ev.from}-${ev.to} (until ${iso(ev.timeToMs)}) committed without deciding it`;
+      return `proposal ${due.id}'s ${due.what} ended at ${iso(due.atMs)}, but blocks ${fact.from}-${fact.to} (until ${iso(fact.timeToMs)}) committed without deciding it`;
     return undefined;
   }
-  if (ev.kind !== "block") return undefined;
   const predicted: GovPrediction[] = [];
-  // Transactions run before the EndBlocker: their submissions and votes count in this block's tally.
-  for (const { tx, result } of ev.txs) {
-    const g = govTx(tx);
-    if (g === undefined) continue;
-    const r = deliverGovTx(f.model, f.params, ev.timeMs, g);
-    if (r.ok !== result.ok)
-      return `block ${ev.height}: a ${tx.kind} transaction ${result.ok ? "succeeded" : `failed (${result.error ?? ""})`}, but the gov rules say it ${r.ok ? "succeeds" : `fails (${r.error})`}`;
-    if (!r.ok) {
-      if (result.error !== r.error)
-        return `block ${ev.height}: a ${tx.kind} transaction failed with "${result.error ?? ""}", but the gov rules say "${r.error}"`;
-      continue;
-    }
-    predicted.push(...r.events);
-    for (const e of r.events) if (e.kind === "submitted") f.submitted.push(e.id);
-  }
-  const chainEvents = ev.gov.map((g) => ({ kind: chainKind(g.kind), id: g.id, raw: g.kind }));
+  const txs = deliverTxs(f, fact, predicted);
+  if (txs !== undefined) return txs;
   // Decisions the chain made that the model does not expect in this block come first: they say the most.
-  const endBlock = endGovBlock(f.model, f.params, ev.timeMs);
-  for (const c of chainEvents) {
-    if (!DECISIONS.has(c.kind)) continue;
-    const p = endBlock.find((x) => x.id === c.id);
-    if (p === undefined) {
-      const open = predicted.find((x) => x.id === c.id) ?? f.model.open.get(c.id);
-      const end = f.model.open.get(c.id)?.votingEndMs;
-      return open === undefined
-        ? `proposal ${c.id} was decided (${c.raw}) in block ${ev.height}, but it is not open`
-        : `proposal ${c.id} was decided (${c.raw}) in block ${ev.height} at ${iso(ev.timeMs)}, before its voting end ${end === null || end === undefined ? "(voting never started)" : iso(end)}`;
-    }
-    if (p.kind !== c.kind) return decisionDetail(f, p, c.raw, ev.height);
-  }
+  const endBlock = endGovBlock(f.model, f.world.params, fact.timeMs);
+  const early = unexpectedDecision(f, fact, predicted, endBlock);
+  if (early !== undefined) return early;
   predicted.push(...endBlock);
   for (const p of predicted)
     if (p.kind !== "submitted" && p.kind !== "voting-started")
@@ -381,31 +260,79 @@ function step(f: GovFold, ev: TraceEvent, blockEvents: ReadonlyMap<number, reado
   for (const d of endBlock)
     if (d.kind === "passes" || d.kind === "rejected")
       f.decided.push({ id: d.id, result: d.outcome.result, rejected: d.kind === "rejected" });
+  return outcomesDiffer(fact, predicted) ?? decisionEventsDiffer(fact, predicted);
+}
+
+/**
+ * The block's gov transactions through the model, in order (they run before the EndBlocker: their submissions and
+ * votes count in this block's tally): each must succeed or fail as the model says. Their events go to `predicted`.
+ */
+function deliverTxs(f: GovFold, b: BlockFact, predicted: GovPrediction[]): string | undefined {
+  for (const t of b.txs) {
+    const r = deliverGovTx(f.model, f.world.params, b.timeMs, t.tx);
+    if (r.ok !== t.ok)
+      return `block ${b.height}: a ${t.kind} transaction ${t.ok ? "succeeded" : `failed (${t.error ?? ""})`}, but the gov rules say it ${r.ok ? "succeeds" : `fails (${r.error})`}`;
+    if (!r.ok) {
+      if (t.error !== r.error)
+        return `block ${b.height}: a ${t.kind} transaction failed with "${t.error ?? ""}", but the gov rules say "${r.error}"`;
+      continue;
+    }
+    predicted.push(...r.events);
+    for (const e of r.events) if (e.kind === "submitted") f.submitted.push(e.id);
+  }
+  return undefined;
+}
+
+/** A decision the chain made that the model's EndBlocker does not make in this block, or makes otherwise. */
+function unexpectedDecision(
+  f: GovFold,
+  b: BlockFact,
+  predicted: readonly GovPrediction[],
+  endBlock: readonly GovPrediction[],
+): string | undefined {
+  for (const c of b.outcomes) {
+    if (!DECISIONS.has(c.kind)) continue;
+    const p = endBlock.find((x) => x.id === c.id);
+    if (p === undefined) {
+      const open = predicted.find((x) => x.id === c.id) ?? f.model.open.get(c.id);
+      const end = f.model.open.get(c.id)?.votingEndMs;
+      return open === undefined
+        ? `proposal ${c.id} was decided (${c.raw}) in block ${b.height}, but it is not open`
+        : `proposal ${c.id} was decided (${c.raw}) in block ${b.height} at ${iso(b.timeMs)}, before its voting end ${end === null || end === undefined ? "(voting never started)" : iso(end)}`;
+    }
+    if (p.kind !== c.kind) return decisionDetail(f, p, c.raw, b.height);
+  }
+  return undefined;
+}
+
+/** The outcomes the chain reports in the block are exactly the model's (submissions, activations, drops, ...). */
+function outcomesDiffer(b: BlockFact, predicted: readonly GovPrediction[]): string | undefined {
   const key = (e: { readonly kind: string; readonly id: bigint }) => `${e.kind} ${e.id}`;
   const want = predicted.map(key);
-  const got = chainEvents.map(key);
+  const got = b.outcomes.map(key);
   for (const w of want)
     if (!got.includes(w)) {
       const [kind, id] = w.split(" ");
       return DECISIONS.has(kind ?? "")
-        ? `proposal ${id}'s voting period ended, but block ${ev.height} at ${iso(ev.timeMs)} did not decide it`
-        : `block ${ev.height}: the gov rules say proposal ${id} is ${kind}, but the chain did not report it`;
+        ? `proposal ${id}'s voting period ended, but block ${b.height} at ${iso(b.timeMs)} did not decide it`
+        : `block ${b.height}: the gov rules say proposal ${id} is ${kind}, but the chain did not report it`;
     }
   for (const g of got)
     if (!want.includes(g)) {
       const [kind, id] = g.split(" ");
-      return `block ${ev.height}: the chain reports proposal ${id} ${kind}, which the gov rules do not`;
+      return `block ${b.height}: the chain reports proposal ${id} ${kind}, which the gov rules do not`;
     }
-  const emitted = blockEvents.get(ev.height) ?? [];
+  return undefined;
+}
+
+/** Each decision and drop has its EndBlocker event in the block's results, saying what the outcome says. */
+function decisionEventsDiffer(b: BlockFact, predicted: readonly GovPrediction[]): string | undefined {
   for (const p of predicted) {
-    const want = decisionEvent(p, ev.gov.find((g) => g.id === p.id && g.kind === "failed")?.kind);
+    const want = decisionEvent(p, b.failed.has(p.id) ? "failed" : undefined);
     if (want === undefined) continue;
-    const attr = (e: Event, key: string) => e.attributes.find((a) => a.key === key)?.value;
-    const found = emitted.find((e) => e.type === want.type && attr(e, "proposal_id") === `${p.id}`);
-    const got =
-      found === undefined ? undefined : { result: attr(found, "proposal_result"), log: attr(found, "proposal_log") };
+    const got = b.decisionEvent(want.type, p.id);
     if (got === undefined || got.result !== want.result || (want.log !== undefined && got.log !== want.log))
-      return `block ${ev.height}: proposal ${p.id} ${p.kind === "passes" ? "passed" : p.kind}, so its ${want.type} event must say proposal_result ${want.result}${want.log === undefined ? "" : ` and proposal_log "${want.log}"`}; the block's results have ${got === undefined ? "none" : JSON.stringify(got)}`;
+      return `block ${b.height}: proposal ${p.id} ${p.kind === "passes" ? "passed" : p.kind}, so its ${want.type} event must say proposal_result ${want.result}${want.log === undefined ? "" : ` and proposal_log "${want.log}"`}; the block's results have ${got === undefined ? "none" : JSON.stringify(got)}`;
   }
   return undefined;
 }

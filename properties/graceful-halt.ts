@@ -1,6 +1,5 @@
 import { HOLDS, type Property, violated } from "../src/harness/property.js";
-import type { Session } from "../src/harness/session.js";
-import { blocksWithPlan } from "../src/harness/view.js";
+import type { SessionView } from "../src/harness/session-view.js";
 
 /** The PreBlocker's halt text for a due plan without a handler (reference x/upgrade/abci.go, BuildUpgradeNeededMsg). */
 const neededMessage = (name: string, height: number, info: string) =>
@@ -18,8 +17,9 @@ export const gracefulHalt: Property = {
   statement:
     "always: a node without the handler halts at the due height with the exact message, writes upgrade-info.json with that height, and no block at or past a due plan is committed by a binary without the handler",
   kind: "always",
+  catches: ["missed-halt"],
   check(s) {
-    for (const { block: b, plan: p, dueAt } of blocksWithPlan(s)) {
+    for (const { block: b, plan: p, dueAt } of s.blocksWithPlan()) {
       if (p === null || dueAt === null || b.height < dueAt) continue;
       if (b.applied === null && b.skipped === null)
         return violated(
@@ -30,7 +30,7 @@ export const gracefulHalt: Property = {
   },
 };
 
-function haltsMatchUpgradeInfo(s: Session) {
+function haltsMatchUpgradeInfo(s: SessionView) {
   const sim = s.sim;
   // upgrade-info.json holds the latest dump, so each node's LATEST upgrade-needed halt is checked against it.
   const latestNeeded = new Map<string, (typeof sim.halts)[number]>();

@@ -2,10 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Fault } from "../src/faults/index.js";
 import { emptyModel, type HarnessCommand, runCommand } from "../src/harness/commands.js";
-import type { Property, Verdict } from "../src/harness/property.js";
+import { checkProperty, type Property, type Verdict } from "../src/harness/property.js";
 import { propertyRunArbitrary } from "../src/harness/run-property.js";
 import { Session } from "../src/harness/session.js";
-import { forgetJudged } from "../src/harness/view.js";
 import type { ValidatorName } from "../src/harness/world.js";
 import { cancelEffective } from "./cancel-effective.js";
 import { latestScheduleWins } from "./latest-schedule-wins.js";
@@ -15,8 +14,9 @@ const clean = (o: Record<string, number | undefined>): Partial<Record<ValidatorN
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /**
- * The incremental checks (view.ts judgeNew and checkMemo: each command judges only what is new) give, after every
- * command, the verdict the same check gives from scratch over the whole session: the same holds, the same
+ * The incremental checks (their per-run state, e.g. view.ts judgeNew's cursors: each command judges only what is
+ * new) give, after every command, the verdict the same check gives from scratch, with a fresh state (`init`), over
+ * the whole session: the same holds, the same
  * violation text. Over generated runs, with the planted fault each property catches (so violations are compared
  * too) and without.
  */
@@ -48,11 +48,10 @@ describe("incremental property checks", () => {
             (c as HarnessCommand).run(model, {
               execute: (d, label) => {
                 runCommand(s, d, label);
-                incremental = property.check(s);
+                incremental = checkProperty(s, property);
               },
             });
-            forgetJudged(s);
-            const full = property.check(s);
+            const full = property.check(s, property.init?.(s));
             checks++;
             expect(incremental).toEqual(full);
             if (!full.holds) {

@@ -1,20 +1,23 @@
 import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
-import type { ExecRecord, Session } from "../src/harness/session.js";
-import { judgeNew } from "../src/harness/view.js";
+import type { ExecRecord } from "../src/harness/session-records.js";
+import type { SessionView } from "../src/harness/session-view.js";
+import { type Judged, judgeNew, nothingJudged } from "../src/harness/view.js";
 
 /**
  * ScheduleUpgrade overwrites the single plan slot: of the successful upgrade messages a block executes (proposals
  * in (end time, id) order, then authority transactions), the last one's plan is the plan after the block.
  */
-export const latestScheduleWins: Property = {
+export const latestScheduleWins: Property<Judged> = {
   name: "latest-schedule-wins",
   statement: "always: of two passed schedules, the one that executes later wins, in (end time, id) order",
   kind: "always",
+  catches: ["keep-first-schedule"],
   // Incremental: an execution's verdict is final once its block committed (view.ts judgeNew).
-  check: (s) => judgeNew(s, "latest-schedule-wins", s.execs, (e) => judgeExec(s, e)),
+  init: nothingJudged,
+  check: (s, execs) => judgeNew(execs, s.execs, (e) => judgeExec(s, e)),
 };
 
-function judgeExec(s: Session, e: ExecRecord): Verdict {
+function judgeExec(s: SessionView, e: ExecRecord): Verdict {
   const last = e.msgs[e.msgs.length - 1];
   if (!s.lastExecOfBlock(e) || last?.kind !== "softwareUpgrade") return HOLDS;
   const want = { name: last.name, height: last.height };

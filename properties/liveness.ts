@@ -29,6 +29,7 @@ export const liveness: Property = {
   statement:
     "eventually: once nodes with more than 2/3 of the power run a binary with the handler, the chain passes the upgrade height",
   kind: "end",
+  catches: ["unanimous-consensus"],
   check: checkLiveness,
 };
 

@@ -35,6 +35,7 @@ export const operatorLiveness: Property = {
   statement:
     "eventually: under the operator model the chain resumes once operators holding more than 2/3 of the power have restarted with the handler, and never before",
   kind: "end",
+  catches: ["no-switch-after-failed-download"],
   check: checkOperatorLiveness,
 };
 

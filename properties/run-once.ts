@@ -5,6 +5,7 @@ export const runOnce: Property = {
   name: "run-once",
   statement: "always: a handler's effects are committed at most once per plan name",
   kind: "always",
+  catches: ["skip-done-marker"],
   check(s) {
     for (const [name, n] of s.sim.handlerRuns) if (n > 1) return violated(`handler of "${name}" committed ${n} times`);
     return HOLDS;

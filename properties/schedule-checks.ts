@@ -10,6 +10,7 @@ export const scheduleChecks: Property = {
   name: "schedule-checks",
   statement: "always: a plan in the past fails its proposal, and a completed name can't be scheduled again",
   kind: "always",
+  catches: ["allow-past-plans", "allow-completed-names"],
   check(s) {
     for (const e of s.execs) {
       for (const m of e.msgs) {

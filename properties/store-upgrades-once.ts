@@ -1,6 +1,5 @@
 import { HOLDS, type Property, type Verdict, violated } from "../src/harness/property.js";
-import type { Session } from "../src/harness/session.js";
-import { checkMemo } from "../src/harness/view.js";
+import type { SessionView } from "../src/harness/session-view.js";
 
 /** The store loader's error for an added store that already exists (reference rootmulti loadVersion). */
 const ALREADY_EXISTS = "failed to load store: initial version set to";
@@ -18,24 +17,32 @@ const ALREADY_EXISTS = "failed to load store: initial version set to";
  * - in full: a node that applied a plan with its store upgrades due (it halted for the plan: its upgrade-info.json
  *   names the plan at the applied height) no longer commits a store those upgrades delete or rename away.
  */
-export const storeUpgradesOnce: Property = {
+/** What one run keeps: the world's store changes (fixed), and node → the app hash at which it last held. */
+interface StoreUpgradesState {
+  readonly changes: StoreChanges;
+  readonly held: Map<string, string>;
+}
+
+export const storeUpgradesOnce: Property<StoreUpgradesState> = {
   name: "store-upgrades-once",
   statement: "always: store upgrades are applied in full, once, at the upgrade height, only for the matching name",
   kind: "always",
+  catches: ["store-upgrades-wrong-height", "store-upgrades-added-only"],
   worlds: ["store-upgrades", "store-renames", "store-deletes"],
-  check(s) {
-    return dueLoadsSucceed(s) ?? neverTwice(s) ?? storesFollowAppliedPlans(s) ?? HOLDS;
+  init: (s) => ({ changes: storeChanges(s), held: new Map() }),
+  check(s, state) {
+    return dueLoadsSucceed(s) ?? neverTwice(s) ?? storesFollowAppliedPlans(s, state) ?? HOLDS;
   },
 };
 
-function storeUpgradesOf(s: Session, binary: string, plan: string) {
+function storeUpgradesOf(s: SessionView, binary: string, plan: string) {
   const u = s.doc.binaries[binary]?.upgrades?.[plan]?.storeUpgrades;
   const changes = (u?.added?.length ?? 0) + (u?.renamed?.length ?? 0) + (u?.deleted?.length ?? 0);
   return changes === 0 ? undefined : u;
 }
 
 /** A node halted by its last start, whose binary's store upgrades were due, failed to load them. */
-function dueLoadsSucceed(s: Session): Verdict | undefined {
+function dueLoadsSucceed(s: SessionView): Verdict | undefined {
   const sim = s.sim;
   for (const node of sim.nodeNames()) {
     const st = sim.nodeStatus(node)!;
@@ -51,7 +58,7 @@ function dueLoadsSucceed(s: Session): Verdict | undefined {
   return undefined;
 }
 
-function neverTwice(s: Session): Verdict | undefined {
+function neverTwice(s: SessionView): Verdict | undefined {
   const h = s.sim.halts.find((x) => x.kind === "store-load-failed" && x.message.startsWith(ALREADY_EXISTS));
   return h === undefined
     ? undefined
@@ -59,12 +66,10 @@ function neverTwice(s: Session): Verdict | undefined {
 }
 
 /** The committed stores of every node agree with the plans it applied: the last two checks of the header. */
-function storesFollowAppliedPlans(s: Session): Verdict | undefined {
-  const changes = checkMemo(s, "store-upgrades-once/changes", () => storeChanges(s));
+function storesFollowAppliedPlans(s: SessionView, { changes, held }: StoreUpgradesState): Verdict | undefined {
   const sim = s.sim;
   // Incremental: a node's verdict depends on its committed state and its upgrade-info.json, which only a halt
-  // rewrites and only after the block a verdict is about; node → the app hash at which it last held.
-  const held = checkMemo(s, "store-upgrades-once/held", () => new Map<string, string>());
+  // rewrites and only after the block a verdict is about; `held`: node → the app hash at which it last held.
   for (const node of sim.nodeNames()) {
     const state = sim.nodeState(node)!;
     const appHash = sim.host.lastAppHash(state);
@@ -95,10 +100,12 @@ function storesFollowAppliedPlans(s: Session): Verdict | undefined {
  * Over the world's binaries: store → the plans whose store upgrades create it (added, or the target of a rename),
  * and plan → the stores its store upgrades remove (deleted, or the source of a rename).
  */
-function storeChanges(s: Session): {
+interface StoreChanges {
   readonly createdBy: ReadonlyMap<string, ReadonlySet<string>>;
   readonly removedBy: ReadonlyMap<string, ReadonlySet<string>>;
-} {
+}
+
+function storeChanges(s: SessionView): StoreChanges {
   const createdBy = new Map<string, Set<string>>();
   const removedBy = new Map<string, Set<string>>();
   for (const b of Object.values(s.doc.binaries))

@@ -15,18 +15,10 @@ const FILE_LINES_MAX = 400;
 const FUNCTION_LINES_MAX = 100;
 
 /** Files over FILE_LINES_MAX: path → lines allowed (never more than they had). */
-const FILE_ALLOWANCE: Readonly<Record<string, number>> = {
-  "properties/gov-follows-tally.ts": 411,
-  "src/harness/campaign.ts": 533,
-  "src/harness/session.ts": 504,
-};
+const FILE_ALLOWANCE: Readonly<Record<string, number>> = {};
 
 /** Functions over FUNCTION_LINES_MAX: `<path> <qualified name>` → lines allowed. */
-const FUNCTION_ALLOWANCE: Readonly<Record<string, number>> = {
-  "src/harness/campaign.ts foldCampaign": 110,
-  "src/harness/session.ts Session.#apply": 115,
-  "src/harness/summary.ts checkSummary": 104,
-};
+const FUNCTION_ALLOWANCE: Readonly<Record<string, number>> = {};
 
 const ROOT = join(import.meta.dirname, "..");
 

@@ -18,6 +18,6 @@ export const allowCompletedNames = {
         }
       },
   },
-  caughtBy: { properties: ["schedule-checks"], scenarios: ["completed-name-cannot-be-scheduled-again"] },
+  caughtBy: { scenarios: ["completed-name-cannot-be-scheduled-again"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -17,6 +17,6 @@ export const allowPastPlans = {
         }
       },
   },
-  caughtBy: { properties: ["schedule-checks"], scenarios: ["plan-in-the-past-fails-proposal"] },
+  caughtBy: { scenarios: ["plan-in-the-past-fails-proposal"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -34,9 +34,11 @@ export interface FaultDefinition {
   /** One line: how the chain is wrong under this fault. */
   readonly breaks: string;
   readonly hooks: FaultHooks;
+  /**
+   * Which library scenarios catch it. The properties that catch it declare it themselves (`catches` on
+   * src/harness/property.ts `Property`); properties/faults.test.ts holds every fault to at least one of them.
+   */
   readonly caughtBy: {
-    /** Properties (properties/<name>.ts) that find it within the planted-bug budget of runs. */
-    readonly properties: readonly string[];
     /** Scenario files (scenarios/<name>.yaml) whose expectations fail with it enabled. */
     readonly scenarios: readonly string[];
   };

@@ -31,6 +31,6 @@ export const ignoreCancel = {
       },
     }),
   },
-  caughtBy: { properties: ["cancel-effective"], scenarios: ["cancel-before-height-clears-plan"] },
+  caughtBy: { scenarios: ["cancel-before-height-clears-plan"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -13,6 +13,6 @@ export const keepFirstSchedule = {
         }
       },
   },
-  caughtBy: { properties: ["latest-schedule-wins"], scenarios: ["reschedule-later-delays-upgrade"] },
+  caughtBy: { scenarios: ["reschedule-later-delays-upgrade"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

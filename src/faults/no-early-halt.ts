@@ -7,6 +7,6 @@ export const noEarlyHalt = {
   hooks: {
     preBlock: (r) => (!r.ok && r.halt.kind === "binary-too-early" ? { ok: true, consensusParamsChanged: false } : r),
   },
-  caughtBy: { properties: ["early-swap-halts"], scenarios: ["binary-too-early-despite-skip-height"] },
+  caughtBy: { scenarios: ["binary-too-early-despite-skip-height"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -13,7 +13,6 @@ export const noSwitchAfterFailedDownload = {
     operatorLaunch: (_node, requested, running, afterDownloadFailure) => (afterDownloadFailure ? running : requested),
   },
   caughtBy: {
-    properties: ["operator-liveness"],
     scenarios: ["operator-failed-download-manual-fallback"],
   },
   replayFails: false,

@@ -15,7 +15,6 @@ export const offByOneDueHeight = {
       },
   },
   caughtBy: {
-    properties: ["correct-height", "model-agreement"],
     scenarios: ["binary-too-early-despite-skip-height", "binary-too-early-halts-until-downgraded"],
   },
   replayFails: true,

@@ -10,6 +10,6 @@ export const skipDoneMarker = {
         override setDone(): void {}
       },
   },
-  caughtBy: { properties: ["run-once"], scenarios: ["binary-too-early-halts-until-downgraded"] },
+  caughtBy: { scenarios: ["binary-too-early-halts-until-downgraded"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -10,7 +10,6 @@ export const staleBinarySwap = {
   breaks: "a swap restarts the node on the binary it already ran instead of the one the operator installed",
   hooks: { launch: (_node, _requested, running) => running },
   caughtBy: {
-    properties: ["model-agreement"],
     scenarios: ["handler-registered-applies-upgrade", "partial-upgrade-stalls-then-resumes"],
   },
   replayFails: true,

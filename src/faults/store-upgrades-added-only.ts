@@ -18,7 +18,6 @@ export const storeUpgradesAddedOnly = {
       inner(height, upgrades === undefined ? undefined : { added: upgrades.added, renamed: [], deleted: [] }),
   },
   caughtBy: {
-    properties: ["store-upgrades-once"],
     scenarios: ["store-upgrade-rename-only", "store-upgrade-delete-only", "store-upgrades-added-renamed-deleted"],
   },
   replayFails: false,

@@ -7,6 +7,6 @@ export const storeUpgradesWrongHeight = {
   hooks: {
     storeLoader: (inner) => (height, upgrades) => (last) => inner(height, upgrades)(BigInt(last) + 1n),
   },
-  caughtBy: { properties: ["store-upgrades-once"], scenarios: ["store-upgrades-added-renamed-deleted"] },
+  caughtBy: { scenarios: ["store-upgrades-added-renamed-deleted"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

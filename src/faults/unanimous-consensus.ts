@@ -14,6 +14,6 @@ export const unanimousConsensus = {
       return power >= totalPower ? decision : { commit: false };
     },
   },
-  caughtBy: { properties: ["liveness"], scenarios: ["binary-too-early-despite-skip-height"] },
+  caughtBy: { scenarios: ["binary-too-early-despite-skip-height"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

@@ -17,6 +17,6 @@ export const unrecordedMigrations = {
         }
       },
   },
-  caughtBy: { properties: ["model-agreement"], scenarios: ["handler-registered-applies-upgrade"] },
+  caughtBy: { scenarios: ["handler-registered-applies-upgrade"] },
   replayFails: true,
 } as const satisfies FaultDefinition;

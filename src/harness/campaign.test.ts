@@ -1,14 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type CampaignOptions,
-  type CampaignUnit,
-  campaignUnits,
-  runCampaign,
-  shardUnits,
-  unitSeed,
-  unitSizes,
-} from "./campaign.js";
+import { type CampaignOptions, runCampaign } from "./campaign.js";
+import { type CampaignUnit, campaignUnits, shardUnits, unitSeed, unitSizes } from "./campaign-units.js";
 import { conformance } from "./conformance.js";
 import { HOLDS, type Property, Violation, violated } from "./property.js";
 import type { PropertyOutcome, PropertyRunOptions } from "./run-property.js";
@@ -18,6 +11,7 @@ const stub = (name: string): Property => ({
   name,
   statement: `always: ${name} holds`,
   kind: "always",
+  catches: [],
   check: () => HOLDS,
 });
 
@@ -26,6 +20,7 @@ const agreement: Property = {
   name: "model-agreement",
   statement: "always: the model and the chain agree",
   kind: "always",
+  catches: [],
   check: (s) => (conformance(s).length === 0 ? HOLDS : violated(conformance(s).join("; "))),
 };
 

@@ -1,70 +1,46 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { type CoverageReport, coverageFromIds } from "../../models/coverage.js";
-import { assert } from "../core/assert.js";
-import { utf8 } from "../core/bytes.js";
 import type { Fault } from "../faults/index.js";
+import {
+  type CampaignResult,
+  FailureRule,
+  type Fate,
+  foldCampaign,
+  statusOf,
+  type UnitOutcome,
+} from "./campaign-result.js";
+import {
+  type CampaignOptions,
+  type CampaignUnit,
+  campaignUnits,
+  DEFAULT_MAX_COMMANDS,
+  shardUnits,
+} from "./campaign-units.js";
 import type { Property } from "./property.js";
-import { addSession, emptyRegionCounts, mergeRegionCounts, type RegionCounts } from "./regions.js";
-import { type Counterexample, type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
-import { type GenerationStatistics, generationStatistics } from "./statistics.js";
+import { addSession, emptyRegionCounts } from "./regions.js";
+import { type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
+
+// The names the cli and the report import from this module (defined beside it, in campaign-*.ts).
+export type { CampaignResult, UnitOutcome, Verdict } from "./campaign-result.js";
+export {
+  type CampaignOptions,
+  campaignUnits,
+  DEFAULT_MAX_COMMANDS,
+  RUNS_PER_UNIT,
+  type Shard,
+  shardUnits,
+} from "./campaign-units.js";
 
 /**
- * A check campaign: every selected property checked for `runsPerProperty` runs (times its `runsMultiplier`).
- *
- * Work units and sharding. A property's runs are cut into units of `runsPerUnit` runs (the last one shorter), after a
- * ramp of smaller units when `runsPerUnit` is at least 10 (a tenth, a fifth, a half of it: `unitSizes`), so that every
- * property gets its first runs early and a campaign that is going to fail usually fails within its first second; unit
- * `b` of property `p` is one `fc.check` with the seed `unitSeed(seed, p, b)` (sha256 of "chainsim-check/<seed>/<p>/<b>",
- * first 4 bytes, 31 bits). The units, listed property by property (in the order given) and block by block, do not
- * depend on the shard count. Shard `i/N` (1-based) runs the units whose index `k` has `k mod N = i - 1`. So the
- * shards of any N partition exactly the units one machine (`1/1`) runs: the same seeds, the same run counts, hence
- * the same runs. Within a shard, once a property fails its later units are skipped (shrinking dominates; one
- * counterexample per property is enough), so the union is exact only for properties that pass. A shard runs its units
- * block by block (every property's first block, the model-comparing ones first; then every property's second, ...).
+ * A check campaign: every selected property checked for `runsPerProperty` runs (times its `runsMultiplier`), in
+ * units (campaign-units.ts: how runs are cut into units and shards), their outcomes folded into one result
+ * (campaign-result.ts).
  *
  * Time limit: the campaign's wall budget is handed out unit by unit: each unit may use up to TIME_SLACK times its
  * fair share (the time left divided by the units left; never more than the time left), through fast-check's
  * interruptAfterTimeLimit, so that a unit slower than average is not cut while most units finish early; when no
  * time is left, the remaining units are skipped.
  */
+
 export const TIME_SLACK = 2;
-export const RUNS_PER_UNIT = 50;
-export const DEFAULT_MAX_COMMANDS = 30;
-export const GENERATION_SAMPLES = 1000;
-
-export interface Shard {
-  /** 1-based. */
-  readonly index: number;
-  readonly count: number;
-}
-
-export interface CampaignOptions {
-  readonly seed: number;
-  /** The properties to check, in report order (the harness names none: `properties/index.ts` lists them). */
-  readonly properties: readonly Property[];
-  readonly runsPerProperty: number;
-  readonly runsPerUnit?: number;
-  readonly shard?: Shard;
-  readonly faults?: readonly Fault[];
-  readonly maxCommands?: number;
-  readonly timeLimitMs?: number;
-  /**
-   * Stop at the first failing run: that failure is not shrunk and every later unit is skipped. For a detector that
-   * needs a verdict, not a counterexample (mutation testing); the campaign's result is the same pass/fail.
-   */
-  readonly bail?: boolean;
-  /** Sequences sampled for the generation statistics (0 = none). */
-  readonly generationSamples?: number;
-}
-
-export interface CampaignUnit {
-  /** Index in the campaign's canonical unit list (the shard key). */
-  readonly index: number;
-  readonly property: Property;
-  readonly block: number;
-  readonly seed: number;
-  readonly numRuns: number;
-}
 
 export interface CampaignProgress {
   readonly property: string;
@@ -82,106 +58,6 @@ export interface CampaignHooks {
   readonly runProperty?: (o: PropertyRunOptions) => PropertyOutcome;
 }
 
-export interface UnitResult {
-  readonly unit: CampaignUnit;
-  readonly status: "passed" | "failed" | "crashed" | "skipped-after-failure" | "skipped-time-limit";
-  readonly runs: number;
-  readonly interrupted: boolean;
-  readonly wallMs: number;
-}
-
-export interface PropertyResult {
-  readonly property: string;
-  readonly text: string;
-  readonly units: readonly UnitResult[];
-  readonly runs: number;
-  /** Failed units (a property stops after its first failure in a shard: 0 or 1). */
-  readonly failures: number;
-  readonly commands: number;
-  readonly wallMs: number;
-  readonly runsPerS: number;
-  readonly passed: boolean;
-  /** A unit was interrupted or skipped by the time limit. */
-  readonly interrupted: boolean;
-  readonly counterexample?: Counterexample;
-  /** A harness crash (not a property violation). */
-  readonly error?: string;
-  readonly regions: RegionCounts;
-}
-
-export type Verdict = "passed" | "failed" | "crashed";
-
-export interface CampaignResult {
-  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties" | "bail">> & {
-    readonly timeLimitMs: number | null;
-    /** The names of the properties checked. */
-    readonly properties: readonly string[];
-  };
-  readonly unitsTotal: number;
-  readonly unitsInShard: number;
-  readonly properties: readonly PropertyResult[];
-  readonly fired: readonly string[];
-  /**
-   * Transition id → how many times it fired, over every session the campaign drove (shrink runs included, like
-   * `fired`); sorted by id. The report draws the model with these counts.
-   */
-  readonly transitionCounts: Readonly<Record<string, number>>;
-  readonly coverage: CoverageReport;
-  readonly regions: RegionCounts;
-  readonly generation: GenerationStatistics | null;
-  readonly runs: number;
-  readonly failures: number;
-  readonly commands: number;
-  readonly wallMs: number;
-  readonly runsPerS: number;
-  readonly verdict: Verdict;
-}
-
-/** The fast-check seed of unit `block` of `property` in campaign `seed`. */
-export function unitSeed(seed: number, property: string, block: number): number {
-  const h = sha256(utf8(`chainsim-check/${seed}/${property}/${block}`));
-  return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 1;
-}
-
-/**
- * The run counts of one property's units, in block order: `runs` in all, in units of `per` (the last one shorter),
- * after a ramp of a tenth, a fifth and a half of `per` when `per` is at least 10.
- */
-export function unitSizes(runs: number, per: number): number[] {
-  const ramp = per >= 10 ? [Math.floor(per / 10), Math.floor(per / 5), Math.floor(per / 2)] : [];
-  const out: number[] = [];
-  for (let left = runs, block = 0; left > 0; block++) {
-    const size = Math.min(ramp[block] ?? per, left);
-    out.push(size);
-    left -= size;
-  }
-  return out;
-}
-
-/** Every unit of the campaign, in canonical order (independent of the shard). */
-export function campaignUnits(o: CampaignOptions): CampaignUnit[] {
-  const per = Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT);
-  const out: CampaignUnit[] = [];
-  for (const property of o.properties) {
-    const multiplier = property.runsMultiplier ?? 1;
-    assert(
-      Number.isSafeInteger(multiplier) && multiplier >= 1,
-      `${property.name}: runsMultiplier is a whole number ≥ 1`,
-    );
-    unitSizes(o.runsPerProperty * multiplier, per).forEach((numRuns, block) => {
-      out.push({ index: out.length, property, block, seed: unitSeed(o.seed, property.name, block), numRuns });
-    });
-  }
-  return out;
-}
-
-/** The units shard `i/N` runs. */
-export function shardUnits(units: readonly CampaignUnit[], shard: Shard): CampaignUnit[] {
-  return units.filter((u) => u.index % shard.count === shard.index - 1);
-}
-
-const perSecond = (runs: number, ms: number) => (ms <= 0 ? 0 : Math.round((runs * 100_000) / ms) / 100);
-
 /**
  * A unit as plain data: everything a worker thread needs to run it (the property by name, resolved from the
  * registry there). `timeLimitMs` is the unit's share of the campaign's budget.
@@ -196,16 +72,6 @@ export interface UnitTask {
   readonly maxCommands: number;
   readonly timeLimitMs?: number;
   readonly endOnFailure?: boolean;
-}
-
-/** What running one unit gave, as plain data (a worker thread sends it back; runUnit). */
-export interface UnitOutcome {
-  readonly outcome: PropertyOutcome;
-  /** Regions reached by the generated runs (not the shrink runs). */
-  readonly regions: RegionCounts;
-  /** Transition id → times it fired, over every session the unit drove (shrink runs included). */
-  readonly firedCounts: readonly (readonly [string, number])[];
-  readonly wallMs: number;
 }
 
 /** The unit's run options for `runProperty`. */
@@ -256,9 +122,6 @@ export interface UnitRunner {
   run(task: UnitTask): Promise<UnitOutcome>;
 }
 
-/** A unit's fate in a campaign: run (its outcome), or not run for want of time. */
-type Fate = UnitOutcome | "time-limit" | undefined;
-
 /**
  * The shard's units in run order: block by block, so that a time limit cuts every property alike; within a block, the
  * properties with the larger `runsMultiplier` first (those that compare the chain with an independent model, which
@@ -270,30 +133,6 @@ function runOrder(o: CampaignOptions, all: readonly CampaignUnit[]): CampaignUni
   return shardUnits(all, o.shard ?? { index: 1, count: 1 }).sort(
     (x, y) => x.block - y.block || weight(y) - weight(x) || x.index - y.index,
   );
-}
-
-/** The status a unit's outcome gives it. */
-const statusOf = (u: UnitOutcome): UnitResult["status"] =>
-  u.outcome.error !== undefined ? "crashed" : u.outcome.passed ? "passed" : "failed";
-
-/**
- * Which units must not run: those after a failed unit of their property (one counterexample per property is
- * enough), and with `bail` every unit after any failure. Fed the fates in run order (a runner that starts units in
- * run order has only ever seen units before the one it is about to start), so both runners and the fold apply the
- * same rule, and a unit that ran too early for a failure noted later is dropped by the fold.
- */
-class FailureRule {
-  readonly #failed = new Set<Property>();
-  readonly #bail: boolean;
-  constructor(bail: boolean) {
-    this.#bail = bail;
-  }
-  note(unit: CampaignUnit, fate: Fate): void {
-    if (fate !== undefined && fate !== "time-limit" && statusOf(fate) !== "passed") this.#failed.add(unit.property);
-  }
-  skips(unit: CampaignUnit): boolean {
-    return this.#failed.has(unit.property) || (this.#bail && this.#failed.size > 0);
-  }
 }
 
 /** The unit's task, with its share of the time left: up to TIME_SLACK times a fair share among `slots` runners. */
@@ -418,116 +257,4 @@ export async function runCampaignOn(
   };
   await Promise.all(Array.from({ length: Math.min(slots, d.order.length) }, lane));
   return d.result();
-}
-
-/** Aggregates the units' fates in run order (FailureRule) into the campaign's result. */
-function foldCampaign(
-  o: CampaignOptions,
-  all: readonly CampaignUnit[],
-  order: readonly CampaignUnit[],
-  fates: readonly Fate[],
-  wallMs: number,
-): CampaignResult {
-  const shard = o.shard ?? { index: 1, count: 1 };
-  const fired = new Set<string>();
-  const firedCounts = new Map<string, number>();
-  interface Acc {
-    units: UnitResult[];
-    commands: number;
-    regions: RegionCounts;
-    counterexample?: Counterexample;
-    error?: string;
-  }
-  const acc = new Map<Property, Acc>(
-    o.properties.map((p) => [p, { units: [], commands: 0, regions: emptyRegionCounts() }]),
-  );
-  const rule = new FailureRule(o.bail === true);
-  for (const [i, unit] of order.entries()) {
-    const a = acc.get(unit.property)!;
-    const fate = fates[i];
-    const skip = (status: UnitResult["status"]) =>
-      a.units.push({ unit, status, runs: 0, interrupted: status === "skipped-time-limit", wallMs: 0 });
-    if (rule.skips(unit)) {
-      skip("skipped-after-failure");
-      continue;
-    }
-    rule.note(unit, fate);
-    if (fate === "time-limit") {
-      skip("skipped-time-limit");
-      continue;
-    }
-    assert(fate !== undefined, `unit ${unit.index} neither ran nor was skipped`);
-    const { outcome } = fate;
-    for (const [id, n] of fate.firedCounts) firedCounts.set(id, (firedCounts.get(id) ?? 0) + n);
-    for (const id of outcome.fired) fired.add(id);
-    a.regions = mergeRegionCounts(a.regions, fate.regions);
-    a.commands += outcome.commandsRun;
-    if (outcome.error !== undefined) a.error = outcome.error;
-    if (outcome.counterexample !== undefined) a.counterexample = outcome.counterexample;
-    a.units.push({
-      unit,
-      status: statusOf(fate),
-      runs: outcome.runs,
-      interrupted: outcome.interrupted,
-      wallMs: fate.wallMs,
-    });
-  }
-
-  const properties: PropertyResult[] = o.properties.map((property) => {
-    const a = acc.get(property)!;
-    const runs = a.units.reduce((n, u) => n + u.runs, 0);
-    const wallMs = a.units.reduce((n, u) => n + u.wallMs, 0);
-    const failures = a.units.filter((u) => u.status === "failed" || u.status === "crashed").length;
-    return {
-      property: property.name,
-      text: property.statement,
-      units: a.units,
-      runs,
-      failures,
-      commands: a.commands,
-      wallMs,
-      runsPerS: perSecond(runs, wallMs),
-      passed: failures === 0,
-      interrupted: a.units.some((u) => u.interrupted),
-      ...(a.counterexample === undefined ? {} : { counterexample: a.counterexample }),
-      ...(a.error === undefined ? {} : { error: a.error }),
-      regions: a.regions,
-    };
-  });
-  const samples = o.generationSamples ?? GENERATION_SAMPLES;
-  const maxCommands = o.maxCommands ?? DEFAULT_MAX_COMMANDS;
-  const generation = samples > 0 ? generationStatistics({ seed: o.seed, samples, maxCommands }) : null;
-  const runs = properties.reduce((n, p) => n + p.runs, 0);
-  const sortedFired = [...fired].sort();
-  return {
-    options: {
-      seed: o.seed,
-      properties: o.properties.map((p) => p.name),
-      runsPerProperty: o.runsPerProperty,
-      runsPerUnit: Math.max(1, o.runsPerUnit ?? RUNS_PER_UNIT),
-      shard,
-      faults: [...(o.faults ?? [])],
-      maxCommands,
-      timeLimitMs: o.timeLimitMs ?? null,
-      generationSamples: samples,
-    },
-    unitsTotal: all.length,
-    unitsInShard: order.length,
-    properties,
-    fired: sortedFired,
-    transitionCounts: Object.fromEntries([...firedCounts].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))),
-    coverage: coverageFromIds(sortedFired),
-    regions: properties.reduce((r, p) => mergeRegionCounts(r, p.regions), emptyRegionCounts()),
-    generation,
-    runs,
-    failures: properties.reduce((n, p) => n + p.failures, 0),
-    commands: properties.reduce((n, p) => n + p.commands, 0),
-    wallMs,
-    runsPerS: perSecond(runs, wallMs),
-    verdict: properties.some((p) => p.error !== undefined)
-      ? "crashed"
-      : properties.every((p) => p.passed)
-        ? "passed"
-        : "failed",
-  };
 }

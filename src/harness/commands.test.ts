@@ -5,6 +5,7 @@ import { addressOfName } from "../core/address.js";
 import { committedBank } from "../scenario/simulate.js";
 import { type CommandData, emptyModel, HarnessCommand, runCommand } from "./commands.js";
 import { commandArbitraries } from "./commands-arbitraries.js";
+import { checkProperty } from "./property.js";
 import { Session } from "./session.js";
 import { EXPEDITED_MIN_DEPOSIT, MIN_DEPOSIT } from "./world.js";
 
@@ -128,7 +129,7 @@ describe("deposit amounts", () => {
     expect(stakeOf(s, VAL2)).toBe(1_000_000_000_000n - 100_000n - EXPEDITED_MIN_DEPOSIT);
     expect(stakeOf(s, GOV)).toBe(MIN_DEPOSIT + 100_000n + EXPEDITED_MIN_DEPOSIT);
     // gov-follows-tally's model predicted every verdict and text, and the balances.
-    expect(govFollowsTally.check(s)).toEqual({ holds: true });
+    expect(checkProperty(s, govFollowsTally)).toEqual({ holds: true });
   });
 
   it("an expedited proposal's floor is min_deposit_ratio of the expedited minimum", () => {
@@ -143,7 +144,7 @@ describe("deposit amounts", () => {
       null,
     ]);
     expect(stakeOf(s, VAL2)).toBe(1_000_000_000_000n - 500_000n - EXPEDITED_MIN_DEPOSIT);
-    expect(govFollowsTally.check(s)).toEqual({ holds: true });
+    expect(checkProperty(s, govFollowsTally)).toEqual({ holds: true });
   });
 
   it("the generator keeps the valid amount last in every deposit command", () => {

@@ -8,6 +8,7 @@ import { addressOfName } from "../core/address.js";
 import { committedBank } from "../scenario/simulate.js";
 import { type CommandData, emptyModel, HarnessCommand, runCommand } from "./commands.js";
 import { commandArbitraries } from "./commands-arbitraries.js";
+import { checkProperty } from "./property.js";
 import { Session } from "./session.js";
 import { MIN_DEPOSIT, type WorldOptions } from "./world.js";
 
@@ -49,8 +50,8 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
       expect(p.status).toBe(status);
       expect(s.sim.lastBlockTimeMs).toBeGreaterThanOrEqual(p.votingEndTimeMs!);
       expect(stakeOf(s, VAL1)).toBe(val1Stake);
-      expect(govFollowsTally.check(s)).toEqual(holds);
-      expect(modelAgreement.check(s)).toEqual(holds);
+      expect(checkProperty(s, govFollowsTally)).toEqual(holds);
+      expect(checkProperty(s, modelAgreement)).toEqual(holds);
     });
   }
 
@@ -76,7 +77,7 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
         { seed: 3, gov },
       );
       expect(stakeOf(s, VAL1), outcome).toBe(burned ? GENESIS_STAKE - MIN_DEPOSIT : GENESIS_STAKE);
-      expect(govFollowsTally.check(s), outcome).toEqual(holds);
+      expect(checkProperty(s, govFollowsTally), outcome).toEqual(holds);
     }
   });
 
@@ -90,7 +91,7 @@ describe("decide: votes aimed at an outcome, then the tally", () => {
     expect(p.status).toBe("rejected");
     expect(s.sim.lastBlockTimeMs).toBeGreaterThanOrEqual(p.votingEndTimeMs!);
     expect(stakeOf(s, VAL1)).toBe(GENESIS_STAKE);
-    expect(govFollowsTally.check(s)).toEqual(holds);
+    expect(checkProperty(s, govFollowsTally)).toEqual(holds);
   });
 
   it("does nothing without a proposal in its voting period", () => {
@@ -118,7 +119,7 @@ describe("coordinated-skip", () => {
       module: "x/upgrade",
       message: `UPGRADE "v2" SKIPPED at ${planHeight}: `,
     });
-    expect(modelAgreement.check(s)).toEqual(holds);
+    expect(checkProperty(s, modelAgreement)).toEqual(holds);
   });
 
   it("every validator skipping: no halt at all; without a plan the command does nothing", () => {
@@ -128,7 +129,7 @@ describe("coordinated-skip", () => {
     ]);
     expect(s.sim.halts).toEqual([]);
     expect(s.sim.committed()?.plan ?? null).toBeNull();
-    expect(modelAgreement.check(s)).toEqual(holds);
+    expect(checkProperty(s, modelAgreement)).toEqual(holds);
     const none = run([{ kind: "coordinated-skip", nodes: 4 }]);
     expect(none.sim.stepResults()).toEqual([]);
   });
@@ -157,7 +158,7 @@ describe("coordinated-upgrade", () => {
       expect(s.sim.nodeStatus(node)!.binary).toBe("v2");
       expect(s.sim.host.readCommitted(s.sim.nodeState(node)!).stores).not.toContain("legacy");
     }
-    expect(storeUpgradesOnce.check(s)).toEqual(holds);
+    expect(checkProperty(s, storeUpgradesOnce)).toEqual(holds);
   });
 
   it("in the standard world the model agrees through the halt and the switch", () => {
@@ -166,8 +167,8 @@ describe("coordinated-upgrade", () => {
       { kind: "advance", blocks: 2 },
     ]);
     expect(s.sim.halts).toHaveLength(4);
-    expect(modelAgreement.check(s)).toEqual(holds);
-    expect(govFollowsTally.check(s)).toEqual(holds);
+    expect(checkProperty(s, modelAgreement)).toEqual(holds);
+    expect(checkProperty(s, govFollowsTally)).toEqual(holds);
   });
 });
 
@@ -177,8 +178,8 @@ describe("outage-over-voting-end", () => {
     const cancel = s.sim.stepResults().find((r) => r.action === "cancelProposal");
     expect(cancel?.error).toBe("voting period is already ended for this proposal 1: voting period already ended");
     expect(s.sim.proposals[0]!.status).toBe("rejected");
-    expect(govFollowsTally.check(s)).toEqual(holds);
-    expect(modelAgreement.check(s)).toEqual(holds);
+    expect(checkProperty(s, govFollowsTally)).toEqual(holds);
+    expect(checkProperty(s, modelAgreement)).toEqual(holds);
   });
 });
 
@@ -210,7 +211,7 @@ describe("a plan skipped and scheduled again in the same block", () => {
     const skipped = s.blocks.find((b) => b.skipped !== null)!;
     const applied = s.blocks.find((b) => b.applied !== null)!;
     expect(applied.height).toBe(skipped.height + 1);
-    expect(correctHeight.check(s)).toEqual(holds);
-    expect(modelAgreement.check(s)).toEqual(holds);
+    expect(checkProperty(s, correctHeight)).toEqual(holds);
+    expect(checkProperty(s, modelAgreement)).toEqual(holds);
   });
 });

@@ -1,6 +1,6 @@
 import { predict } from "../../models/oracle.js";
-import type { Session } from "./session.js";
-import { type BackendOf, upgradeQueryDiffs } from "./upgrade-queries.js";
+import type { SessionView } from "./session-view.js";
+import { type BackendOf, noneServed, type ServedAnswers, upgradeQueryDiffs } from "./upgrade-queries.js";
 
 type Result = { readonly ok: boolean; readonly error: string | null };
 
@@ -15,9 +15,10 @@ const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? 
  * from what the harness asked for (the intent gaps, intent.ts); and what the x/upgrade Query service of a node holding
  * the committed state serves (module versions, with and without a name, current and applied plans, the upgraded
  * consensus state: upgrade-queries.ts). Returns readable differences (`plan: model {...} chain {...}`); empty when
- * they agree. `backendOf` replaces the nodes' query backends (tests).
+ * they agree. `backendOf` replaces the nodes' query backends (tests); `served` keeps the last query answers between
+ * calls of one session (model-agreement's per-run state), so a command that commits nothing new asks nothing.
  */
-export function conformance(s: Session, backendOf?: BackendOf): string[] {
+export function conformance(s: SessionView, backendOf?: BackendOf, served: ServedAnswers = noneServed()): string[] {
   const m = predict(s.oracle.snapshot);
   const sim = s.sim;
   const c = sim.committed();
@@ -91,7 +92,7 @@ export function conformance(s: Session, backendOf?: BackendOf): string[] {
           : info,
     );
   }
-  out.push(...upgradeQueryDiffs(s, m, backendOf));
+  out.push(...upgradeQueryDiffs(s, m, served, backendOf));
   return out;
 }
 

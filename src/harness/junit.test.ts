@@ -142,6 +142,7 @@ const stub = (name: string): Property => ({
   name,
   statement: `always: ${name} holds`,
   kind: "always",
+  catches: [],
   check: () => HOLDS,
 });
 

@@ -1,5 +1,5 @@
 import { escapeMarkup } from "../core/markup.js";
-import type { CampaignResult } from "./campaign.js";
+import type { CampaignResult } from "./campaign-result.js";
 import { describe } from "./commands.js";
 import { replayCommand } from "./regression.js";
 

@@ -14,6 +14,7 @@ const agreement: Property = {
   name: "model-agreement",
   statement: "always: the model and the chain agree",
   kind: "always",
+  catches: [],
   check: (s) => (conformance(s).length === 0 ? HOLDS : violated(conformance(s).join("; "))),
 };
 

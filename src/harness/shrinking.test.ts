@@ -12,6 +12,7 @@ const neverStopped: Property = {
   name: "never-stopped",
   statement: "always: no validator is stopped, and with sidecars no proposal is submitted",
   kind: "always",
+  catches: [],
   check(s) {
     if (s.steps.some((step) => "stop" in step)) return violated("a validator was stopped");
     const sidecars = Object.keys(s.doc.nodes ?? {}).length;

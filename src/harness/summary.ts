@@ -1,5 +1,5 @@
 import { machineTransitions } from "../../models/coverage.js";
-import type { CampaignResult, Verdict } from "./campaign.js";
+import type { CampaignResult, PropertyResult, Verdict } from "./campaign-result.js";
 import { type CommandData, describe } from "./commands.js";
 import { REGION_NAMES, REGIONS, type RegionName, regionPercentages } from "./regions.js";
 
@@ -96,6 +96,7 @@ export const verdictExitCode = (v: Verdict): number => (v === "passed" ? 0 : v =
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** The summary of campaign `r`, with the run's identity and the regression files written per property. */
 export function checkSummary(
   r: CampaignResult,
   o: {
@@ -137,45 +138,7 @@ export function checkSummary(
       chainMs: r.regions.simChainMs,
       chainMsPerWallMs: r.wallMs <= 0 ? 0 : round(r.regions.simChainMs / r.wallMs, 1),
     },
-    properties: r.properties.map((p): PropertySummary => {
-      const cx = p.counterexample;
-      return {
-        property: p.property,
-        text: p.text,
-        passed: p.passed,
-        runs: p.runs,
-        failures: p.failures,
-        commands: p.commands,
-        wallMs: round(p.wallMs, 1),
-        runsPerS: p.runsPerS,
-        interrupted: p.interrupted,
-        units: p.units.map((u) => ({
-          index: u.unit.index,
-          block: u.unit.block,
-          seed: u.unit.seed,
-          numRuns: u.unit.numRuns,
-          status: u.status,
-          runs: u.runs,
-          wallMs: round(u.wallMs, 1),
-        })),
-        ...(cx === undefined
-          ? {}
-          : {
-              counterexample: {
-                violation: cx.violation,
-                commands: cx.commands.map(describe),
-                commandData: cx.commands,
-                sidecars: { ...(cx.world.sidecars ?? {}) } as Record<string, number>,
-                seed: cx.seed,
-                path: cx.path,
-                numShrinks: cx.numShrinks,
-                file: o.regressionFiles.get(p.property) ?? null,
-              },
-            }),
-        ...(p.error === undefined ? {} : { error: p.error }),
-        regions: regionPercentages(p.regions),
-      };
-    }),
+    properties: r.properties.map((p) => propertySummary(p, o.regressionFiles.get(p.property) ?? null)),
     coverage: {
       fired: r.coverage.covered.length,
       total: r.coverage.total,
@@ -198,5 +161,46 @@ export function checkSummary(
       percentages: regionPercentages(r.regions),
       descriptions: Object.fromEntries(REGION_NAMES.map((n) => [n, REGIONS[n]])) as Record<RegionName, string>,
     },
+  };
+}
+
+/** One property's part of the summary; `file`: where its counterexample was written as a regression, if it was. */
+function propertySummary(p: PropertyResult, file: string | null): PropertySummary {
+  const cx = p.counterexample;
+  return {
+    property: p.property,
+    text: p.text,
+    passed: p.passed,
+    runs: p.runs,
+    failures: p.failures,
+    commands: p.commands,
+    wallMs: round(p.wallMs, 1),
+    runsPerS: p.runsPerS,
+    interrupted: p.interrupted,
+    units: p.units.map((u) => ({
+      index: u.unit.index,
+      block: u.unit.block,
+      seed: u.unit.seed,
+      numRuns: u.unit.numRuns,
+      status: u.status,
+      runs: u.runs,
+      wallMs: round(u.wallMs, 1),
+    })),
+    ...(cx === undefined
+      ? {}
+      : {
+          counterexample: {
+            violation: cx.violation,
+            commands: cx.commands.map(describe),
+            commandData: cx.commands,
+            sidecars: { ...(cx.world.sidecars ?? {}) } as Record<string, number>,
+            seed: cx.seed,
+            path: cx.path,
+            numShrinks: cx.numShrinks,
+            file,
+          },
+        }),
+    ...(p.error === undefined ? {} : { error: p.error }),
+    regions: regionPercentages(p.regions),
   };
 }

@@ -16,8 +16,7 @@ import {
   QueryUpgradedConsensusStateRequestSchema,
   type QueryUpgradedConsensusStateResponse,
 } from "../gen/chain/upgrade/v1beta1/query_pb.js";
-import type { Session } from "./session.js";
-import { checkMemo } from "./view.js";
+import type { SessionView } from "./session-view.js";
 
 /**
  * What a node's x/upgrade Query service (`chain.upgrade.v1beta1.Query`, reference x/upgrade/keeper/grpc_query.go)
@@ -164,18 +163,24 @@ function answerOf(q: UpgradeQuery, response: Message): UpgradeAnswer {
 }
 
 /** The query backend of node `node` of session `s` (what `chainsim serve` answers for it). */
-export type BackendOf = (s: Session, node: string) => QueryBackend | undefined;
+export type BackendOf = (s: SessionView, node: string) => QueryBackend | undefined;
 
 const servedBackend: BackendOf = (s, node) => {
   const b = nodeBackend(s.sim, node);
   return b.ok ? b.value : undefined;
 };
 
-/** The last answers served in a session: a state's answers depend only on its content, which the app hash pins. */
-interface Served {
+/**
+ * The last answers served in a session (part of model-agreement's per-run state): a state's answers depend only on
+ * its content, which the app hash pins.
+ */
+export interface ServedAnswers {
   key: string;
   answers: readonly UpgradeAnswer[];
 }
+
+/** Nothing served yet: the next diff asks the node. */
+export const noneServed = (): ServedAnswers => ({ key: "", answers: [] });
 
 const j = (v: unknown) => JSON.stringify(v);
 
@@ -184,9 +189,14 @@ const j = (v: unknown) => JSON.stringify(v);
  * (`node <name> serves <query>: model <answer> chain <answer>`); empty when they agree. Nodes behind the chain, or
  * with another committed state, are not asked: the model predicts the chain's state only. Served once per app hash
  * and set of queries (by the first node in the world's order that holds it), so a command that commits nothing
- * new asks nothing.
+ * new asks nothing (`memo` keeps the last answers between calls).
  */
-export function upgradeQueryDiffs(s: Session, m: Prediction, backendOf: BackendOf = servedBackend): string[] {
+export function upgradeQueryDiffs(
+  s: SessionView,
+  m: Prediction,
+  memo: ServedAnswers,
+  backendOf: BackendOf = servedBackend,
+): string[] {
   const sim = s.sim;
   const c = sim.committed();
   if (c === undefined) return [];
@@ -194,7 +204,6 @@ export function upgradeQueryDiffs(s: Session, m: Prediction, backendOf: BackendO
   if (node === undefined) return [];
   const expected = expectedAnswers(m, planNamesOf(s, m), sim.height);
   const key = `${c.appHash}\n${node}\n${expected.map((e) => describeQuery(e.query)).join("\n")}`;
-  const memo = checkMemo<Served>(s, "conformance/upgrade-queries", () => ({ key: "", answers: [] }));
   if (memo.key !== key) {
     const backend = backendOf(s, node);
     memo.answers = expected.map((e) =>
@@ -212,7 +221,7 @@ export function upgradeQueryDiffs(s: Session, m: Prediction, backendOf: BackendO
 }
 
 /** The plan names of the world (those a binary has a handler for), those done and the committed plan's, sorted. */
-function planNamesOf(s: Session, m: Prediction): readonly string[] {
+function planNamesOf(s: SessionView, m: Prediction): readonly string[] {
   const names = new Set<string>(Object.keys(m.applied));
   for (const b of Object.values(s.doc.binaries)) for (const name of Object.keys(b.upgrades ?? {})) names.add(name);
   if (m.plan !== null) names.add(m.plan.name);

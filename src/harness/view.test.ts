@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type BlockWithPlan, dueHeight } from "./plan-index.js";
 import { runArbitrary, runSession } from "./run-property.js";
-import type { Session } from "./session.js";
-import { type BlockWithPlan, blocksWithPlan, dueHeight } from "./view.js";
+import type { SessionView } from "./session-view.js";
 
 /** The annotation as first written: a walk over every block, plans compared by their JSON. */
-function reference(s: Session): BlockWithPlan[] {
+function reference(s: SessionView): BlockWithPlan[] {
   const out: BlockWithPlan[] = [];
   let scheduledAt = 0;
   let prevKey = "null";
@@ -30,14 +30,15 @@ describe("blocksWithPlan", () => {
           name: "probe",
           statement: "always: probe",
           kind: "always" as const,
-          check(s: Session) {
-            expect(blocksWithPlan(s)).toEqual(reference(s));
-            seen.push(blocksWithPlan(s).length);
+          catches: [],
+          check(s: SessionView) {
+            expect(s.blocksWithPlan()).toEqual(reference(s));
+            seen.push(s.blocksWithPlan().length);
             return { holds: true as const };
           },
         };
         const { session } = runSession({ seed: 5 }, cmds, [probe]);
-        expect(blocksWithPlan(session)).toEqual(reference(session));
+        expect(session.blocksWithPlan()).toEqual(reference(session));
         expect(seen.every((n, i) => i === 0 || n >= seen[i - 1]!)).toBe(true);
       }),
       { numRuns: 25 },
