@@ -194,6 +194,25 @@ function ar1(e: readonly number[]): { phi: number; sigma: number; sd: number } {
 
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
+/** EXPERIMENT knobs (to be fixed before commit). */
+export const FIT_KNOBS = { uncertainty: false, recentHours: 0, boundPhi: 0.99, rwAtBound: false, inflate: 1, shiftDraw: false };
+
+/**
+ * The sampling uncertainty of the level, persistence and wander of an AR(1) fitted on `n` segments (`nLevel` of
+ * them in the current regime): the mean of an AR(1) has the variance sd²·(1 + φ)/(n(1 − φ)); φ̂ has the asymptotic
+ * variance (1 − φ²)/n, and at least 1/n near 1 (where φ̂ − 1 is of order 1/n); ln σ̂ has the variance 1/(2n).
+ */
+function uncertaintyOf(a: { phi: number; sd: number }, n: number, nLevel: number, events: number) {
+  const k = FIT_KNOBS.inflate;
+  const level = a.sd * Math.sqrt((1 + a.phi) / (Math.max(1, nLevel) * Math.max(1e-3, 1 - a.phi)));
+  return {
+    level: round(k * Math.min(0.3, level), 5),
+    persistence: round(k * Math.max(Math.sqrt((1 - a.phi * a.phi) / n), 1 / n), 5),
+    wander: round(k * Math.sqrt(1 / (2 * n)), 5),
+    shiftEvents: FIT_KNOBS.shiftDraw ? events : 0,
+  };
+}
+
 /** Fits the drift model to sampled (height, time) pairs. Never throws: bad samples come back as one message. */
 export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<BlockTimeFit, string> {
   const bad = validate(samples);
@@ -229,7 +248,13 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
   // Step 6: AR(1) on what is left.
   const a = ar1(deshifted);
   const lastShift = steps.at(-1);
-  const since = lastShift === undefined ? first.height : (starts[lastShift.index] as number);
+  let since = lastShift === undefined ? first.height : (starts[lastShift.index] as number);
+  const atBound = a.phi >= FIT_KNOBS.boundPhi;
+  if (atBound && FIT_KNOBS.recentHours > 0) {
+    const back = Math.min(starts.length, FIT_KNOBS.recentHours);
+    since = Math.max(since, starts[starts.length - back] as number);
+  }
+  const nLevel = Math.round((last.height - since) / L);
   const regimeMs = (last.timeMs - ip.timeAt(since)) / (last.height - since);
   // The window's mean per block is the level times E[exp(d)] over segments (uniform in blocks), and divided by
   // E_t[exp(−c)] = I0(A) ≈ 1 + A²/4 for the daily cycle (blocks crowd into the fast hours).
@@ -244,7 +269,7 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
     meanMs: round(meanMs, 6),
     anchor: { height: last.height, timeMs: last.timeMs, rateMs: round(rateMs, 6) },
     segmentBlocks: L,
-    persistence: round(a.phi, 4),
+    persistence: round(atBound && FIT_KNOBS.rwAtBound ? 0.999 : a.phi, 4),
     wander: round(Math.min(1, a.sigma), 5),
     daily: { amplitude: round(Math.min(1, cyc.amplitude), 4), peakMs: Math.floor(cyc.peakMs / 60_000) * 60_000 },
     shifts: {
@@ -253,6 +278,7 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
     },
     outages: { rate: round(pb.rate, 6), meanMs: pb.rate > 0 ? round(pb.meanMs, 3) : 0 },
     jitter: round(pb.jitter, 4),
+    ...(FIT_KNOBS.uncertainty ? { uncertainty: uncertaintyOf(a, n, atBound && FIT_KNOBS.rwAtBound ? 1e9 : nLevel, steps.length + SHIFT_PRIOR) } : {}),
   };
   return ok({
     model,

@@ -509,6 +509,22 @@ const driftBlockTime = z
     jitter: z.optional(
       z.number().min(0).max(0.4).meta({ description: "Coefficient of variation of one block (default 0)" }),
     ),
+    uncertainty: z.optional(
+      z
+        .strictObject({
+          level: unit("Standard deviation of the log mean's draw per seed"),
+          persistence: unit("Standard deviation of the persistence's draw per seed"),
+          wander: unit("Standard deviation of the log wander's draw per seed"),
+          shiftEvents: z.optional(
+            z
+              .int()
+              .min(0)
+              .max(64)
+              .meta({ description: "Shifts the shift rate rests on: the rate drawn from Gamma(n, rate/n) (0: kept)" }),
+          ),
+        })
+        .meta({ description: "The fit's sampling uncertainty, drawn once per seed (default: none)" }),
+    ),
   })
   .meta({ description: "A local mean that drifts: AR(1), daily cycle, regime shifts, outages, per-block jitter" });
 
