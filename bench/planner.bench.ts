@@ -16,8 +16,7 @@
  * (about 200,000 blocks per run), one thread; baseline: the same planning with a uniform 5–7 s model.
  */
 import { loadavg } from "node:os";
-import { FIT_KNOBS, fitBlockTimes } from "../src/chain/block-time-fit.js";
-Object.assign(FIT_KNOBS, JSON.parse(process.env.FIT_KNOBS ?? "{}"));
+import { fitBlockTimes } from "../src/chain/block-time-fit.js";
 import { formatRfc3339 } from "../src/core/go/time.js";
 import { type PlanClock, planHeight, quantile } from "../src/explore/plan-height.js";
 import { planUpgradeHeight } from "../src/explore/upgrade-height.js";

@@ -48,7 +48,7 @@ export interface DriftBlockTime {
   readonly jitter: number;
   /**
    * The fit's sampling uncertainty, drawn once per seed (a parametric bootstrap): the level ln(meanMs) moves by
-   * N(0, level²), the persistence by N(0, persistence²) (kept in [0, PERSISTENCE_DRAW_MAX]) and the wander is
+   * N(0, level²), ln(1 − persistence) by N(0, persistence²) (at most PERSISTENCE_DRAW_MAX) and the wander is
    * multiplied by exp(N(0, wander²)). Absent: every seed uses the point estimates.
    */
   readonly uncertainty?: DriftUncertainty;
@@ -59,18 +59,10 @@ export interface DriftUncertainty {
   readonly level: number;
   readonly persistence: number;
   readonly wander: number;
-  /**
-   * The count of shifts the shift rate rests on (those seen and the prior's); ≥ 1: the rate is drawn per seed from
-   * Gamma(shiftEvents, rate/shiftEvents) (mean `shifts.rate`), 0: kept.
-   */
-  readonly shiftEvents: number;
 }
 
-/** The shift count a Gamma draw sums at most (a bound on its loop; the fit sees at most 16 steps and the prior). */
-const SHIFT_EVENTS_MAX = 64;
-
-/** A drawn persistence stays at or below this: a half-life of about 700 segments, a random walk over weeks. */
-export const PERSISTENCE_DRAW_MAX = 0.999;
+/** A drawn persistence stays at or below this: a half-life of about 7,000 segments, a random walk over weeks. */
+export const PERSISTENCE_DRAW_MAX = 0.9999;
 
 export const DAY_MS = 86_400_000;
 const SQRT6 = Math.sqrt(6);
@@ -88,11 +80,7 @@ export function assertDrift(m: DriftBlockTime): void {
   assert(m.shifts.rate >= 0 && m.shifts.rate <= 1 && m.outages.rate >= 0 && m.outages.rate <= 1, "drift: rates");
   assert(m.jitter >= 0 && m.jitter <= 0.4, "drift: jitter in [0, 0.4]");
   const u = m.uncertainty;
-  assert(
-    u === undefined || (u.level >= 0 && u.persistence >= 0 && u.wander >= 0 && u.shiftEvents >= 0),
-    "drift: non-negative uncertainty",
-  );
-  assert(u === undefined || (Number.isInteger(u.shiftEvents) && u.shiftEvents <= SHIFT_EVENTS_MAX), "drift: events");
+  assert(u === undefined || (u.level >= 0 && u.persistence >= 0 && u.wander >= 0), "drift: non-negative uncertainty");
 }
 
 /**
@@ -123,22 +111,18 @@ const normal = (u1: number, u2: number): number => Math.sqrt(-2 * Math.log(u1)) 
 function drawParameters(seed: number, m: DriftBlockTime): SeedParameters {
   const level = Math.log(m.meanMs);
   const u = m.uncertainty;
-  if (u === undefined) return { level, phi: m.persistence, sigma: m.wander, shiftRate: m.shifts.rate };
+  if (u === undefined) return { level, phi: m.persistence, sigma: m.wander };
   const k = counterKey(seed, "blockTime/drift/params");
   const z = (j: number): number => normal(counterUniform(k, 2 * j), counterUniform(k, 2 * j + 1));
-  const phi = Math.min(PERSISTENCE_DRAW_MAX, Math.max(0, m.persistence + u.persistence * z(1)));
-  // Gamma(n, rate/n) with n whole: the sum of n exponentials of mean rate/n.
-  let sum = 0;
-  for (let i = 0; i < u.shiftEvents; i++) sum -= Math.log(counterUniform(k, 8 + i));
-  const shiftRate = u.shiftEvents > 0 ? Math.min(1, (m.shifts.rate * sum) / u.shiftEvents) : m.shifts.rate;
-  return { level: level + u.level * z(0), phi, sigma: m.wander * Math.exp(u.wander * z(2)), shiftRate };
+  // On the scale of ln(1 − φ), where the draw keeps φ's median and stays below 1.
+  const phi = Math.min(PERSISTENCE_DRAW_MAX, 1 - (1 - m.persistence) * Math.exp(u.persistence * z(1)));
+  return { level: level + u.level * z(0), phi, sigma: m.wander * Math.exp(u.wander * z(2)) };
 }
 
 interface SeedParameters {
   readonly level: number;
   readonly phi: number;
   readonly sigma: number;
-  readonly shiftRate: number;
 }
 
 /**
@@ -159,10 +143,9 @@ export class DriftPath {
   #level: number;
   #dev: number;
   #startMs: number;
-  /** This seed's persistence, wander and shift rate (the model's, or drawn from its uncertainty). */
+  /** This seed's persistence and wander (the model's, or drawn from its uncertainty). */
   readonly #phi: number;
   readonly #sigma: number;
-  readonly #shiftRate: number;
 
   constructor(seed: number, model: DriftBlockTime) {
     assertDrift(model);
@@ -176,7 +159,6 @@ export class DriftPath {
     const p = drawParameters(seed, model);
     this.#phi = p.phi;
     this.#sigma = p.sigma;
-    this.#shiftRate = p.shiftRate;
     this.#level = p.level;
     // The anchor's rate is measured: the path starts there whatever level it fades to.
     this.#dev = Math.log(model.anchor.rateMs) - p.level;
@@ -244,7 +226,7 @@ export class DriftPath {
     const k = this.#segmentKey;
     for (let i = this.#computed; i <= s; i++) {
       const u = (j: number): number => counterUniform(k, 5 * i + j);
-      if (this.#shiftRate > 0 && u(0) < this.#shiftRate) this.#level += m.shifts.size * normal(u(1), u(2));
+      if (m.shifts.rate > 0 && u(0) < m.shifts.rate) this.#level += m.shifts.size * normal(u(1), u(2));
       this.#dev = this.#phi * this.#dev + this.#sigma * normal(u(3), u(4));
       const base = Math.exp(this.#level + this.#dev);
       const tod = (((this.#startMs + (m.segmentBlocks * base) / 2) % DAY_MS) + DAY_MS) % DAY_MS;

@@ -513,15 +513,12 @@ const driftBlockTime = z
       z
         .strictObject({
           level: unit("Standard deviation of the log mean's draw per seed"),
-          persistence: unit("Standard deviation of the persistence's draw per seed"),
+          persistence: z
+            .number()
+            .min(0)
+            .max(4)
+            .meta({ description: "Standard deviation of the draw of ln(1 − persistence) per seed, at most 4" }),
           wander: unit("Standard deviation of the log wander's draw per seed"),
-          shiftEvents: z.optional(
-            z
-              .int()
-              .min(0)
-              .max(64)
-              .meta({ description: "Shifts the shift rate rests on: the rate drawn from Gamma(n, rate/n) (0: kept)" }),
-          ),
         })
         .meta({ description: "The fit's sampling uncertainty, drawn once per seed (default: none)" }),
     ),
