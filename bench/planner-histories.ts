@@ -83,7 +83,15 @@ export function history(kind: Generator, seed: number, days: number, first: numb
     times: Float64Array.from(out),
     first,
     logLevel: Float32Array.from(logLevel),
-    law: { baseMs: base, amp, peakMs: peak, stallMs, swell: on("wander") * 0.04, swellPeriodMs: swellPeriod, swellPhase },
+    law: {
+      baseMs: base,
+      amp,
+      peakMs: peak,
+      stallMs,
+      swell: on("wander") * 0.04,
+      swellPeriodMs: swellPeriod,
+      swellPhase,
+    },
   };
 }
 

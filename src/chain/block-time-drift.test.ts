@@ -127,7 +127,11 @@ describe("drift BlockTimeSource: interval(h) depends only on (seed, model, h)", 
 
   it("draws its parameters per seed from their uncertainty: the same seed the same path, the long-run level spread as stated, and the start at the anchor's rate", () => {
     const still = { wander: 0, shifts: { rate: 0, size: 0 }, daily: { amplitude: 0, peakMs: 0 } };
-    const u = model({ ...still, outages: { rate: 0, meanMs: 0 }, uncertainty: { level: 0.1, persistence: 0, wander: 0 } });
+    const u = model({
+      ...still,
+      outages: { rate: 0, meanMs: 0 },
+      uncertainty: { level: 0.1, persistence: 0, wander: 0 },
+    });
     expect(new DriftPath(4, u).meanOf(300)).toBe(new DriftPath(4, u).meanOf(300));
     const logs = Array.from({ length: 400 }, (_, seed) => Math.log(new DriftPath(seed, u).meanOf(300) / 6000));
     const mu = logs.reduce((a, b) => a + b) / logs.length;

@@ -160,8 +160,12 @@ export class DriftPath {
     this.#phi = p.phi;
     this.#sigma = p.sigma;
     this.#level = p.level;
-    // The anchor's rate is measured: the path starts there whatever level it fades to.
-    this.#dev = Math.log(model.anchor.rateMs) - p.level;
+    // The anchor's rate is measured: the path starts there whatever level it fades to (the point model keeps its
+    // original expression, so its draws are bit for bit those of before the uncertainty).
+    this.#dev =
+      model.uncertainty === undefined
+        ? Math.log(model.anchor.rateMs / model.meanMs)
+        : Math.log(model.anchor.rateMs) - p.level;
     this.#startMs = model.anchor.timeMs;
   }
 
