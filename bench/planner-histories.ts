@@ -22,7 +22,26 @@ export interface History {
   /** times[i]: the time of height first + i. */
   readonly times: Float64Array;
   readonly first: number;
+  /**
+   * The generator's own state, for the oracle (never shown to the planner): logLevel[i] is the random part of block
+   * i's log mean, the validator-set jumps, the walk and a past upgrade (not the cycle, the swell, the upgrade's
+   * 2-hour transient or the jitter); `law` the deterministic parts.
+   */
+  readonly logLevel: Float32Array;
+  readonly law: {
+    readonly baseMs: number;
+    readonly amp: number;
+    readonly peakMs: number;
+    readonly stallMs: number;
+    /** The swell: log amplitude, period and phase. */
+    readonly swell: number;
+    readonly swellPeriodMs: number;
+    readonly swellPhase: number;
+  };
 }
+
+/** The mean length of a stall (log-normal, median 15 min, log sd 1). */
+const STALL_MEAN_MS = 15 * 60_000 * Math.exp(0.5);
 
 /** A generator's chain: `days` days of blocks from height `first` at `startMs`. */
 export function history(kind: Generator, seed: number, days: number, first: number, startMs: number): History {
@@ -39,6 +58,7 @@ export function history(kind: Generator, seed: number, days: number, first: numb
   const swellPhase = r.next() * 2 * Math.PI;
   const endMs = startMs + days * DAY_MS;
   const out: number[] = [];
+  const logLevel: number[] = [];
   let t = startMs;
   let level = 0;
   let walk = 0;
@@ -52,12 +72,54 @@ export function history(kind: Generator, seed: number, days: number, first: numb
     const cycle = amp * Math.sin((2 * Math.PI * (t - peak)) / DAY_MS);
     const swell = on("wander") * 0.04 * Math.sin((2 * Math.PI * t) / swellPeriod + swellPhase);
     const up = t >= upgradeAt ? upgrade + (t < upgradeAt + 2 * HOUR_MS ? on("shift") * 0.3 : 0) : 0;
+    logLevel.push(level + walk + (t >= upgradeAt ? upgrade : 0));
     let ms = base * Math.exp(level + walk + cycle + swell + up + 0.15 * normal() - 0.15 ** 2 / 2);
     if (on("outage") > 0 && r.next() < (on("outage") * 2 * base) / (7 * DAY_MS)) ms += 15 * 60_000 * Math.exp(normal());
     t += Math.max(1, Math.round(ms));
     out.push(t);
   }
-  return { times: Float64Array.from(out), first };
+  const stallMs = (on("outage") * 2 * base * STALL_MEAN_MS) / (7 * DAY_MS);
+  return {
+    times: Float64Array.from(out),
+    first,
+    logLevel: Float32Array.from(logLevel),
+    law: {
+      baseMs: base,
+      amp,
+      peakMs: peak,
+      stallMs,
+      swell: on("wander") * 0.04,
+      swellPeriodMs: swellPeriod,
+      swellPhase,
+    },
+  };
+}
+
+/**
+ * The oracle's time for `blocks` blocks after block `now`: it knows the generator's law (the base, the daily cycle,
+ * the swell's period and phase, the stalls' rate and length) and its exact current state (logLevel[now]: the jumps,
+ * the walk, a past upgrade) but not the future's random steps, so it holds that state where it is (the best forecast
+ * of a random walk and of zero-mean jumps), follows the deterministic parts and adds the stalls' expected share,
+ * minute by minute. No estimator that learns the chain from its past can know more than this; its error is the part
+ * of the future nobody can see (a future upgrade, future jumps and walk steps, the jitter and stalls).
+ */
+export function oracleTime(h: History, now: number, blocks: number): number {
+  const { baseMs, amp, peakMs, stallMs, swell, swellPeriodMs, swellPhase } = h.law;
+  const m = baseMs * Math.exp(h.logLevel[now] as number);
+  const stepMs = 60_000;
+  let t = h.times[now] as number;
+  let left = blocks;
+  for (let i = 0; i < 10_000_000 && left > 0; i++) {
+    const mid = t + stepMs / 2;
+    const cycle = amp * Math.sin((2 * Math.PI * (mid - peakMs)) / DAY_MS);
+    const sw = swell * Math.sin((2 * Math.PI * mid) / swellPeriodMs + swellPhase);
+    const interval = m * Math.exp(cycle + sw) + stallMs;
+    const k = stepMs / interval;
+    if (k >= left) return t + left * interval;
+    left -= k;
+    t += stepMs;
+  }
+  return t;
 }
 
 /** The index of the last block at or before `timeMs` (−1 if none). */

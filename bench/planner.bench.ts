@@ -10,7 +10,10 @@
  * - its median (P50) and the naive estimate, now + (H − now height) × the window's mean block time (the common
  *   practice): median absolute error, target ≤ half the naive one.
  * Lines: planner-coverage-<h>d (value: share inside the band; baseline: the nominal 0.9), planner-error-<h>d (value:
- * the planner's median absolute error in hours; baseline: the naive estimator's), and the same over all horizons.
+ * the planner's median absolute error in hours; baseline: the naive estimator's), planner-error-24h-<h>d (baseline:
+ * a second naive line, the trailing 24 hours' mean), planner-oracle-error-<h>d (the oracle of planner-histories.ts,
+ * which knows the chain's state now but not its future: a floor; baseline: the naive estimator's), and the same over
+ * all horizons. Tuning was done on seeds from 1000 on (`PLANNER_SEED_FROM`), the figures reported on 1..30.
  *
  * Speed: `explore upgrade-height`'s planning (planUpgradeHeight) with 1,000 runs over 14 days on a ~6 s chain
  * (about 200,000 blocks per run), one thread; baseline: the same planning with a uniform 5–7 s model.
@@ -23,7 +26,7 @@ import { planUpgradeHeight } from "../src/explore/upgrade-height.js";
 import type { Profile } from "../src/scenario/profile.js";
 import { importerSamples } from "../test/kit/history.js";
 import { type BenchResult, median, result } from "./bench.js";
-import { GENERATORS, history, indexAt } from "./planner-histories.js";
+import { GENERATORS, history, indexAt, oracleTime } from "./planner-histories.js";
 
 export const name = "planner";
 
@@ -34,6 +37,11 @@ const HORIZONS_DAYS = [3, 7, 14] as const;
  * CPU for the calibration half.
  */
 const SEEDS = Number(process.env.PLANNER_SEEDS ?? 30);
+/**
+ * The first seed (`PLANNER_SEED_FROM`, default 1). The reported figures use seeds 1..30; the planner's tuning
+ * constants were fitted on seeds from 1000 on (docs/block-time-model.md §4: a held-out design).
+ */
+const SEED_FROM = Number(process.env.PLANNER_SEED_FROM ?? 1);
 const RUNS = 100;
 const START_MS = Date.UTC(2026, 0, 1);
 const FIRST = 20_000_000;
@@ -44,6 +52,10 @@ interface Outcome {
   readonly inside: boolean;
   readonly plannerErrMs: number;
   readonly naiveErrMs: number;
+  /** The second naive line: the trailing 24 hours' mean block time. */
+  readonly naive24ErrMs: number;
+  /** The oracle that knows the current level but not the future (planner-histories.ts `oracleTime`). */
+  readonly oracleErrMs: number;
 }
 
 function backtestCase(kind: (typeof GENERATORS)[number], seed: number): Outcome[] {
@@ -63,12 +75,15 @@ function backtestCase(kind: (typeof GENERATORS)[number], seed: number): Outcome[
     const p5 = quantile(p.at, 0.05);
     const p95 = quantile(p.at, 0.95);
     const naive = nowMs + (p.height - nowHeight) * fit.value.meanBlockTime.windowMs;
+    const naive24 = nowMs + (p.height - nowHeight) * fit.value.meanBlockTime.lastDayMs;
     out.push({
       kind,
       horizon: days,
       inside: actual >= p5 && actual <= p95,
       plannerErrMs: Math.abs(quantile(p.at, 0.5) - actual),
       naiveErrMs: Math.abs(naive - actual),
+      naive24ErrMs: Math.abs(naive24 - actual),
+      oracleErrMs: Math.abs(oracleTime(h, now, p.height - nowHeight) - actual),
     });
   }
   return out;
@@ -76,14 +91,32 @@ function backtestCase(kind: (typeof GENERATORS)[number], seed: number): Outcome[
 
 const hours = (ms: number): string => (ms / 3.6e6).toFixed(2);
 
+interface Summary {
+  readonly coverage: number;
+  /** Median absolute errors in hours. */
+  readonly planner: number;
+  readonly naive: number;
+  readonly naive24: number;
+  readonly oracle: number;
+}
+
 /** Coverage and median absolute errors (h) of a group of outcomes. */
-function summary(xs: readonly Outcome[]): { coverage: number; planner: number; naive: number } {
+function summary(xs: readonly Outcome[]): Summary {
+  const med = (f: (x: Outcome) => number): number => median(xs.map(f)) / 3.6e6;
   return {
     coverage: xs.filter((x) => x.inside).length / xs.length,
-    planner: median(xs.map((x) => x.plannerErrMs)) / 3.6e6,
-    naive: median(xs.map((x) => x.naiveErrMs)) / 3.6e6,
+    planner: med((x) => x.plannerErrMs),
+    naive: med((x) => x.naiveErrMs),
+    naive24: med((x) => x.naive24ErrMs),
+    oracle: med((x) => x.oracleErrMs),
   };
 }
+
+/** One human line: coverage, the errors and their ratios to the window-mean naive estimator. */
+const line = (label: string, n: number, s: Summary): string =>
+  `planner ${label}: ${n} cases, coverage ${(100 * s.coverage).toFixed(1)}%, median |err| ${s.planner.toFixed(2)} h ` +
+  `vs naive ${s.naive.toFixed(2)} h (ratio ${(s.planner / s.naive).toFixed(2)}); naive 24 h ${s.naive24.toFixed(2)} h; ` +
+  `oracle ${s.oracle.toFixed(2)} h (ratio ${(s.oracle / s.naive).toFixed(2)})\n`;
 
 /** One stderr line per generator and horizon: where the planner loses. */
 function perGenerator(all: readonly Outcome[]): void {
@@ -91,10 +124,7 @@ function perGenerator(all: readonly Outcome[]): void {
     for (const d of HORIZONS_DAYS) {
       const xs = all.filter((x) => x.kind === kind && x.horizon === d);
       if (xs.length === 0) continue;
-      const s = summary(xs);
-      process.stderr.write(
-        `planner ${kind} ${d}d: ${xs.length} cases, coverage ${(100 * s.coverage).toFixed(1)}%, median |err| ${s.planner.toFixed(2)} h vs naive ${s.naive.toFixed(2)} h (ratio ${(s.planner / s.naive).toFixed(2)})\n`,
-      );
+      process.stderr.write(line(`${kind} ${d}d`, xs.length, summary(xs)));
     }
 }
 
@@ -102,7 +132,7 @@ function calibration(): BenchResult[] {
   const all: Outcome[] = [];
   const verbose = process.env.PLANNER_CASES === "1";
   for (const kind of GENERATORS)
-    for (let s = 1; s <= SEEDS; s++) {
+    for (let s = SEED_FROM; s < SEED_FROM + SEEDS; s++) {
       const o = backtestCase(kind, s);
       all.push(...o);
       if (!verbose) continue;
@@ -121,9 +151,9 @@ function calibration(): BenchResult[] {
     const s = summary(xs);
     lines.push(result(`planner-coverage-${label}`, s.coverage, "share of held-out cases in P5..P95", 0.9));
     lines.push(result(`planner-error-${label}`, s.planner, "h median |error|; baseline: naive", s.naive));
-    process.stderr.write(
-      `planner ${label}: ${xs.length} cases, coverage ${(100 * s.coverage).toFixed(1)}%, median |err| ${s.planner.toFixed(2)} h vs naive ${s.naive.toFixed(2)} h (ratio ${(s.planner / s.naive).toFixed(2)})\n`,
-    );
+    lines.push(result(`planner-error-24h-${label}`, s.planner, "h median |error|; baseline: naive 24 h", s.naive24));
+    lines.push(result(`planner-oracle-error-${label}`, s.oracle, "h median |error|; baseline: naive", s.naive));
+    process.stderr.write(line(label, xs.length, s));
   }
   return lines;
 }

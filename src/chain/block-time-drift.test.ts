@@ -124,4 +124,41 @@ describe("drift BlockTimeSource: interval(h) depends only on (seed, model, h)", 
   it("counts outages into its mean interval", () => {
     expect(meanInterval(model() as BlockTimeModel)).toBeCloseTo(6000 + 0.0002 * 120_000, 6);
   });
+
+  it("draws its parameters per seed from their uncertainty: the same seed the same path, the long-run level spread as stated, and the start at the anchor's rate", () => {
+    const still = { wander: 0, shifts: { rate: 0, size: 0 }, daily: { amplitude: 0, peakMs: 0 } };
+    const u = model({
+      ...still,
+      outages: { rate: 0, meanMs: 0 },
+      uncertainty: { level: 0.1, persistence: 0, wander: 0 },
+    });
+    expect(new DriftPath(4, u).meanOf(300)).toBe(new DriftPath(4, u).meanOf(300));
+    const logs = Array.from({ length: 400 }, (_, seed) => Math.log(new DriftPath(seed, u).meanOf(300) / 6000));
+    const mu = logs.reduce((a, b) => a + b) / logs.length;
+    const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mu) ** 2, 0) / logs.length);
+    expect(Math.abs(mu)).toBeLessThan(0.02);
+    expect(sd).toBeGreaterThan(0.085);
+    expect(sd).toBeLessThan(0.115);
+    // Segment 0 has faded only one step from the measured rate, whatever level the seed drew.
+    for (let seed = 0; seed < 20; seed++) {
+      const first = new DriftPath(seed, u).meanOf(0);
+      expect(Math.abs(Math.log(first / 6600))).toBeLessThan(0.05 * (Math.log(6600 / 6000) + 3 * 0.1));
+    }
+  });
+
+  it("keeps the point model's draws when it has no uncertainty, and its block draws when it has", () => {
+    const m = model();
+    const u = model({ uncertainty: { level: 0.05, persistence: 0.01, wander: 0.05 } });
+    const a = new BlockTimeSource(8, m);
+    const b = new BlockTimeSource(8, u);
+    const pa = new DriftPath(8, m);
+    const pb = new DriftPath(8, u);
+    // The per-block word is the same: the same jitter and stalls around a different local mean.
+    for (let h = A + 1; h <= A + 50; h++) {
+      const ra = a.interval(h) / pa.meanOf(pa.segmentOf(h));
+      const rb = b.interval(h) / pb.meanOf(pb.segmentOf(h));
+      if (ra < 5 && rb < 5) expect(Math.abs(ra - rb)).toBeLessThan(1e-3);
+    }
+    expect(pb.meanOf(100)).not.toBe(pa.meanOf(100));
+  });
 });

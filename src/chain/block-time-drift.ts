@@ -46,7 +46,23 @@ export interface DriftBlockTime {
   readonly outages: { readonly rate: number; readonly meanMs: number };
   /** Coefficient of variation of a single block around its segment's mean, in [0, 0.4]. */
   readonly jitter: number;
+  /**
+   * The fit's sampling uncertainty, drawn once per seed (a parametric bootstrap): the level ln(meanMs) moves by
+   * N(0, level²), ln(1 − persistence) by N(0, persistence²) (at most PERSISTENCE_DRAW_MAX) and the wander is
+   * multiplied by exp(N(0, wander²)). Absent: every seed uses the point estimates.
+   */
+  readonly uncertainty?: DriftUncertainty;
 }
+
+/** Standard deviations of the parameters' sampling distribution (see DriftBlockTime.uncertainty). */
+export interface DriftUncertainty {
+  readonly level: number;
+  readonly persistence: number;
+  readonly wander: number;
+}
+
+/** A drawn persistence stays at or below this: a half-life of about 7,000 segments, a random walk over weeks. */
+export const PERSISTENCE_DRAW_MAX = 0.9999;
 
 export const DAY_MS = 86_400_000;
 const SQRT6 = Math.sqrt(6);
@@ -63,6 +79,8 @@ export function assertDrift(m: DriftBlockTime): void {
   assert(m.wander >= 0 && m.shifts.size >= 0 && m.daily.amplitude >= 0, "drift: non-negative spreads");
   assert(m.shifts.rate >= 0 && m.shifts.rate <= 1 && m.outages.rate >= 0 && m.outages.rate <= 1, "drift: rates");
   assert(m.jitter >= 0 && m.jitter <= 0.4, "drift: jitter in [0, 0.4]");
+  const u = m.uncertainty;
+  assert(u === undefined || (u.level >= 0 && u.persistence >= 0 && u.wander >= 0), "drift: non-negative uncertainty");
 }
 
 /**
@@ -87,6 +105,27 @@ function drawInterval(meanMs: number, x: number, k2: number, jit: number, stallU
 const normal = (u1: number, u2: number): number => Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
 
 /**
+ * The level (log ms), persistence and wander of one seed: the model's, or with `uncertainty` drawn from the seed's
+ * own counter stream ("blockTime/drift/params", three normals), so the other draws are those of the point model.
+ */
+function drawParameters(seed: number, m: DriftBlockTime): SeedParameters {
+  const level = Math.log(m.meanMs);
+  const u = m.uncertainty;
+  if (u === undefined) return { level, phi: m.persistence, sigma: m.wander };
+  const k = counterKey(seed, "blockTime/drift/params");
+  const z = (j: number): number => normal(counterUniform(k, 2 * j), counterUniform(k, 2 * j + 1));
+  // On the scale of ln(1 − φ), where the draw keeps φ's median and stays below 1.
+  const phi = Math.min(PERSISTENCE_DRAW_MAX, 1 - (1 - m.persistence) * Math.exp(u.persistence * z(1)));
+  return { level: level + u.level * z(0), phi, sigma: m.wander * Math.exp(u.wander * z(2)) };
+}
+
+interface SeedParameters {
+  readonly level: number;
+  readonly phi: number;
+  readonly sigma: number;
+}
+
+/**
  * The segment means of one (seed, model), computed in segment order from the anchor and memoised, and the per-block
  * draw. A pure function of (seed, model) in every observable way.
  */
@@ -104,6 +143,9 @@ export class DriftPath {
   #level: number;
   #dev: number;
   #startMs: number;
+  /** This seed's persistence and wander (the model's, or drawn from its uncertainty). */
+  readonly #phi: number;
+  readonly #sigma: number;
 
   constructor(seed: number, model: DriftBlockTime) {
     assertDrift(model);
@@ -114,8 +156,16 @@ export class DriftPath {
     this.stallU32 = model.outages.rate * 4294967296;
     this.stallMs = model.outages.meanMs;
     this.#segmentKey = counterKey(seed, "blockTime/drift/segment");
-    this.#level = Math.log(model.meanMs);
-    this.#dev = Math.log(model.anchor.rateMs / model.meanMs);
+    const p = drawParameters(seed, model);
+    this.#phi = p.phi;
+    this.#sigma = p.sigma;
+    this.#level = p.level;
+    // The anchor's rate is measured: the path starts there whatever level it fades to (the point model keeps its
+    // original expression, so its draws are bit for bit those of before the uncertainty).
+    this.#dev =
+      model.uncertainty === undefined
+        ? Math.log(model.anchor.rateMs / model.meanMs)
+        : Math.log(model.anchor.rateMs) - p.level;
     this.#startMs = model.anchor.timeMs;
   }
 
@@ -181,7 +231,7 @@ export class DriftPath {
     for (let i = this.#computed; i <= s; i++) {
       const u = (j: number): number => counterUniform(k, 5 * i + j);
       if (m.shifts.rate > 0 && u(0) < m.shifts.rate) this.#level += m.shifts.size * normal(u(1), u(2));
-      this.#dev = m.persistence * this.#dev + m.wander * normal(u(3), u(4));
+      this.#dev = this.#phi * this.#dev + this.#sigma * normal(u(3), u(4));
       const base = Math.exp(this.#level + this.#dev);
       const tod = (((this.#startMs + (m.segmentBlocks * base) / 2) % DAY_MS) + DAY_MS) % DAY_MS;
       const cycle = m.daily.amplitude * Math.cos((2 * Math.PI * (tod - m.daily.peakMs)) / DAY_MS);
@@ -222,6 +272,7 @@ export function driftDocument(m: DriftBlockTime): { drift: Record<string, unknow
       ...(m.shifts.rate > 0 ? { shifts: { rate: m.shifts.rate, size: m.shifts.size } } : {}),
       ...(m.outages.rate > 0 ? { outages: { rate: m.outages.rate, mean: driftDuration(m.outages.meanMs) } } : {}),
       jitter: m.jitter,
+      ...(m.uncertainty === undefined ? {} : { uncertainty: { ...m.uncertainty } }),
     },
   };
 }

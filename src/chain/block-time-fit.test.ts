@@ -66,6 +66,21 @@ describe("fitBlockTimes on a week sampled as the importer samples it (1,000 page
     expect(Math.abs(mean((m) => m.wander / Math.sqrt(1 - m.persistence ** 2)) - target) / target).toBeLessThan(0.25);
   });
 
+  it("states its parameters' uncertainty: the true level within 3 stated deviations every week", () => {
+    for (const seed of SEEDS) {
+      const { model } = fitted(seed, truth());
+      const u = model.uncertainty;
+      if (u === undefined) throw new Error("no uncertainty");
+      // The model's level is the mean without the stalls' share; the truth's is 6000 ms.
+      expect(Math.abs(Math.log(model.meanMs / 6000))).toBeLessThan(3 * u.level);
+      // The persistence's is the asymptotic deviation of a lag-1 estimate, on ln(1 − φ): at φ = 0.95 over a week,
+      // √((1 − φ²)/168)/(1 − φ) ≈ 0.48 (the noise-robust ρ(2)/ρ(1) varies more: docs/block-time-model.md §2).
+      expect(u.persistence).toBeGreaterThan(0.1);
+      expect(u.persistence).toBeLessThan(1);
+      expect(u.wander).toBeCloseTo(Math.sqrt(1 / (2 * 168)), 2);
+    }
+  });
+
   it("recovers the daily cycle (amplitude ±0.025, ±0.01 on average; peak ±2 h) and finds none where there is none", () => {
     const amps: number[] = [];
     for (const seed of SEEDS) {

@@ -16,10 +16,12 @@
  *    `SHIFT_SIGMAS` robust deviations; the level is the mean since the last one.
  * 6. AR(1) on the residuals with the steps removed: persistence = lag-1 autocorrelation, wander = innovation sd.
  * 7. The anchor: the last sample, its rate the last hour's mean with the daily cycle removed.
+ * 8. The parameters' sampling uncertainty (a week is a few independent looks at a day-long memory), which the model
+ *    draws per seed: a parametric bootstrap that widens the planner's band.
  */
 import { err, ok, type Result } from "../core/errors.js";
 import type { BlockTimeModel } from "./block-time.js";
-import { DAY_MS, type DriftBlockTime, driftDocument } from "./block-time-drift.js";
+import { DAY_MS, type DriftBlockTime, type DriftUncertainty, driftDocument } from "./block-time-drift.js";
 import { dailyCycle, despike, movingSteps } from "./fit-stats.js";
 
 export interface BlockTimeSample {
@@ -59,6 +61,9 @@ const SHIFT_PRIOR = 1;
 /** The prior's shift is spread over at least a week of hourly segments (a short history is not a shift an hour). */
 const PRIOR_SEGMENTS = 168;
 const SHIFT_SIZE_MIN = 0.05;
+/** Caps of the parameter uncertainty (step 8): 30% on the level, 2 on ln(1 − φ). */
+const LEVEL_SE_MAX = 0.3;
+const PERSISTENCE_SE_MAX = 2;
 
 /** Piecewise-linear time at a height, and height at a time, over the samples. */
 class Interp {
@@ -194,6 +199,24 @@ function ar1(e: readonly number[]): { phi: number; sigma: number; sd: number } {
 
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
+/**
+ * Step 8: the sampling uncertainty of the level, persistence and wander of an AR(1) fitted on `n` segments (`nLevel`
+ * of them in the current regime), for the per-seed draw of block-time-drift.ts: the mean of an AR(1) has the variance
+ * sd²·(1 + φ)/(n(1 − φ)) (at most 0.3 on the log); φ̂ has the asymptotic variance (1 − φ²)/n, at least 1/n² near 1
+ * (where φ̂ − 1 is of order 1/n), taken to the scale of ln(1 − φ) by the delta method (÷ (1 − φ), at most 2); ln σ̂
+ * has the variance 1/(2n).
+ */
+function uncertaintyOf(a: { phi: number; sd: number }, n: number, nLevel: number): DriftUncertainty {
+  const oneMinus = Math.max(1e-3, 1 - a.phi);
+  const level = a.sd * Math.sqrt((1 + a.phi) / (Math.max(1, nLevel) * oneMinus));
+  const phiSe = Math.max(Math.sqrt((1 - a.phi * a.phi) / n), 1 / n);
+  return {
+    level: round(Math.min(LEVEL_SE_MAX, level), 5),
+    persistence: round(Math.min(PERSISTENCE_SE_MAX, phiSe / oneMinus), 5),
+    wander: round(Math.sqrt(1 / (2 * n)), 5),
+  };
+}
+
 /** Fits the drift model to sampled (height, time) pairs. Never throws: bad samples come back as one message. */
 export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<BlockTimeFit, string> {
   const bad = validate(samples);
@@ -253,6 +276,7 @@ export function fitBlockTimes(samples: readonly BlockTimeSample[]): Result<Block
     },
     outages: { rate: round(pb.rate, 6), meanMs: pb.rate > 0 ? round(pb.meanMs, 3) : 0 },
     jitter: round(pb.jitter, 4),
+    uncertainty: uncertaintyOf(a, n, Math.round((last.height - since) / L)),
   };
   return ok({
     model,

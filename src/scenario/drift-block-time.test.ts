@@ -51,6 +51,27 @@ describe("chain.blockTime {drift: ...}", () => {
     expect(modelOf(driftDocument(m).drift === undefined ? {} : driftDocument(m))).toEqual(m);
   });
 
+  it("reads back the fit's uncertainty, and refuses a negative or oversized one by its key", () => {
+    const m: DriftBlockTime = {
+      kind: "drift",
+      meanMs: 6000,
+      anchor: { height: 10, timeMs: GENESIS, rateMs: 6100 },
+      segmentBlocks: 600,
+      persistence: 0.97,
+      wander: 0.01,
+      daily: { amplitude: 0, peakMs: 0 },
+      shifts: { rate: 0, size: 0 },
+      outages: { rate: 0, meanMs: 0 },
+      jitter: 0.1,
+      uncertainty: { level: 0.021, persistence: 1.2, wander: 0.0546 },
+    };
+    expect(modelOf(driftDocument(m))).toEqual(m);
+    const bad = (u: unknown) => errorsOf({ drift: { mean: "6s", uncertainty: u } }).join("\n");
+    expect(bad({ level: -0.1, persistence: 0, wander: 0 })).toMatch(/drift\.uncertainty\.level/);
+    expect(bad({ level: 0, persistence: 5, wander: 0 })).toMatch(/drift\.uncertainty\.persistence/);
+    expect(bad({ level: 0, persistence: 0 })).toMatch(/drift\.uncertainty\.wander/);
+  });
+
   it("names the key that is wrong", () => {
     expect(errorsOf({ drift: { mean: "6s", persistence: 1 } }).join("\n")).toMatch(/drift\.persistence/);
     expect(errorsOf({ drift: { mean: "6s", daily: { amplitude: 0.1, peak: "25:00" } } }).join("\n")).toMatch(

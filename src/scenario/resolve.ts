@@ -168,6 +168,7 @@ function resolveDrift(d: DriftDocument, genesisMs: UnixMs): BlockTimeModel {
     shifts: { rate: d.shifts?.rate ?? 0, size: d.shifts?.size ?? 0 },
     outages: { rate: d.outages?.rate ?? 0, meanMs: d.outages === undefined ? 0 : ms(d.outages.mean) },
     jitter: d.jitter ?? 0,
+    ...(d.uncertainty === undefined ? {} : { uncertainty: { ...d.uncertainty } }),
   };
 }
 

@@ -518,6 +518,19 @@ const driftBlockTime = z
     jitter: z.optional(
       z.number().min(0).max(0.4).meta({ description: "Coefficient of variation of one block (default 0)" }),
     ),
+    uncertainty: z.optional(
+      z
+        .strictObject({
+          level: unit("Standard deviation of the log mean's draw per seed"),
+          persistence: z
+            .number()
+            .min(0)
+            .max(4)
+            .meta({ description: "Standard deviation of the draw of ln(1 − persistence) per seed, at most 4" }),
+          wander: unit("Standard deviation of the log wander's draw per seed"),
+        })
+        .meta({ description: "The fit's sampling uncertainty, drawn once per seed (default: none)" }),
+    ),
   })
   .meta({ description: "A local mean that drifts: AR(1), daily cycle, regime shifts, outages, per-block jitter" });
 
