@@ -8,6 +8,7 @@ import { Session } from "../src/harness/session.js";
 import type { ValidatorName } from "../src/harness/world.js";
 import { cancelEffective } from "./cancel-effective.js";
 import { latestScheduleWins } from "./latest-schedule-wins.js";
+import { skipHeightSkips } from "./skip-height-skips.js";
 import { storeUpgradesOnce } from "./store-upgrades-once.js";
 
 const clean = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
@@ -22,11 +23,13 @@ const clean = (o: Record<string, number | undefined>): Partial<Record<ValidatorN
  */
 describe("incremental property checks", () => {
   // `runs`: sampled runs per fault setting, enough for the planted fault to show in some (keep-first-schedule needs
-  // two schedules of which the first stands, rarer since the compound commands share the draws: 2 of 50 runs).
+  // two schedules of which the first stands, rarer since the compound commands share the draws: 2 of 50 runs;
+  // ignore-skip-heights needs a coordinated skip, then a swap to a binary with the handler: about 1 run in 30).
   const cases: readonly { readonly property: Property; readonly fault: Fault; readonly runs: number }[] = [
     { property: latestScheduleWins, fault: "keep-first-schedule", runs: 50 },
     { property: cancelEffective, fault: "ignore-cancel", runs: 30 },
     { property: storeUpgradesOnce, fault: "store-upgrades-wrong-height", runs: 30 },
+    { property: skipHeightSkips, fault: "ignore-skip-heights", runs: 100 },
   ];
   for (const { property, fault, runs: numRuns } of cases) {
     it(`${property.name}: the verdict from scratch after every command, with ${fault} and without`, () => {

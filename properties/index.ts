@@ -11,6 +11,7 @@ import { modelAgreement } from "./model-agreement.js";
 import { operatorLiveness } from "./operator-liveness.js";
 import { runOnce } from "./run-once.js";
 import { scheduleChecks } from "./schedule-checks.js";
+import { skipHeightSkips } from "./skip-height-skips.js";
 import { storeUpgradesOnce } from "./store-upgrades-once.js";
 
 /**
@@ -20,6 +21,7 @@ import { storeUpgradesOnce } from "./store-upgrades-once.js";
 export const PROPERTIES = [
   runOnce,
   correctHeight,
+  skipHeightSkips,
   gracefulHalt,
   earlySwapHalts,
   cancelEffective,

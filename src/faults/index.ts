@@ -2,6 +2,7 @@ import { allowCompletedNames } from "./allow-completed-names.js";
 import { allowPastPlans } from "./allow-past-plans.js";
 import type { FaultDefinition } from "./hooks.js";
 import { ignoreCancel } from "./ignore-cancel.js";
+import { ignoreSkipHeights } from "./ignore-skip-heights.js";
 import { keepFirstSchedule } from "./keep-first-schedule.js";
 import { missedHalt } from "./missed-halt.js";
 import { noEarlyHalt } from "./no-early-halt.js";
@@ -38,6 +39,7 @@ export const FAULTS = [
   staleBinarySwap,
   unrecordedMigrations,
   noSwitchAfterFailedDownload,
+  ignoreSkipHeights,
 ] as const satisfies readonly FaultDefinition[];
 
 export type Fault = (typeof FAULTS)[number]["name"];
