@@ -1,76 +1,54 @@
-import { type DescFile, toBinary } from "@bufbuild/protobuf";
-import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import {
+  createFileRegistry,
+  type DescEnum,
+  type DescExtension,
+  type DescFile,
+  type DescMessage,
+  type DescService,
+  type FileRegistry,
+  toBinary,
+} from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 
 /**
- * The descriptor pool server reflection answers from (grpc-go uses the process-wide registry): the given files and
- * all their transitive dependencies, indexed by file name, by every fully-qualified symbol they declare (messages,
- * fields, oneofs, enums, enum values, services, methods, extensions) and by extension (extendee, number).
+ * The descriptor pool server reflection answers from (grpc-go uses the process-wide registry): a protobuf-es
+ * `FileRegistry` of the given files and all their transitive dependencies. The registry resolves files by name,
+ * messages, enums, services and extensions by fully-qualified name, and extensions by (extendee, number). What it
+ * does not resolve, and grpc-go's `file_containing_symbol` does, is indexed here from its descriptors: the members
+ * of a type (fields, oneofs, enum values in their C++ scope, methods).
  */
 export class DescriptorIndex {
-  readonly #files = new Map<string, DescFile>();
-  readonly #symbols = new Map<string, DescFile>();
-  readonly #extensions = new Map<string, Map<number, DescFile>>();
+  readonly #registry: FileRegistry;
+  readonly #members = new Map<string, DescFile>();
   readonly #encoded = new Map<string, Uint8Array>();
 
   constructor(roots: readonly DescFile[]) {
-    const queue = [...roots];
-    while (queue.length > 0) {
-      const f = queue.shift()!;
-      if (this.#files.has(f.proto.name)) continue;
-      this.#files.set(f.proto.name, f);
-      this.#indexFile(f);
-      queue.push(...f.dependencies);
-    }
-  }
-
-  #indexFile(f: DescFile): void {
-    const pkg = f.proto.package;
-    const add = (name: string) => {
-      if (!this.#symbols.has(name)) this.#symbols.set(name, f);
-    };
-    for (const t of nestedTypes(f)) {
-      add(t.typeName);
-      switch (t.kind) {
-        case "message":
-          for (const field of t.fields) add(`${t.typeName}.${field.name}`);
-          for (const o of t.oneofs) add(`${t.typeName}.${o.name}`);
-          break;
-        case "enum": {
-          const scope = t.parent?.typeName ?? pkg;
-          for (const v of t.values) add(scope === "" ? v.name : `${scope}.${v.name}`);
-          break;
-        }
-        case "service":
-          for (const m of t.methods) add(`${t.typeName}.${m.name}`);
-          break;
-        case "extension": {
-          const byNumber = this.#extensions.get(t.extendee.typeName) ?? new Map<number, DescFile>();
-          byNumber.set(t.number, f);
-          this.#extensions.set(t.extendee.typeName, byNumber);
-          break;
-        }
-      }
+    this.#registry = createFileRegistry(...roots.map(registryOf));
+    for (const t of this.#registry) {
+      for (const name of memberNames(t)) if (!this.#members.has(name)) this.#members.set(name, t.file);
     }
   }
 
   fileByName(name: string): DescFile | undefined {
-    return this.#files.get(name);
+    return this.#registry.getFile(name);
   }
 
   fileContainingSymbol(symbol: string): DescFile | undefined {
-    return this.#symbols.get(symbol);
+    return this.#registry.get(symbol)?.file ?? this.#members.get(symbol);
   }
 
   fileContainingExtension(extendee: string, number: number): DescFile | undefined {
-    return this.#extensions.get(extendee)?.get(number);
+    const message = this.#registry.getMessage(extendee);
+    return message === undefined ? undefined : this.#registry.getExtensionFor(message, number)?.file;
   }
 
   /** Extension numbers of a message type, ascending; undefined when the type is unknown and has none. */
   extensionNumbers(typeName: string): number[] | undefined {
-    const numbers = [...(this.#extensions.get(typeName)?.keys() ?? [])].sort((a, b) => a - b);
-    if (numbers.length === 0 && !this.#symbols.has(typeName)) return undefined;
-    return numbers;
+    const numbers = new Set<number>();
+    for (const t of this.#registry)
+      if (t.kind === "extension" && t.extendee.typeName === typeName) numbers.add(t.number);
+    if (numbers.size === 0 && this.fileContainingSymbol(typeName) === undefined) return undefined;
+    return [...numbers].sort((a, b) => a - b);
   }
 
   /** The serialized FileDescriptorProto of a file. */
@@ -99,5 +77,26 @@ export class DescriptorIndex {
       queue.push(...f.dependencies);
     }
     return out;
+  }
+}
+
+/** A registry of one file and its transitive dependencies (protobuf-es resolves the imports and adds them). */
+function registryOf(file: DescFile): FileRegistry {
+  return createFileRegistry(file.proto, (name) => file.dependencies.find((d) => d.proto.name === name));
+}
+
+/** The symbols a type declares below its own name: fields and oneofs, enum values (in the enum's scope), methods. */
+function memberNames(t: DescMessage | DescEnum | DescExtension | DescService): string[] {
+  switch (t.kind) {
+    case "message":
+      return [...t.fields, ...t.oneofs].map((m) => `${t.typeName}.${m.name}`);
+    case "enum": {
+      const scope = t.parent?.typeName ?? t.file.proto.package;
+      return t.values.map((v) => (scope === "" ? v.name : `${scope}.${v.name}`));
+    }
+    case "service":
+      return t.methods.map((m) => `${t.typeName}.${m.name}`);
+    case "extension":
+      return [];
   }
 }
