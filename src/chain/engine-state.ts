@@ -51,6 +51,8 @@ export interface NodeRecord<S> {
 
 /** An operator's early start: the binary to go back to, and cosmovisor's handled height before a staged upgrade. */
 export interface OperatorEarly {
+  /** The plan acted on: the fix's draws are at its height. */
+  readonly planHeight: number;
   readonly oldBinary: string;
   readonly handledHeight: number;
   readonly staged: boolean;

@@ -68,7 +68,7 @@ export function haltNode<S>(
   s.halts.push(rec);
   s.trace.emit({ kind: "halt", node: n.cfg.name, height, haltKind: halt.kind, message: halt.message, timeMs });
   if (n.cfg.operator !== undefined && halt.kind === "upgrade-needed") scheduleOperator(ctx, n, height, timeMs);
-  else if (n.operatorEarly !== undefined) scheduleFix(ctx, n, height, timeMs);
+  else if (n.operatorEarly !== undefined) scheduleFix(ctx, n, timeMs);
   if (n.cfg.sidecar.enabled && halt.kind === "upgrade-needed")
     pushEvent(s.schedule, {
       timeMs: timeMs + n.cfg.sidecar.delayMs,

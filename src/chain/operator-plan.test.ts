@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CosmovisorOperator, ManualOperator, OperatorConfig } from "../app/operator.js";
 import { OperatorDraws } from "./operator-draws.js";
-import { planEarly, planFix, planRecovery, sampleDuration } from "./operator-plan.js";
+import { planEarly, planFix, planRecovery, recoveryStartMs, sampleDuration } from "./operator-plan.js";
 
 const MIN = 60_000;
 const HALT = Date.UTC(2026, 0, 5, 10, 0); // a Monday, 11:00 in Berlin
@@ -271,5 +271,39 @@ describe("ahead of the upgrade (planEarly) and the fix (planFix)", () => {
     ]);
     const c = planRecovery(op({ cosmovisor: visor() }), input, draws, true);
     expect(c.steps?.filter((s) => s.binary !== undefined).map((s) => [s.phase, s.binary])).toEqual([["restart", "v2"]]);
+  });
+});
+
+describe("the recovery's start after an early action (explore halt-recovery)", () => {
+  const early = (leadMs: number) => ({ probability: 1, lead: { kind: "fixed", ms: leadMs } as const });
+
+  it("is the halt when nothing happens early, or when the person went back to the old binary before it", () => {
+    expect(recoveryStartMs(op({ manual: person() }), HALT, 1000, draws)).toBe(HALT);
+    expect(recoveryStartMs(op({ manual: person({ early: early(60 * MIN) }) }), HALT, 1000, draws)).toBe(HALT);
+  });
+
+  it("is the person's fix when it comes after the halt: the node catches up and halts then", () => {
+    // Installed 10m before the halt, noticed 30m later: 20m after the halt.
+    expect(recoveryStartMs(op({ manual: person({ early: early(10 * MIN) }) }), HALT, 1000, draws)).toBe(
+      HALT + 20 * MIN,
+    );
+  });
+
+  it("is never when nobody goes back: a staged cosmovisor without a person, or one that stalls", () => {
+    const staged = visor({ addUpgrade: early(60 * MIN) });
+    expect(recoveryStartMs(op({ cosmovisor: staged }), HALT, 1000, draws)).toBe(Number.POSITIVE_INFINITY);
+    const failing = {
+      ...staged,
+      autoDownload: { duration: { kind: "fixed", ms: 0 } as const, failureProbability: 1 },
+    };
+    expect(recoveryStartMs(op({ cosmovisor: failing }), HALT, 1000, draws)).toBe(Number.POSITIVE_INFINITY);
+    // Handed to the person when it gives up: back on the old binary 30m after the failure, before the halt.
+    const handed = op({ cosmovisor: { ...failing, onFailure: "manual" }, manual: person() });
+    expect(recoveryStartMs(handed, HALT, 1000, draws)).toBe(HALT);
+    // A staged switch with a person behind it: the restart halts at once, the fix comes 30m later.
+    const fixed = op({ cosmovisor: visor({ addUpgrade: early(10 * MIN) }), manual: person() });
+    const start = recoveryStartMs(fixed, HALT, 1000, draws);
+    expect(start - HALT).toBeGreaterThanOrEqual(20 * MIN);
+    expect(start - HALT).toBeLessThan(20 * MIN + 300);
   });
 });

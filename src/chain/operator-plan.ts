@@ -349,3 +349,27 @@ export function planFix(
     emit?.(t, "downgrade", () => `the operator goes back to ${oldBinary} and restarts the node`, oldBinary);
   return steps ?? [];
 }
+
+/**
+ * When the node's halt recovery can start, given its operator's early action, for `explore halt-recovery`: the halt
+ * itself when nothing happens early or the person has fixed it by then; the fix (the node catches up and halts at
+ * the plan height then) when it comes later; never when nobody fixes it. The halt is taken as expected (the lead
+ * counts back from `haltMs`); draws at episode `episode`.
+ */
+export function recoveryStartMs(op: OperatorConfig, haltMs: number, episode: number, draws: OperatorDraws): number {
+  if (op.manual?.early === undefined && op.cosmovisor?.addUpgrade === undefined) return haltMs;
+  const input = {
+    nowMs: Number.NEGATIVE_INFINITY,
+    expectedHaltMs: haltMs,
+    planName: "the plan",
+    planHeight: episode,
+    binary: "the new binary",
+    oldBinary: "the old binary",
+  };
+  const last = planEarly(op, input, draws).at(-1);
+  if (last === undefined) return haltMs;
+  if (last.phase === "downgrade") return Math.max(haltMs, last.atMs);
+  if (last.phase !== "restart-early" || op.manual === undefined) return NEVER;
+  const fix = planFix(op.manual, last.atMs, episode, input.oldBinary, draws).at(-1);
+  return fix?.phase === "downgrade" ? Math.max(haltMs, fix.atMs) : NEVER;
+}

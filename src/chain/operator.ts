@@ -125,8 +125,11 @@ export function scheduleEarly<S>(
   }
 }
 
-/** After a halt below the plan height that the operator's early start caused: the person's fix (planFix), if any. */
-export function scheduleFix<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height: number, timeMs: number): void {
+/**
+ * After a halt below the plan height that the operator's early start caused: the person's fix (planFix), if any,
+ * with the draws of episode = the plan height (as `explore halt-recovery` draws it).
+ */
+export function scheduleFix<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, timeMs: number): void {
   const early = n.operatorEarly;
   const m = n.cfg.operator?.manual;
   if (early === undefined) return;
@@ -141,7 +144,7 @@ export function scheduleFix<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height: numb
     return;
   }
   const draws = new OperatorDraws(ctx.s.cfg.seed, n.cfg.name);
-  for (const st of planFix(m, timeMs, height, early.oldBinary, draws)) pushStep(ctx, n, st, n.haltSeq, false);
+  for (const st of planFix(m, timeMs, early.planHeight, early.oldBinary, draws)) pushStep(ctx, n, st, n.haltSeq, false);
 }
 
 /** What the engine does for an operator step: start a binary, stop the running node, or nothing. */
@@ -191,13 +194,23 @@ function earlyEffect<S>(
   switch (e.phase) {
     case "stage":
       ctx.host.stageUpgradeInfo(n.state, plan.planName, plan.planHeight);
-      n.operatorEarly = { oldBinary: n.binary, handledHeight: n.sidecarHandledHeight, staged: true };
+      n.operatorEarly = {
+        planHeight: plan.planHeight,
+        oldBinary: n.binary,
+        handledHeight: n.sidecarHandledHeight,
+        staged: true,
+      };
       n.sidecarHandledHeight = Math.max(n.sidecarHandledHeight, plan.planHeight);
       break;
     case "stop":
       return n.status === "running";
     case "restart-early":
-      n.operatorEarly ??= { oldBinary: n.binary, handledHeight: n.sidecarHandledHeight, staged: false };
+      n.operatorEarly ??= {
+        planHeight: plan.planHeight,
+        oldBinary: n.binary,
+        handledHeight: n.sidecarHandledHeight,
+        staged: false,
+      };
       break;
     default:
       break;
