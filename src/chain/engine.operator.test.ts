@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { at, binary, schedule, steps, testChain } from "../../test/kit/chain.js";
 import type { CosmovisorOperator, ManualOperator, OperatorConfig } from "../app/operator.js";
 import { ChainEngine } from "./engine.js";
+import { OperatorDraws } from "./operator-draws.js";
+import { planRecovery } from "./operator-plan.js";
 
 /**
  * The operator model in the engine (operator.ts): what the chain and each node do when operators act, at the halt
@@ -75,6 +77,49 @@ describe("a wrong binary really runs", () => {
     expect(e.halts.filter((h) => h.node === "val1")).toHaveLength(4);
     expect(e.nodeStatus("val1")).toMatchObject({ status: "running", binary: "v2" });
     expect([...e.handlerRuns]).toEqual([["v2", 1]]);
+  });
+});
+
+describe("what the operator does at the halt", () => {
+  it("goes on with its own recovery through the halts of its wrong binaries: no fresh start, no fresh draws", () => {
+    const m = person({ wrongBinaryProbability: 1, reaction: { kind: "uniform", minMs: MIN, maxMs: 60 * MIN } });
+    const e = chain(operator({ manual: m }));
+    e.run({ untilTimeMs: GENESIS + PLAN * 6000 + 5 * 60 * MIN });
+    const halt = e.halts.find((h) => h.node === "val1");
+    const plan = planRecovery(
+      { manual: m, binaries: new Map() },
+      { haltMs: halt!.timeMs, episode: PLAN, binary: "v2", oldBinary: "v1" },
+      new OperatorDraws(1, "val1"),
+      true,
+    );
+    const traced = ofVal1(lines(e), "operator").map((l) => [l.phase, timeOf(l)]);
+    expect(traced).toEqual(plan.steps?.map((st) => [st.phase, st.atMs]));
+    expect(e.halts.filter((h) => h.node === "val1")).toHaveLength(4);
+  });
+
+  it("cosmovisor does not switch again for a height it handled: a binary without the handler stays halted", () => {
+    const e = chain(operator({ cosmovisor: visor(), binaries: new Map([["v2", "v1"]]) }));
+    e.run({ untilTimeMs: GENESIS + PLAN * 6000 + 30 * MIN });
+    const none = ofVal1(lines(e), "operator").filter((l) => l.phase === "none");
+    expect(none.map((l) => l.detail)).toEqual([`already switched binaries for height ${PLAN}`]);
+    expect(e.halts.filter((h) => h.node === "val1").map((h) => h.height)).toEqual([PLAN, PLAN]);
+    expect(e.nodeStatus("val1")).toMatchObject({ status: "halted", binary: "v1" });
+  });
+
+  it("a person switches whatever cosmovisor handled: with no cosmovisor, each halt is acted on", () => {
+    const e = chain(operator({ manual: person(), binaries: new Map([["v2", "v1"]]) }));
+    e.run({ untilTimeMs: GENESIS + PLAN * 6000 + 25 * MIN });
+    expect(e.halts.filter((h) => h.node === "val1").map((h) => h.height)).toEqual([PLAN, PLAN, PLAN]);
+  });
+
+  it("does nothing when no binary, or more than one, has the plan's handler", () => {
+    const none = chain(operator({ manual: person() }), [binary("v1"), binary("v3", { v3: { handler: "noop" } })]);
+    none.run({ untilTimeMs: GENESIS + PLAN * 6000 + 30 * MIN });
+    expect(ofVal1(lines(none), "operator").map((l) => l.detail)).toEqual(['no binary has a handler for "v2"']);
+    const two = chain(operator({ manual: person() }), [...BINARIES, binary("v2b", { v2: { handler: "noop" } })]);
+    two.run({ untilTimeMs: GENESIS + PLAN * 6000 + 30 * MIN });
+    expect(ofVal1(lines(two), "operator").map((l) => l.detail)).toEqual(['several binaries have a handler for "v2"']);
+    expect(two.nodeStatus("val1")).toMatchObject({ status: "halted", binary: "v1" });
   });
 });
 
