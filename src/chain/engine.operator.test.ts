@@ -123,6 +123,8 @@ describe("what the operator does at the halt", () => {
   });
 });
 
+const lead = (ms: number) => ({ probability: 1, lead: { kind: "fixed", ms } as const });
+
 describe("a person who installs the new binary ahead of time", () => {
   const early = (lead: number, probability = 1) =>
     operator({ manual: person({ early: { probability, lead: { kind: "fixed", ms: lead } } }) });
@@ -142,6 +144,29 @@ describe("a person who installs the new binary ahead of time", () => {
     expect(ofVal1(t, "start").map((l) => l.binary)).toEqual(["v1", "v2", "v1", "v2"]);
     expect(e.nodeStatus("val1")).toMatchObject({ status: "running", binary: "v2" });
     expect([...e.handlerRuns]).toEqual([["v2", 1]]);
+  });
+
+  it("acts only if its node is running when the plan is committed, and not when it already runs the plan's binary", () => {
+    const m = operator({ manual: person({ early: lead(20 * MIN) }) });
+    const down = testChain({
+      binaries: BINARIES,
+      engine: { keepTrace: true },
+      nodes: { val1: m },
+      steps: steps([at(1), { kind: "stop", node: "val1" }], [at(2), schedule(PLAN)]),
+    });
+    down.run({ untilHeight: PLAN - 1 });
+    expect(ofVal1(lines(down), "operator")).toEqual([]);
+    const onV2 = testChain({
+      binaries: BINARIES,
+      engine: { keepTrace: true },
+      nodes: { val1: m },
+      steps: steps(
+        [at(1), { kind: "swapBinary", node: "val1", binary: "v2", skipUpgradeHeights: [] }],
+        [at(2), schedule(PLAN)],
+      ),
+    });
+    onV2.run({ untilHeight: 3 });
+    expect(ofVal1(lines(onV2), "operator")).toEqual([]);
   });
 
   it("with probability 0 does nothing ahead of time", () => {
