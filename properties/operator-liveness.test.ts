@@ -27,6 +27,10 @@ describe("operator-liveness over the library's operator scenarios", () => {
     "scenarios/operator-night-time-halt.yaml",
     "scenarios/operator-third-never-upgrades.yaml",
     "scenarios/operator-pre-upgrade-retries-and-wrong-binary.yaml",
+    "scenarios/operator-early-install-binary-too-early.yaml",
+    "scenarios/operator-staged-upgrade-switches-early.yaml",
+    "scenarios/operator-early-start-store-upgrades-not-applied.yaml",
+    "scenarios/operator-early-release-drops-previous-handler.yaml",
   ])("holds on %s", (file) => expect(traceOf(file)).toEqual({ holds: true }));
 
   /** A fixture's trace with the property's operator population in place of its sidecars, three days on. */

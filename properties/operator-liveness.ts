@@ -14,8 +14,9 @@ const OPERATOR_HOURS = 72;
 /**
  * eventually-operator-liveness: the session's scenario replayed with an operator model on every validator (drawn
  * from the run's seed, counter-based: cosmovisor with backups and downloads that may fail, falling back to a
- * person; cosmovisor alone; a person alone, who may be absent or start a wrong binary) instead of its sidecars, for
- * three more days. Read from the trace, for every upgrade-needed halt at height H:
+ * person; cosmovisor alone, sometimes staged ahead of the plan height; a person alone, who may be absent, start a
+ * wrong binary or install the new one ahead of time) instead of its sidecars, for three more days. Read from the
+ * trace, for every upgrade-needed halt at height H:
  *
  * - once the validators whose operator has restarted them for H with the plan's binary (and that have not halted
  *   since for another reason, or been stopped) hold more than 2/3 of the power, block H is committed at that
@@ -45,7 +46,8 @@ export function population(seed: number): Record<string, OperatorDocument> {
   for (const v of VALIDATORS) {
     const r = streamFor(seed, `operator-liveness/${v}`);
     const kind = r.next();
-    const person = { reaction: { lognormal: { median: "30m", p90: "2h" } }, absent: 0.1, wrongBinary: 0.2 };
+    const early = { probability: 0.15, lead: { uniform: { min: "0s", max: "3h" } } };
+    const person = { reaction: { lognormal: { median: "30m", p90: "2h" } }, absent: 0.1, wrongBinary: 0.2, early };
     const backup = { duration: { uniform: { min: "0s", max: "40m" } } };
     out[v] =
       kind < 0.6
@@ -58,7 +60,7 @@ export function population(seed: number): Record<string, OperatorDocument> {
             manual: person,
           }
         : kind < 0.8
-          ? { cosmovisor: { backup } }
+          ? { cosmovisor: { backup, addUpgrade: early } }
           : { manual: person };
   }
   return out;

@@ -71,6 +71,13 @@ export interface AppHost<S, I = unknown> {
    * file system's error text when that fails (a read-only `data/`, a full disk).
    */
   writeUpgradeInfo(state: S, content: string): { readonly ok: true } | { readonly ok: false; readonly error: string };
+  /**
+   * What `cosmovisor add-upgrade <name> <bin> --upgrade-height <height>` writes to data/upgrade-info.json (the plan
+   * as Go's json.Marshal renders it); the write error's text, else undefined.
+   */
+  stageUpgradeInfo(state: S, name: string, height: number): string | undefined;
+  /** Removes data/upgrade-info.json (an operator undoing a staged upgrade). */
+  removeUpgradeInfo(state: S): void;
   readCommitted(state: S): CommittedView;
   /** `readCommitted(state).plan` alone (read after every block that changed something: the cheap part only). */
   readCommittedPlan(state: S): CommittedView["plan"];

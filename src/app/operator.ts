@@ -34,6 +34,17 @@ export interface ManualOperator {
   readonly absentProbability: number;
   /** Probability, per attempt, that they start a binary without the handler (then notice and react again). */
   readonly wrongBinaryProbability: number;
+  /**
+   * Installing the plan's binary ahead of time (docs/fidelity.md §4.5 rows 1, 6 and 7): with this probability the
+   * person swaps the binary and restarts the node `lead` before the halt they expect, once the plan is committed.
+   */
+  readonly early?: EarlyAction | undefined;
+}
+
+/** An action taken ahead of the upgrade: with `probability`, `lead` before the expected halt. */
+export interface EarlyAction {
+  readonly probability: number;
+  readonly lead: DurationDistribution;
 }
 
 /** What happens when cosmovisor gives up (a failed download, a failed pre-upgrade, no restart after upgrade). */
@@ -60,6 +71,12 @@ export interface CosmovisorOperator {
   /** DAEMON_PREUPGRADE_MAX_RETRIES (default 0). */
   readonly preUpgradeMaxRetries: number;
   readonly onFailure: OnFailure;
+  /**
+   * `cosmovisor add-upgrade <plan> <binary> --upgrade-height <H>` run ahead of time (docs/fidelity.md §4.5 row 2): it
+   * writes data/upgrade-info.json at once, and cosmovisor without a height gate (v1.5, cosmos/cosmos-sdk#19227; or
+   * any version restarted after staging, #22167) switches at its next poll, below the plan height.
+   */
+  readonly addUpgrade?: EarlyAction | undefined;
 }
 
 export interface OperatorConfig {

@@ -15,7 +15,7 @@ import { type MultiStoreSnapshot, VersionedMultiStore } from "../store/versioned
 import { UpgradeKeeper } from "../upgrade/keeper.js";
 import { donePrefix, parseDoneKey } from "../upgrade/keys.js";
 import { upgradeStoreLoader } from "../upgrade/store-loader.js";
-import { parseUpgradeInfoJson } from "../upgrade/upgrade-info.js";
+import { parseUpgradeInfoJson, planToUpgradeInfoJson } from "../upgrade/upgrade-info.js";
 import type { BinaryDef } from "./binary.js";
 import { StoreCtx } from "./context.js";
 import { type AppHooks, NO_HOOKS } from "./hooks.js";
@@ -214,6 +214,23 @@ export class SimAppHost implements AppHost<NodeState, SimNodeImage> {
       return { kind: "invalid", error: "invalid upgrade-info.json content; name and height must be not empty" };
     }
     return { kind: "ok", name: d.value.name, height: Number(d.value.height), info: d.value.info };
+  }
+
+  /**
+   * tools/cosmovisor/cmd/cosmovisor/add_upgrade.go: the name lower-cased (unless COSMOVISOR_DISABLE_RECASE), the
+   * plan `{name, height}` marshalled and written to data/upgrade-info.json (mode 0o755, `--force` overwriting).
+   */
+  stageUpgradeInfo(state: NodeState, name: string, height: number): string | undefined {
+    const json = planToUpgradeInfoJson({ name: name.toLowerCase(), height: BigInt(height), info: "" });
+    // A live node's data/ exists (it holds the node's databases); this model creates it on the first write.
+    const dir = state.fs.mkdirAll(`${state.home}/data`, 0o755);
+    if (!dir.ok) return dir.error.message;
+    const r = state.fs.writeFile(`${state.home}/${UPGRADE_INFO}`, json, 0o755);
+    return r.ok ? undefined : r.error.message;
+  }
+
+  removeUpgradeInfo(state: NodeState): void {
+    state.fs.removeFile(`${state.home}/${UPGRADE_INFO}`);
   }
 
   #committedCtx(state: NodeState): { ctx: StoreCtx; ms: MultiStore } | undefined {

@@ -133,17 +133,24 @@ export function recordPlanOutcome<S>(s: EngineState<S>, height: number, rep: App
   if (rep.skipped !== undefined) book.lastPlanEventHeight = height;
 }
 
-/** Emits a `plan` trace event when the committed plan differs from the last one traced. */
-export function tracePlanChange<S>(ctx: EngineCtx<S>, height: number): void {
+/**
+ * Emits a `plan` trace event when the committed plan differs from the last one traced; returns the new plan then
+ * (null: cleared), else undefined.
+ */
+export function tracePlanChange<S>(
+  ctx: EngineCtx<S>,
+  height: number,
+): { readonly name: string; readonly height: number } | null | undefined {
   const { book } = ctx.s;
   const ref = referenceNode(ctx);
-  if (ref === undefined) return;
+  if (ref === undefined) return undefined;
   const plan = ctx.host.readCommittedPlan(ref.state);
   const key = canonicalJson(plan);
-  if (key === book.lastPlanKey) return;
+  if (key === book.lastPlanKey) return undefined;
   book.lastPlanKey = key;
   book.lastPlanEventHeight = Math.max(book.lastPlanEventHeight, height);
   ctx.s.trace.emit({ kind: "plan", height, plan });
+  return plan;
 }
 
 /** Step results by step index, including steps whose transactions never landed (reported as failed). */

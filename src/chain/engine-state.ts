@@ -38,11 +38,24 @@ export interface NodeRecord<S> {
   haltSeq: number;
   /** Highest upgrade-info height the node's sidecar has acted on (0: none). */
   sidecarHandledHeight: number;
+  /** The node's halts up to this sequence number are covered by its operator's recovery in progress (operator.ts). */
+  operatorThroughSeq: number;
+  /** Set while the node runs a binary its operator started ahead of the upgrade (operator.ts), until it goes back. */
+  operatorEarly: OperatorEarly | undefined;
   /**
    * The process and height of this node's last execution that did not halt, in an attempt that stalled (produce.ts:
    * a retry of that height by the same process cannot halt either). Not part of a snapshot.
    */
   stalledOk?: { readonly process: NodeProcess; readonly height: number } | undefined;
+}
+
+/** An operator's early start: the binary to go back to, and cosmovisor's handled height before a staged upgrade. */
+export interface OperatorEarly {
+  /** The plan acted on: the fix's draws are at its height. */
+  readonly planHeight: number;
+  readonly oldBinary: string;
+  readonly handledHeight: number;
+  readonly staged: boolean;
 }
 
 /** A transaction waiting for the next block, and the step that sent it. */
@@ -208,6 +221,8 @@ export function genesisState<S, I>(
       skip: c.skipUpgradeHeights,
       haltSeq: 0,
       sidecarHandledHeight: 0,
+      operatorThroughSeq: 0,
+      operatorEarly: undefined,
     })),
     height: base,
     lastTimeMs: cfg.genesisTimeMs,

@@ -155,9 +155,15 @@ export class ChainEngine<S, I = unknown> {
       return true;
     }
     const n = recordedNode(this.#ctx.s, e.node);
-    const binary = e.kind === "operator" ? operatorStep(this.#ctx, n, e) : sidecarBinary(this.#ctx, n, e.haltSeq);
-    if (binary !== undefined) this.#start(n, binary, n.skip);
-    return e.kind !== "operator" || binary !== undefined;
+    if (e.kind === "sidecar") {
+      const binary = sidecarBinary(this.#ctx, n, e.haltSeq);
+      if (binary !== undefined) this.#start(n, binary, n.skip);
+      return true;
+    }
+    const move = operatorStep(this.#ctx, n, e);
+    if (move?.kind === "stop") stopNode(this.#ctx, n);
+    if (move?.kind === "start") this.#start(n, move.binary, n.skip);
+    return move !== undefined;
   }
 
   #runStep(step: Step): void {

@@ -14,6 +14,8 @@ export type QueuedPayload =
       readonly phase: OperatorPhase;
       readonly detail: string;
       readonly binary?: string | undefined;
+      /** A step taken ahead of the upgrade (operator.ts scheduleEarly): it applies while the node is not halted. */
+      readonly early?: { readonly planName: string; readonly planHeight: number } | undefined;
       /** On the restart step: cosmovisor's download failed earlier in this recovery. */
       readonly afterDownloadFailure?: boolean | undefined;
     };

@@ -1,7 +1,7 @@
 import type { Halt } from "../app/types.js";
 import type { LogLine } from "../core/context.js";
 import type { EngineCtx, EngineState, NodeRecord } from "./engine-state.js";
-import { scheduleOperator } from "./operator.js";
+import { scheduleFix, scheduleOperator } from "./operator.js";
 import type { HaltRecord } from "./records.js";
 import { offerHalt, pushEvent } from "./schedule.js";
 
@@ -68,6 +68,7 @@ export function haltNode<S>(
   s.halts.push(rec);
   s.trace.emit({ kind: "halt", node: n.cfg.name, height, haltKind: halt.kind, message: halt.message, timeMs });
   if (n.cfg.operator !== undefined && halt.kind === "upgrade-needed") scheduleOperator(ctx, n, height, timeMs);
+  else if (n.operatorEarly !== undefined) scheduleFix(ctx, n, timeMs);
   if (n.cfg.sidecar.enabled && halt.kind === "upgrade-needed")
     pushEvent(s.schedule, {
       timeMs: timeMs + n.cfg.sidecar.delayMs,

@@ -16,7 +16,10 @@ export type DrawPurpose =
   | "pre-upgrade"
   | "absent"
   | "reaction"
-  | "wrong-binary";
+  | "wrong-binary"
+  | "early"
+  | "early-lead"
+  | "fix-reaction";
 
 function fmix32(h0: number): number {
   let h = h0 >>> 0;
@@ -42,8 +45,13 @@ export class OperatorDraws {
   readonly #keys = new Map<DrawPurpose, number>();
   readonly #prefix: string;
 
-  constructor(seed: number, node: string) {
-    this.#prefix = `${seed}/operator/${node}/`;
+  constructor(seed: number, node: string, stream = "") {
+    this.#prefix = `${seed}/operator/${node}/${stream}`;
+  }
+
+  /** The draws of a separate stream of the same node (a staged upgrade's sequence: its own detect, backup, ...). */
+  stream(name: string): OperatorDraws {
+    return new OperatorDraws(0, "", `${this.#prefix}${name}/`);
   }
 
   #key(purpose: DrawPurpose): number {

@@ -1,4 +1,10 @@
-import type { CosmovisorOperator, DurationDistribution, ManualOperator, OperatorConfig } from "../app/operator.js";
+import type {
+  CosmovisorOperator,
+  DurationDistribution,
+  EarlyAction,
+  ManualOperator,
+  OperatorConfig,
+} from "../app/operator.js";
 import { WRONG_BINARY_ATTEMPTS_MAX } from "../app/operator.js";
 import { formatDuration } from "../core/go/duration.js";
 import { workingTimeEnd } from "./operator-calendar.js";
@@ -19,8 +25,13 @@ import type { OperatorDraws } from "./operator-draws.js";
  * 8. restart with the new binary if DAEMON_RESTART_AFTER_UPGRADE, else cosmovisor exits.
  * When cosmovisor gives up (5, 7, 8), the person behind it takes over (`onFailure: manual`) or nobody does (stall).
  * A person (no cosmovisor, or the fallback): absent with a probability; else reacts after a drawn time of working
- * time (the calendar pauses the clock); starts a wrong binary with a probability, which halts again at once, and
- * reacts again (at most WRONG_BINARY_ATTEMPTS_MAX times); then starts the right binary.
+ * time (the calendar pauses the clock); starts a wrong binary with a probability (the engine really starts it, and
+ * it halts again at once), and reacts again (at most WRONG_BINARY_ATTEMPTS_MAX times); then starts the right binary.
+ *
+ * Ahead of the upgrade (planEarly), once the plan is committed: a person installs the plan's binary and restarts the
+ * node `lead` before the halt they expect (`manual.early`), or runs `cosmovisor add-upgrade --upgrade-height`, which
+ * cosmovisor acts on at its next poll with the whole sequence above (`cosmovisor.addUpgrade`). The engine's own
+ * rules then halt the node below the plan height; the person notices after a reaction and downgrades (planFix).
  *
  * Pure: every random quantity is a draw of `draws` at (purpose, episode, attempt).
  */
@@ -43,6 +54,9 @@ export const OPERATOR_PHASES = [
   "operator-acts",
   "wrong-binary",
   "restart",
+  "stage",
+  "restart-early",
+  "downgrade",
 ] as const;
 export type OperatorPhase = Exclude<(typeof OPERATOR_PHASES)[number], "none">;
 
@@ -51,6 +65,8 @@ export interface OperatorStep {
   readonly atMs: number;
   readonly phase: OperatorPhase;
   readonly detail: string;
+  /** The binary the step starts (restart, wrong-binary, restart-early, downgrade). */
+  readonly binary?: string | undefined;
 }
 
 export interface RecoveryInput {
@@ -114,7 +130,17 @@ export function sampleDuration(d: DurationDistribution, u: number): number {
   }
 }
 
-type Emit = ((atMs: number, phase: OperatorPhase, detail: () => string) => void) | undefined;
+type Emit = ((atMs: number, phase: OperatorPhase, detail: () => string, binary?: string) => void) | undefined;
+
+const recorder = (record: boolean): { steps: OperatorStep[] | undefined; emit: Emit } => {
+  const steps: OperatorStep[] | undefined = record ? [] : undefined;
+  const emit: Emit =
+    steps === undefined
+      ? undefined
+      : (atMs, phase, detail, binary) =>
+          steps.push({ atMs, phase, detail: detail(), ...(binary === undefined ? {} : { binary }) });
+  return { steps, emit };
+};
 
 /** The recovery of a node halted at `in.haltMs` under `op`. */
 export function planRecovery(
@@ -123,9 +149,7 @@ export function planRecovery(
   draws: OperatorDraws,
   record: boolean,
 ): RecoveryPlan {
-  const steps: OperatorStep[] | undefined = record ? [] : undefined;
-  const emit: Emit =
-    steps === undefined ? undefined : (atMs, phase, detail) => steps.push({ atMs, phase, detail: detail() });
+  const { steps, emit } = recorder(record);
   if (op.cosmovisor !== undefined) {
     const r = cosmovisor(op.cosmovisor, input, draws, emit);
     if (r.restartMs !== undefined) return { steps, restartMs: r.restartMs };
@@ -142,14 +166,20 @@ function cosmovisor(
   input: RecoveryInput,
   draws: OperatorDraws,
   emit: Emit,
+  staged = false,
 ): { restartMs: number; gaveUpMs?: undefined } | { restartMs?: undefined; gaveUpMs: number } {
   const ep = input.episode;
   let t = input.haltMs + Math.floor(draws.uniform("detect", ep, 0) * c.pollIntervalMs);
   emit?.(t, "detect", () => "cosmovisor detected upgrade-info.json");
+  // A running node exits on SIGINT at once; a halted one does not, so the stop takes the whole grace.
   emit?.(t, "stop", () =>
-    c.shutdownGraceMs > 0 ? `SIGINT, waiting DAEMON_SHUTDOWN_GRACE ${formatDuration(c.shutdownGraceMs)}` : "SIGKILL",
+    c.shutdownGraceMs === 0
+      ? "SIGKILL"
+      : staged
+        ? "SIGINT: the running node exits"
+        : `SIGINT, waiting DAEMON_SHUTDOWN_GRACE ${formatDuration(c.shutdownGraceMs)}`,
   );
-  t += c.shutdownGraceMs;
+  if (!staged) t += c.shutdownGraceMs;
   if (c.restartDelayMs > 0) {
     emit?.(t, "restart-delay", () => `DAEMON_RESTART_DELAY ${formatDuration(c.restartDelayMs)}`);
     t += c.restartDelayMs;
@@ -176,7 +206,12 @@ function cosmovisor(
     emit?.(t, "exited", () => "DAEMON_RESTART_AFTER_UPGRADE is off: cosmovisor exits");
     return { gaveUpMs: t };
   }
-  emit?.(t, "restart", () => `cosmovisor restarts the node with ${input.binary}`);
+  emit?.(
+    t,
+    staged ? "restart-early" : "restart",
+    () => `cosmovisor restarts the node with ${input.binary}`,
+    input.binary,
+  );
   return { restartMs: t };
 }
 
@@ -222,9 +257,119 @@ function manual(m: ManualOperator, from: number, input: RecoveryInput, draws: Op
     const wrong =
       attempt < WRONG_BINARY_ATTEMPTS_MAX && draws.uniform("wrong-binary", ep, attempt) < m.wrongBinaryProbability;
     if (!wrong) break;
-    emit?.(t, "wrong-binary", () => `the operator starts ${input.oldBinary}, which has no handler: it halts again`);
+    emit?.(
+      t,
+      "wrong-binary",
+      () => `the operator starts ${input.oldBinary}, which has no handler: it halts again`,
+      input.oldBinary,
+    );
   }
   emit?.(t, "operator-acts", () => `the operator installs ${input.binary}`);
-  emit?.(t, "restart", () => `the operator restarts the node with ${input.binary}`);
+  emit?.(t, "restart", () => `the operator restarts the node with ${input.binary}`, input.binary);
   return t;
+}
+
+/** What an operator sees once a plan is committed, and the binaries on either side of it. */
+export interface EarlyInput {
+  /** When the plan was committed (the block time). */
+  readonly nowMs: number;
+  /** When the operator expects the halt: now + blocks to go × the mean block time. */
+  readonly expectedHaltMs: number;
+  readonly planName: string;
+  readonly planHeight: number;
+  /** The binary with the plan's handler, and the one the node runs. */
+  readonly binary: string;
+  readonly oldBinary: string;
+}
+
+/** The early action of `a` at `in`, as its time, or undefined when it does not happen (the probability draw). */
+function earlyAtMs(a: EarlyAction, input: EarlyInput, draws: OperatorDraws): number | undefined {
+  if (draws.uniform("early", input.planHeight, 0) >= a.probability) return undefined;
+  const lead = sampleDuration(a.lead, draws.uniform("early-lead", input.planHeight, 0));
+  return Math.max(input.nowMs, input.expectedHaltMs - lead);
+}
+
+/**
+ * The steps an operator takes ahead of the upgrade, once the plan is committed: none, a person's early install
+ * (`manual.early`: one `restart-early` step with the plan's binary), or a staged cosmovisor upgrade
+ * (`cosmovisor.addUpgrade`: `stage`, then cosmovisor's sequence from its next poll, ending in `restart-early`).
+ * A staged upgrade that cosmovisor gives up on is handed to the person, who restarts the old binary (planFix).
+ */
+export function planEarly(op: OperatorConfig, input: EarlyInput, draws: OperatorDraws): OperatorStep[] {
+  const { steps, emit } = recorder(true);
+  const out = steps ?? [];
+  const c = op.cosmovisor;
+  const staged = c?.addUpgrade === undefined ? undefined : earlyAtMs(c.addUpgrade, input, draws);
+  if (c !== undefined && staged !== undefined) {
+    emit?.(
+      staged,
+      "stage",
+      () => `cosmovisor add-upgrade ${input.planName} --upgrade-height ${input.planHeight}: upgrade-info.json written`,
+    );
+    const r = cosmovisor(
+      c,
+      { haltMs: staged, episode: input.planHeight, binary: input.binary, oldBinary: input.oldBinary },
+      draws.stream("staged"),
+      emit,
+      true,
+    );
+    if (r.gaveUpMs !== undefined && c.onFailure === "manual" && op.manual !== undefined)
+      out.push(...planFix(op.manual, r.gaveUpMs, input.planHeight, input.oldBinary, draws));
+    return out;
+  }
+  const early = op.manual?.early;
+  const at = early === undefined ? undefined : earlyAtMs(early, input, draws);
+  if (at !== undefined)
+    emit?.(
+      at,
+      "restart-early",
+      () => `the operator installs ${input.binary} ahead of the upgrade at ${input.planHeight} and restarts the node`,
+      input.binary,
+    );
+  return out;
+}
+
+/**
+ * A person's fix of a node their early action halted (BINARY UPDATED BEFORE TRIGGER, a store load that failed, a
+ * wrong app version): after a reaction of working time from `fromMs`, they go back to `oldBinary`. Draws at
+ * (fix-reaction, `episode`, 0).
+ */
+export function planFix(
+  m: ManualOperator,
+  fromMs: number,
+  episode: number,
+  oldBinary: string,
+  draws: OperatorDraws,
+): OperatorStep[] {
+  const { steps, emit } = recorder(true);
+  const r = sampleDuration(m.reaction, draws.uniform("fix-reaction", episode, 0));
+  emit?.(fromMs, "wait-operator", () => `waiting for the operator (reaction ${formatDuration(r)} of working time)`);
+  const t = workingTimeEnd(m.calendar, fromMs, r);
+  if (t !== NEVER)
+    emit?.(t, "downgrade", () => `the operator goes back to ${oldBinary} and restarts the node`, oldBinary);
+  return steps ?? [];
+}
+
+/**
+ * When the node's halt recovery can start, given its operator's early action, for `explore halt-recovery`: the halt
+ * itself when nothing happens early or the person has fixed it by then; the fix (the node catches up and halts at
+ * the plan height then) when it comes later; never when nobody fixes it. The halt is taken as expected (the lead
+ * counts back from `haltMs`); draws at episode `episode`.
+ */
+export function recoveryStartMs(op: OperatorConfig, haltMs: number, episode: number, draws: OperatorDraws): number {
+  if (op.manual?.early === undefined && op.cosmovisor?.addUpgrade === undefined) return haltMs;
+  const input = {
+    nowMs: Number.NEGATIVE_INFINITY,
+    expectedHaltMs: haltMs,
+    planName: "the plan",
+    planHeight: episode,
+    binary: "the new binary",
+    oldBinary: "the old binary",
+  };
+  const last = planEarly(op, input, draws).at(-1);
+  if (last === undefined) return haltMs;
+  if (last.phase === "downgrade") return Math.max(haltMs, last.atMs);
+  if (last.phase !== "restart-early" || op.manual === undefined) return NEVER;
+  const fix = planFix(op.manual, last.atMs, episode, input.oldBinary, draws).at(-1);
+  return fix?.phase === "downgrade" ? Math.max(haltMs, fix.atMs) : NEVER;
 }

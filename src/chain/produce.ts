@@ -4,6 +4,7 @@ import { recordGov, recordPlanOutcome, recordTxResults, tracePlanChange } from "
 import type { NodeExecution } from "./consensus.js";
 import { decide, type EngineCtx, type NodeRecord, processOf, recordedNode } from "./engine-state.js";
 import { appHashMismatch, haltNode } from "./lifecycle.js";
+import { scheduleEarly } from "./operator.js";
 import type { StopCondition } from "./records.js";
 import { settleHeight } from "./settle.js";
 
@@ -154,7 +155,8 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
     skipped: rep.skipped,
     committers: decision.committers,
   });
-  tracePlanChange(ctx, h);
+  const plan = tracePlanChange(ctx, h);
+  if (plan) scheduleEarly(ctx, plan, h, timeMs);
 }
 
 /** Retries the stalled block at the current time (after something changed: a step, a sidecar). */

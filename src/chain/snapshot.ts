@@ -11,6 +11,7 @@ import {
   type EngineState,
   encodeSimTx,
   type MempoolEntry,
+  type OperatorEarly,
   type Schedule,
 } from "./engine-state.js";
 import type { HaltRecord } from "./records.js";
@@ -52,6 +53,8 @@ export interface NodeSnapshot<I> {
   readonly skip: readonly number[];
   readonly haltSeq: number;
   readonly sidecarHandledHeight: number;
+  readonly operatorThroughSeq: number;
+  readonly operatorEarly: OperatorEarly | undefined;
 }
 
 interface EngineRecords {
@@ -78,6 +81,8 @@ export function snapshotState<S, I>(ctx: EngineCtx<S, I>): EngineSnapshot<I> {
       skip: n.skip,
       haltSeq: n.haltSeq,
       sidecarHandledHeight: n.sidecarHandledHeight,
+      operatorThroughSeq: n.operatorThroughSeq,
+      operatorEarly: n.operatorEarly,
     })),
     height: s.height,
     lastTimeMs: s.lastTimeMs,
@@ -116,6 +121,8 @@ export function restoreState<S, I>(host: AppHost<S, I>, snap: EngineSnapshot<I>)
         skip: n.skip,
         haltSeq: n.haltSeq,
         sidecarHandledHeight: n.sidecarHandledHeight,
+        operatorThroughSeq: n.operatorThroughSeq,
+        operatorEarly: n.operatorEarly,
       };
     }),
     height: snap.height,

@@ -119,6 +119,11 @@ export class MemoryFs implements FileSystem {
     return this.#files.has(path) || this.#dirs.has(path);
   }
 
+  /** `os.Remove` of a file; false when there is none. */
+  removeFile(path: string): boolean {
+    return this.#files.delete(path);
+  }
+
   /** The file system as plain data, independent of later changes. */
   snapshot(): MemoryFsSnapshot {
     return {

@@ -74,6 +74,10 @@ describe("halt-recovery trials", () => {
     "scenarios/operator-night-time-halt.yaml",
     "scenarios/operator-third-never-upgrades.yaml",
     "scenarios/operator-pre-upgrade-retries-and-wrong-binary.yaml",
+    "scenarios/operator-early-install-binary-too-early.yaml",
+    "scenarios/operator-staged-upgrade-switches-early.yaml",
+    "scenarios/operator-early-start-store-upgrades-not-applied.yaml",
+    "scenarios/operator-early-release-drops-previous-handler.yaml",
   ])("agrees with the engine on %s (the trial whose episode is the halt height)", (file) => {
     const { setup, resumeMs, haltHeight } = scenarioSetup(file);
     const { downtimes } = runTrials(setup, 1, haltHeight);

@@ -1,6 +1,6 @@
 import type { OperatorConfig } from "../app/operator.js";
 import { OperatorDraws } from "../chain/operator-draws.js";
-import { planRecovery } from "../chain/operator-plan.js";
+import { planRecovery, recoveryStartMs } from "../chain/operator-plan.js";
 
 /**
  * `chainsim explore halt-recovery`: a Monte Carlo over the operator model (docs/fidelity.md §4.6). After an upgrade
@@ -14,6 +14,8 @@ import { planRecovery } from "../chain/operator-plan.js";
  *    (as the engine commits it). A trial where it never does counts as never.
  * 3. Critical validators: in each trial, the validator whose return passed 2/3 (and any back at the same instant).
  * 4. Time of day: the same population halted at each UTC hour of the halt's day.
+ * 5. An operator who acts ahead of the upgrade (`manual.early`, `cosmovisor.addUpgrade`) halts its node early; its
+ *    recovery starts when the person has gone back to the old binary, if that is after the halt (never without one).
  */
 
 /** A validator: its power and what brings it back. */
@@ -95,13 +97,16 @@ export function runTrials(
 }
 
 function readyAt(x: RecoveryMember, setup: RecoverySetup, draws: OperatorDraws, episode: number): number {
-  if (x.operator !== undefined)
+  if (x.operator !== undefined) {
+    const fromMs = recoveryStartMs(x.operator, setup.haltMs, episode, draws);
+    if (fromMs === NEVER) return NEVER;
     return planRecovery(
       x.operator,
-      { haltMs: setup.haltMs, episode, binary: setup.binary, oldBinary: "the old binary" },
+      { haltMs: fromMs, episode, binary: setup.binary, oldBinary: "the old binary" },
       draws,
       false,
     ).restartMs;
+  }
   return x.sidecarDelayMs === undefined ? NEVER : setup.haltMs + x.sidecarDelayMs;
 }
 

@@ -29,6 +29,18 @@ describe("each node's lane: its binary and state over time", () => {
     ]);
   });
 
+  it("a staged upgrade: backing up while cosmovisor has stopped the running node, halted on v2, back on v1, then v2", () => {
+    expect(spansOf("scenarios/operator-staged-upgrade-switches-early.yaml", "val1")).toEqual([
+      "running v1 00:00:00",
+      "backing up v1 01:20:00",
+      "waiting for operator v2 01:25:00",
+      "running v1 01:35:00",
+      "halted v1 01:40:00",
+      "backing up v1 01:40:00",
+      "running v2 01:45:00",
+    ]);
+  });
+
   it("a failed download, then the person", () => {
     expect(spansOf("scenarios/operator-failed-download-manual-fallback.yaml", "val1")).toEqual([
       "running v1 00:00:00",

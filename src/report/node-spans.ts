@@ -7,8 +7,8 @@ import type { TraceEvent } from "../chain/trace-events.js";
  * downloading, upgrading, waiting for its operator). Read from the trace; pure.
  *
  * A state lasts from its event to the node's next state change (or the end of the run). A start ends any operator
- * phase; an operator phase changes the state of a halted node only (a late step of a recovery is not drawn over a
- * running node).
+ * phase; an operator phase changes the state of a halted or stopped node only (a late step of a recovery is not
+ * drawn over a running node; a staged upgrade's steps after cosmovisor stopped the node are).
  */
 
 export const NODE_STATES = [
@@ -104,7 +104,7 @@ export function nodeSpans(events: readonly TraceEvent[], endMs: number): NodeSpa
       case "operator": {
         const o = open.get(e.node);
         const next = phaseState(e.phase);
-        if (o === undefined || o.state === "running" || o.state === "stopped" || next === undefined) break;
+        if (o === undefined || o.state === "running" || next === undefined) break;
         set(e.node, e.timeMs, next.state, undefined, next.state === "halted" ? `${o.why}; ${e.detail}` : e.detail);
         break;
       }

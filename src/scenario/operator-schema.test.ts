@@ -41,6 +41,19 @@ describe("bad operator input: one line naming the key and the file", () => {
       "nodes.default.operator.cosmovisor.preUpgrade.maxRetries: must be ≤ 100, got 101",
     ],
     [{ manual: { reaction: "1m", absent: 1.5 } }, "nodes.default.operator.manual.absent"],
+    [
+      { manual: { reaction: "1m", early: { lead: "-30m" } } },
+      'nodes.default.operator.manual.early.lead: must not be negative, got "-30m"',
+    ],
+    [
+      { cosmovisor: { addUpgrade: { lead: { lognormal: { median: "1h", p90: "10m" } } } } },
+      "nodes.default.operator.cosmovisor.addUpgrade.lead.lognormal.p90: must not be below the median 1h",
+    ],
+    [
+      { manual: { reaction: "1m", early: { lead: "1h", probability: 2 } } },
+      "nodes.default.operator.manual.early.probability: must be ≤ 1, got 2",
+    ],
+    [{ cosmovisor: { addUpgrade: { probability: 1 } } }, "nodes.default.operator.cosmovisor.addUpgrade.lead"],
   ])("%j", (operator, message) => {
     const e = errors(operator);
     expect(e).toHaveLength(1);
@@ -61,6 +74,7 @@ describe("bad operator input: one line naming the key and the file", () => {
     if (!r.ok) throw new Error(r.error.map(formatScenarioError).join("\n"));
     const op = r.value.nodes.get("val1")?.operator;
     expect(op?.manual).toBeUndefined();
+    expect(op?.cosmovisor?.addUpgrade).toBeUndefined();
     expect(op?.cosmovisor).toMatchObject({
       pollIntervalMs: 300,
       restartAfterUpgrade: true,
@@ -72,5 +86,21 @@ describe("bad operator input: one line naming the key and the file", () => {
       preUpgradeMaxRetries: 0,
       onFailure: "stall",
     });
+  });
+
+  it("resolves an early action with probability 1 unless given", () => {
+    const r = parseScenario(
+      "ops.json",
+      JSON.stringify(
+        doc({
+          cosmovisor: { addUpgrade: { lead: "20m" } },
+          manual: { reaction: "1h", early: { lead: "1h", probability: 0.25 } },
+        }),
+      ),
+    );
+    if (!r.ok) throw new Error(r.error.map(formatScenarioError).join("\n"));
+    const op = r.value.nodes.get("val1")?.operator;
+    expect(op?.cosmovisor?.addUpgrade).toEqual({ probability: 1, lead: { kind: "fixed", ms: 20 * 60_000 } });
+    expect(op?.manual?.early).toEqual({ probability: 0.25, lead: { kind: "fixed", ms: 60 * 60_000 } });
   });
 });

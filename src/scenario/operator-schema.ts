@@ -102,11 +102,24 @@ const calendar = z.strictObject({
   onCall: z.optional(z.boolean().meta({ description: "Reachable at any hour; default false" })),
 });
 
+const earlyAction = (description: string) =>
+  z
+    .strictObject({
+      probability: z.optional(probability("Probability it happens, per plan; default 1")),
+      lead: dist.meta({ description: "How long before the expected halt (now + blocks to go × the mean block time)" }),
+    })
+    .meta({ description });
+
 const ManualSchema = z.strictObject({
   reaction: dist,
   calendar: z.optional(calendar),
   absent: z.optional(probability("Probability the operator never shows up; default 0")),
   wrongBinary: z.optional(probability("Probability per attempt of starting a binary without the handler; default 0")),
+  early: z.optional(
+    earlyAction(
+      "The person installs the plan's binary and restarts the node ahead of the halt (docs/fidelity.md §4.5 rows 1, 6, 7)",
+    ),
+  ),
 });
 
 const CosmovisorSchema = z.strictObject({
@@ -152,6 +165,11 @@ const CosmovisorSchema = z.strictObject({
   ),
   onFailure: z.optional(
     z.enum(["manual", "stall"]).meta({ description: "Default manual when the node has `manual`, else stall" }),
+  ),
+  addUpgrade: z.optional(
+    earlyAction(
+      "`cosmovisor add-upgrade --upgrade-height` ahead of the halt: cosmovisor switches at its next poll (docs/fidelity.md §4.5 row 2)",
+    ),
   ),
 });
 

@@ -2,6 +2,7 @@ import type {
   Calendar,
   CosmovisorOperator,
   DurationDistribution,
+  EarlyAction,
   ManualOperator,
   OperatorConfig,
 } from "../app/operator.js";
@@ -49,12 +50,17 @@ function resolveCalendar(c: NonNullable<ManualDocument["calendar"]>): Calendar {
   };
 }
 
+function resolveEarly(e: NonNullable<ManualDocument["early"]>): EarlyAction {
+  return { probability: e.probability ?? 1, lead: resolveDistribution(e.lead) };
+}
+
 function resolveManual(m: ManualDocument): ManualOperator {
   return {
     reaction: resolveDistribution(m.reaction),
     calendar: m.calendar === undefined ? undefined : resolveCalendar(m.calendar),
     absentProbability: m.absent ?? 0,
     wrongBinaryProbability: m.wrongBinary ?? 0,
+    ...(m.early === undefined ? {} : { early: resolveEarly(m.early) }),
   };
 }
 
@@ -84,6 +90,7 @@ function resolveCosmovisor(c: CosmovisorDocument, hasManual: boolean): Cosmoviso
     preUpgradeDuration: c.preUpgrade?.duration === undefined ? ZERO : resolveDistribution(c.preUpgrade.duration),
     preUpgradeMaxRetries: c.preUpgrade?.maxRetries ?? 0,
     onFailure: c.onFailure ?? (hasManual ? "manual" : "stall"),
+    ...(c.addUpgrade === undefined ? {} : { addUpgrade: resolveEarly(c.addUpgrade) }),
   };
 }
 
