@@ -50,6 +50,27 @@ function hopelessRetry<S>(ctx: EngineCtx<S>, h: number): boolean {
 }
 
 /**
+ * No 2/3 agreed on block `h`: the nodes that executed it keep their work for the retry (an adopter's is its
+ * executor's), the rest is aborted, and the chain stalls at `h`.
+ */
+function stallAttempt<S>(
+  ctx: EngineCtx<S>,
+  executed: readonly string[],
+  adopters: ReadonlyMap<string, NodeRecord<S>>,
+  h: number,
+  timeMs: number,
+): void {
+  const { s } = ctx;
+  for (const name of executed) {
+    const n = recordedNode(s, name);
+    n.stalledOk = { process: processOf(n), height: h };
+    if (!adopters.has(name)) processOf(n).abort();
+  }
+  s.trace.emit({ kind: "stall", height: h, timeMs });
+  s.stalled = true;
+}
+
+/**
  * Executes block h on every running node at h-1 and commits it by the consensus rule. Execution sharing: a node
  * whose process has the same execution key as a node that already executed this block shareably (same state,
  * binary, skip heights, flags and faults; see NodeProcess.executionKey) does not execute; it takes the same
@@ -90,13 +111,7 @@ export function attemptBlock<S>(ctx: EngineCtx<S>, h: number, timeMs: number): v
   }
   const decision = decide(ctx, execs);
   if (!decision.commit) {
-    for (const name of outcomes.keys()) {
-      const n = recordedNode(s, name);
-      n.stalledOk = { process: processOf(n), height: h };
-      if (!adopters.has(name)) processOf(n).abort();
-    }
-    s.trace.emit({ kind: "stall", height: h, timeMs });
-    s.stalled = true;
+    stallAttempt(ctx, [...outcomes.keys()], adopters, h, timeMs);
     return;
   }
   // Executors commit first; an adopter shares its executor's app hash, so it commits exactly when its executor does.
