@@ -51,7 +51,7 @@ export const DETECTORS = {
   },
   scenarios: {
     statement: "the scenario library's own expect blocks (chainsim run scenarios/; golden hashes are not a detector)",
-    command: "node mutation/detect.mjs run scenarios/",
+    command: "node mutation/detect.mjs run scenarios/ --json --bail",
   },
   units: {
     statement: "the unit suite (vitest, per-test coverage), without the scenario golden suite and the property suites",

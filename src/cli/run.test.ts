@@ -66,3 +66,54 @@ describe("run --trace", () => {
     expect(bad.err).toEqual([`Error: --trace ${join(d, "file")}: not a directory`]);
   });
 });
+
+describe("run --bail", () => {
+  const lines = (paths: string[], o: { json?: boolean; bail?: boolean }) => {
+    const out: string[] = [];
+    const code = runCommand(
+      paths,
+      o,
+      (s) => out.push(s),
+      () => undefined,
+    );
+    return { code, out };
+  };
+  /** A copy of a library scenario whose expectation no chain meets (the applied height is off by one). */
+  const failing = () => {
+    const d = tmp();
+    const f = join(d, "a-fails.yaml");
+    const text = readFileSync("scenarios/upgrade-with-sidecars.yaml", "utf8").replace(
+      "applied: { v2: 1000 }",
+      "applied: { v2: 1001 }",
+    );
+    expect(text).toContain("v2: 1001");
+    writeFileSync(f, text);
+    return f;
+  };
+
+  it("stops at the first failing scenario and says how many were not run; the exit code is the same", () => {
+    const f = failing();
+    const all = lines([f, SCENARIO], {});
+    const bailed = lines([f, SCENARIO], { bail: true });
+    expect(all.code).toBe(ExitCode.failed);
+    expect(bailed.code).toBe(ExitCode.failed);
+    expect(all.out.at(-1)).toBe("1 passed, 1 failed");
+    expect(bailed.out).toContain("stopped at the first failure (--bail): 1 scenario(s) not run");
+    expect(bailed.out.at(-1)).toBe("0 passed, 1 failed");
+    expect(bailed.out.some((l) => l.includes(SCENARIO))).toBe(false);
+  });
+
+  it("with --json prints the reports up to the failing one", () => {
+    const f = failing();
+    const bailed = lines([f, SCENARIO], { bail: true, json: true });
+    expect(bailed.code).toBe(ExitCode.failed);
+    expect(bailed.out).toHaveLength(1);
+    expect(JSON.parse(bailed.out[0]!).passed).toBe(false);
+  });
+
+  it("runs everything when nothing fails", () => {
+    const r = lines([SCENARIO, "scenarios/upgrade-with-sidecars.yaml"], { bail: true });
+    expect(r.code).toBe(ExitCode.ok);
+    expect(r.out.at(-1)).toBe("2 passed, 0 failed");
+  });
+});

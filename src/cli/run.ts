@@ -15,6 +15,8 @@ export interface RunCliOptions {
   readonly json?: boolean;
   readonly trace?: string;
   readonly seed?: string;
+  /** Stop at the first scenario that fails (the rest are not run); the exit code is the same. */
+  readonly bail?: boolean;
 }
 
 /** Loads and validates every file first; nothing runs when any is invalid. */
@@ -95,6 +97,7 @@ export function runCommand(
   const scenarios = loadScenarios(paths, err);
   if (scenarios === undefined) return ExitCode.usage;
   let failed = 0;
+  let ran = 0;
   const keepTrace = o.trace !== undefined || o.json !== true;
   let traces: string[] = [];
   if (o.trace !== undefined) {
@@ -111,7 +114,9 @@ export function runCommand(
       keepTrace,
       wallClockMs: () => performance.now(),
     });
+    ran++;
     if (!report.passed) failed++;
+    const stop = !report.passed && o.bail === true;
     if (o.trace !== undefined) {
       const file = traces[i]!;
       try {
@@ -129,6 +134,7 @@ export function runCommand(
     }
     if (o.json === true) {
       out(JSON.stringify(report));
+      if (stop) break;
       continue;
     }
     const labels = new Map(sim.proposals.filter((p) => p.label !== null).map((p) => [String(p.id), p.label!]));
@@ -139,8 +145,12 @@ export function runCommand(
       `${report.passed ? "PASS" : "FAIL"} ${s.name}: height ${report.final.height}, ${report.halts.length} halt(s), trace ${report.traceHash.slice(0, 16)}, ${simulatedText(sim.nowMs - s.chain.genesisTime, report.wallMs)}`,
     );
     out("");
+    if (stop) {
+      out(`stopped at the first failure (--bail): ${scenarios.length - i - 1} scenario(s) not run`);
+      break;
+    }
   }
-  if (o.json !== true) out(`${scenarios.length - failed} passed, ${failed} failed`);
+  if (o.json !== true) out(`${ran - failed} passed, ${failed} failed`);
   return failed > 0 ? ExitCode.failed : ExitCode.ok;
 }
 
@@ -159,5 +169,6 @@ export function registerRun(
       "write the canonical JSON-lines trace to this file; with several scenarios a directory of <file name>.jsonl",
     )
     .option("--seed <n>", "override every scenario's seed")
+    .option("--bail", "stop at the first scenario that fails; the scenarios after it are not run (exit 1 as before)")
     .action((paths: string[], opts: RunCliOptions) => setExit(runCommand(paths, opts, io.out, io.err)));
 }
