@@ -317,6 +317,6 @@ export function campaignFlags(cmd: Command, defaults: CommandDefaults): Command 
     .option("--regressions-dir <dir>", "where counterexample scenarios are written", "scenarios/regressions")
     .option(
       "--workers <n>",
-      `worker threads running the campaign's units (default: one per core; 1 runs in this thread; the same seed gives the same result for any count; max ${WORKERS_MAX})`,
+      `worker threads running the campaign's units (default: one per core, one on two cores or fewer; 1 runs in this thread; the same seed gives the same result for any count; max ${WORKERS_MAX})`,
     );
 }

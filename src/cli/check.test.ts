@@ -121,6 +121,10 @@ describe("chainsim check flags", () => {
 
   it("runs on one worker thread per core unless --workers says otherwise, and names the flag when it is wrong", () => {
     expect(parseCheckFlags({}, { drawSeed: () => 1, cores: 8 }).workers).toBe(8);
+    // On two cores a second worker brings 1.05–1.22× (docs/performance.md): one is the default there.
+    expect(parseCheckFlags({}, { drawSeed: () => 1, cores: 2 }).workers).toBe(1);
+    expect(parseCheckFlags({}, { drawSeed: () => 1, cores: 1 }).workers).toBe(1);
+    expect(parseCheckFlags({}, { drawSeed: () => 1, cores: 3 }).workers).toBe(3);
     expect(parseCheckFlags({ workers: "3" }, { drawSeed: () => 1, cores: 8 }).workers).toBe(3);
     expect(() => parseCheckFlags({ workers: "0" }, { drawSeed: () => 1 })).toThrow(
       '--workers: expected an integer in 1..64, got "0"',
