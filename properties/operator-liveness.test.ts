@@ -71,6 +71,17 @@ describe("operator-liveness over the library's operator scenarios", () => {
     expect(checkTrace(events, handlers)).toEqual({ holds: true });
   });
 
+  it("ends an operator's claim when cosmovisor stops the node again after a wrong binary", () => {
+    // val4's person starts v2 (no v3 handler): it halts at 29 again, cosmovisor stops it, backs up, fails its
+    // download, and only the person's later v3 restart brings it back.
+    const { events, handlers } = underOperators("test/fixtures/wrong-binary-then-cosmovisor-stops.yaml");
+    expect(
+      events.some((e) => e.kind === "operator" && e.node === "val4" && e.phase === "stop"),
+      "cosmovisor stops val4 after its wrong binary",
+    ).toBe(true);
+    expect(checkTrace(events, handlers)).toEqual({ holds: true });
+  });
+
   it("is violated when the node restarts on its old binary after a failed download", () => {
     const v = traceOf("scenarios/operator-failed-download-manual-fallback.yaml", ["no-switch-after-failed-download"]);
     expect(v.holds).toBe(false);

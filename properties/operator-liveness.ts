@@ -198,6 +198,9 @@ function apply(st: TraceState, e: TraceEvent, handlers: ReadonlyMap<string, Read
       // chain waits at: an operator who answers an earlier halt the chain has since passed (a person who installs the
       // binary of the previous plan) restarts into the next halt, and the claim comes with the restart that answers it.
       if (n !== undefined && e.phase === "restart" && n.lastHalt === st.committed + 1) n.claimed = st.committed + 1;
+      // Cosmovisor stopping the node (it saw the plan again after a wrong binary halted) takes it down: the claim of
+      // the restart before it ends, and the next restart makes a new one.
+      if (n !== undefined && e.phase === "stop") n.claimed = undefined;
       return undefined;
     case "block": {
       const late = blockTooEarly(st, e, handlers);
