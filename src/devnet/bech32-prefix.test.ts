@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../test/kit/devnet.js";
+import { freePort, startUntilFirstBlock } from "../../test/kit/devnet.js";
 import { loadDevnetConfig } from "./genesis.js";
 import { initNode } from "./init.js";
 import { loadKey } from "./keyring.js";
@@ -14,25 +14,6 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-async function start(home: string, bech32Prefix?: string): Promise<{ code: number; err: string[] }> {
-  const err: string[] = [];
-  const abort = new AbortController();
-  const code = await runNode({
-    home,
-    binary: "v1",
-    skipHeights: [],
-    blockTimeMs: 20,
-    out: (l) => {
-      if (l.startsWith("INF committed block")) abort.abort();
-    },
-    err: (l) => err.push(l),
-    signal: abort.signal,
-    sync: false,
-    ...(bech32Prefix === undefined ? {} : { bech32Prefix }),
-  });
-  return { code, err };
-}
 
 async function home(bech32Prefix?: string): Promise<string> {
   const h = join(mkdtempSync(join(tmpdir(), "devnet-prefix-")), "home");
@@ -68,8 +49,8 @@ describe("a devnet's bech32 prefix", () => {
 
   it("refuses a node whose configured prefix (flag or app.toml) disagrees with genesis, in one line", async () => {
     const h = await home("cosmos");
-    expect(await start(h, "cosmos")).toEqual({ code: 0, err: [] });
-    expect(await start(h, "chain")).toEqual({
+    expect(await startUntilFirstBlock(h, "cosmos")).toEqual({ code: 0, err: [] });
+    expect(await startUntilFirstBlock(h, "chain")).toEqual({
       code: 2,
       err: [
         'Error: --bech32-prefix "chain" does not match the chain\'s bech32 prefix "cosmos" (genesis.json chain.bech32Prefix)',
@@ -77,13 +58,13 @@ describe("a devnet's bech32 prefix", () => {
     });
     const appToml = join(h, "config", "app.toml");
     writeFileSync(appToml, `${readFileSync(appToml, "utf8")}bech32-prefix = "osmo"\n`);
-    expect(await start(h)).toEqual({
+    expect(await startUntilFirstBlock(h)).toEqual({
       code: 2,
       err: [
         'Error: app.toml [chainsim] bech32-prefix "osmo" does not match the chain\'s bech32 prefix "cosmos" (genesis.json chain.bech32Prefix)',
       ],
     });
-    expect((await start(h, "cosmos")).code).toBe(0); // the flag wins over app.toml
+    expect((await startUntilFirstBlock(h, "cosmos")).code).toBe(0); // the flag wins over app.toml
   });
 
   it("start's namespace overrides app.toml, a prefix equal to genesis's is accepted: cosmos names and addresses", async () => {

@@ -12,6 +12,7 @@ import { govAuthority } from "../../src/core/address.js";
 import { DevnetChain } from "../../src/devnet/chain.js";
 import { type HomeConfig, readHome } from "../../src/devnet/home.js";
 import { initNode } from "../../src/devnet/init.js";
+import { runNode } from "../../src/devnet/node.js";
 import { packAny } from "../../src/devnet/tx.js";
 import { VoteOption } from "../../src/gen/chain/gov/v1/gov_pb.js";
 import { MsgSubmitProposalSchema, MsgVoteSchema } from "../../src/gen/chain/gov/v1/tx_pb.js";
@@ -277,4 +278,30 @@ export async function serveScenario(
   } catch (e) {
     throw new Error(`${(e as Error).message}; its output: ${output()}`);
   }
+}
+
+/**
+ * Starts the devnet node of `home` in this process (binary v1, 20 ms blocks) and stops it after its first committed
+ * block: the exit code and the lines it wrote on stderr (a refused start writes its one line there).
+ */
+export async function startUntilFirstBlock(
+  home: string,
+  bech32Prefix?: string,
+): Promise<{ code: number; err: string[] }> {
+  const err: string[] = [];
+  const abort = new AbortController();
+  const code = await runNode({
+    home,
+    binary: "v1",
+    skipHeights: [],
+    blockTimeMs: 20,
+    out: (l) => {
+      if (l.startsWith("INF committed block")) abort.abort();
+    },
+    err: (l) => err.push(l),
+    signal: abort.signal,
+    sync: false,
+    ...(bech32Prefix === undefined ? {} : { bech32Prefix }),
+  });
+  return { code, err };
 }
