@@ -71,15 +71,38 @@ describe("operator-liveness over the library's operator scenarios", () => {
     expect(checkTrace(events, handlers)).toEqual({ holds: true });
   });
 
-  it("ends an operator's claim when cosmovisor stops the node again after a wrong binary", () => {
-    // val4's person starts v2 (no v3 handler): it halts at 29 again, cosmovisor stops it, backs up, fails its
-    // download, and only the person's later v3 restart brings it back.
-    const { events, handlers } = underOperators("test/fixtures/wrong-binary-then-cosmovisor-stops.yaml");
-    expect(
-      events.some((e) => e.kind === "operator" && e.node === "val4" && e.phase === "stop"),
-      "cosmovisor stops val4 after its wrong binary",
-    ).toBe(true);
+  it("answers a later plan's halt with a recovery for that plan after a hand swap overtook the last one", () => {
+    // val4's cosmovisor is backing up for v2 when a step swaps it to v2 by hand; at v3's height it halts again. Its
+    // operator starts over for v3 (detect, ..., a restart with v3): no step of the v2 recovery answers that halt.
+    const { events, handlers } = underOperators("test/fixtures/hand-swap-overtakes-recovery.yaml");
+    const v3Halt = events.findIndex((e) => e.kind === "halt" && e.node === "val4" && e.message.includes('"v3"'));
+    const after = events.slice(v3Halt).filter((e) => e.kind === "operator" && e.node === "val4");
+    expect(v3Halt > 0 && after[0]?.kind === "operator" && after[0].phase).toBe("detect");
+    const starts = events.slice(v3Halt).filter((e) => e.kind === "start" && e.node === "val4");
+    expect(starts.every((e) => e.kind === "start" && e.binary === "v3")).toBe(true);
     expect(checkTrace(events, handlers)).toEqual({ holds: true });
+  });
+
+  it("ends an operator's claim when cosmovisor stops the node", () => {
+    // val1 and val2 restart with v2 for height 3; val3's restart halts at 3 again (it keeps counting: its operator
+    // said it switched), then cosmovisor stops val3. Two of four restarted: block 3 is not yet owed.
+    const restart = (node: string, timeMs: number): TraceEvent[] => [
+      { kind: "operator", node, phase: "restart", detail: "", timeMs },
+      { kind: "stop", node, timeMs },
+      { kind: "start", node, binary: "v2", skip: [], timeMs },
+    ];
+    const events: TraceEvent[] = [
+      ...haltAt3(["val1", "val2", "val3", "val4"]),
+      ...restart("val1", 20_000),
+      ...restart("val2", 20_000),
+      ...restart("val3", 20_000),
+      v2Halt("val3", 20_000),
+      { kind: "operator", node: "val3", phase: "stop", detail: "SIGKILL", timeMs: 20_000 },
+      { kind: "stall", height: 3, timeMs: 30_000 },
+    ];
+    expect(checkTrace(events, V2_HANDLERS)).toEqual({ holds: true });
+    const without = events.filter((e) => !(e.kind === "operator" && e.phase === "stop"));
+    expect(checkTrace(without, V2_HANDLERS).holds).toBe(false);
   });
 
   it("is violated when the node restarts on its old binary after a failed download", () => {
@@ -91,33 +114,41 @@ describe("operator-liveness over the library's operator scenarios", () => {
   });
 });
 
+/** Four validators of 100 on v1 (5 s blocks, heights 1-2 committed), then `nodes` halting for v2 at 3. */
+function haltAt3(nodes: readonly string[]): TraceEvent[] {
+  return [
+    {
+      kind: "genesis",
+      chainId: "c",
+      seed: 1,
+      timeMs: 0,
+      appHash: "",
+      blockTime: { kind: "fixed", intervalMs: 5000 } as TraceEventOf<"genesis">["blockTime"],
+      nodes: ["val1", "val2", "val3", "val4"].map((name) => ({ name, power: 100, binary: "v1", skip: [] })),
+    },
+    { kind: "blocks", from: 1, to: 2, timeFromMs: 0, timeToMs: 5000, appHash: "" },
+    ...nodes.map((node) => v2Halt(node, 10_000)),
+  ];
+}
+const v2Halt = (node: string, timeMs: number): TraceEvent => ({
+  kind: "halt",
+  node,
+  height: 3,
+  haltKind: "upgrade-needed",
+  message: 'UPGRADE "v2" NEEDED at height: 3: ',
+  timeMs,
+});
+const V2_HANDLERS = new Map([
+  ["v1", new Set<string>()],
+  ["v2", new Set(["v2"])],
+]);
+
 describe("operator-liveness at a coordinated skip", () => {
   // Four validators of 100 halt for "v2" at height 3; `skippers` of them restart v1 with 3 among their skip heights
   // (x/upgrade abci.go: they skip the plan without its handler) and block 3 commits, skipping it.
   const trace = (skippers: number): TraceEvent[] => {
     const names = ["val1", "val2", "val3", "val4"];
-    const events: TraceEvent[] = [
-      {
-        kind: "genesis",
-        chainId: "c",
-        seed: 1,
-        timeMs: 0,
-        appHash: "",
-        blockTime: { kind: "fixed", intervalMs: 5000 } as TraceEventOf<"genesis">["blockTime"],
-        nodes: names.map((name) => ({ name, power: 100, binary: "v1", skip: [] })),
-      },
-      { kind: "blocks", from: 1, to: 2, timeFromMs: 0, timeToMs: 5000, appHash: "" },
-      ...names.map(
-        (node): TraceEvent => ({
-          kind: "halt",
-          node,
-          height: 3,
-          haltKind: "upgrade-needed",
-          message: 'UPGRADE "v2" NEEDED at height: 3: ',
-          timeMs: 10_000,
-        }),
-      ),
-    ];
+    const events = haltAt3(names);
     for (const node of names.slice(0, skippers))
       events.push({ kind: "start", node, binary: "v1", skip: [3], timeMs: 20_000 });
     events.push({
@@ -133,10 +164,7 @@ describe("operator-liveness at a coordinated skip", () => {
     });
     return events;
   };
-  const handlers = new Map([
-    ["v1", new Set<string>()],
-    ["v2", new Set(["v2"])],
-  ]);
+  const handlers = V2_HANDLERS;
 
   it("holds when validators holding more than 2/3 skip the plan's height", () => {
     expect(checkTrace(trace(3), handlers)).toEqual({ holds: true });

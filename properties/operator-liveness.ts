@@ -47,11 +47,7 @@ export function population(seed: number): Record<string, OperatorDocument> {
     const r = streamFor(seed, `operator-liveness/${v}`);
     const kind = r.next();
     const early = { probability: 0.15, lead: { uniform: { min: "0s", max: "3h" } } };
-    // wrongBinary 0: a person's wrong binary now really runs and halts in the instant it starts, and the check below
-    // cannot yet tell it from a sidecar that claims a switch it did not make (the planted fault): it would count the
-    // halted node and raise a false alarm (campaign seed 13). The library scenario
-    // operator-pre-upgrade-retries-and-wrong-binary.yaml pins the wrong binary's behaviour meanwhile.
-    const person = { reaction: { lognormal: { median: "30m", p90: "2h" } }, absent: 0.1, wrongBinary: 0, early };
+    const person = { reaction: { lognormal: { median: "30m", p90: "2h" } }, absent: 0.1, wrongBinary: 0.2, early };
     const backup = { duration: { uniform: { min: "0s", max: "40m" } } };
     out[v] =
       kind < 0.6

@@ -38,8 +38,13 @@ export interface NodeRecord<S> {
   haltSeq: number;
   /** Highest upgrade-info height the node's sidecar has acted on (0: none). */
   sidecarHandledHeight: number;
-  /** The node's halts up to this sequence number are covered by its operator's recovery in progress (operator.ts). */
+  /** The highest halt sequence number the operator's latest recovery planned steps for (operator.ts). */
   operatorThroughSeq: number;
+  /**
+   * Set when the operator's recovery has just started a wrong binary (operator.ts): the halt it expects next, as the
+   * halt sequence number before it and the binary started. It holds for the next halt only.
+   */
+  operatorAwaits: OperatorAwaits | undefined;
   /** Set while the node runs a binary its operator started ahead of the upgrade (operator.ts), until it goes back. */
   operatorEarly: OperatorEarly | undefined;
   /**
@@ -56,6 +61,12 @@ export interface OperatorEarly {
   readonly oldBinary: string;
   readonly handledHeight: number;
   readonly staged: boolean;
+}
+
+/** The halt a recovery's wrong binary is about to cause: the halt it follows (`haltSeq`) and the binary started. */
+export interface OperatorAwaits {
+  readonly haltSeq: number;
+  readonly binary: string;
 }
 
 /** A transaction waiting for the next block, and the step that sent it. */
@@ -222,6 +233,7 @@ export function genesisState<S, I>(
       haltSeq: 0,
       sidecarHandledHeight: 0,
       operatorThroughSeq: 0,
+      operatorAwaits: undefined,
       operatorEarly: undefined,
     })),
     height: base,

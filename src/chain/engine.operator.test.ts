@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { at, binary, schedule, steps, testChain } from "../../test/kit/chain.js";
+import { at, binary, schedule, steps, swap, testChain } from "../../test/kit/chain.js";
 import type { CosmovisorOperator, ManualOperator, OperatorConfig } from "../app/operator.js";
+import { govAuthority } from "../core/address.js";
 import { ChainEngine } from "./engine.js";
 import { OperatorDraws } from "./operator-draws.js";
 import { planRecovery } from "./operator-plan.js";
@@ -110,6 +111,41 @@ describe("what the operator does at the halt", () => {
     const e = chain(operator({ manual: person(), binaries: new Map([["v2", "v1"]]) }));
     e.run({ untilTimeMs: GENESIS + PLAN * 6000 + 25 * MIN });
     expect(e.halts.filter((h) => h.node === "val1").map((h) => h.height)).toEqual([PLAN, PLAN, PLAN]);
+  });
+
+  it("a recovery overtaken by a hand swap ends: the next plan's halt gets a recovery of its own, for that plan", () => {
+    // val1's person starts wrong binaries before the right one. Before its first reaction a scenario step swaps
+    // val1 to v2 by hand; the chain goes on, and plan v3 halts every node at PLAN + 100. Only a recovery for v3 can
+    // bring val1 back: the rest of the v2 recovery (its wrong starts of v1, then v2) must not answer this halt.
+    const v3 = { name: "v3", height: BigInt(PLAN + 100), info: "" };
+    const binaries = new Map([
+      ["v2", "v2"],
+      ["v3", "v3"],
+    ]);
+    const e = testChain({
+      binaries: [...BINARIES, binary("v3", { v2: { handler: "noop" }, v3: { handler: "noop" } })],
+      engine: { keepTrace: true },
+      nodes: {
+        val1: operator({ manual: person({ wrongBinaryProbability: 1 }), binaries }),
+        val2: operator({ cosmovisor: visor(), binaries }),
+        val3: operator({ cosmovisor: visor(), binaries }),
+        val4: operator({ cosmovisor: visor(), binaries }),
+      },
+      steps: steps(
+        [at(2), schedule(PLAN)],
+        [{ kind: "halt", node: "val1", height: PLAN, delayMs: MIN }, swap("val1", "v2")],
+        [
+          at(PLAN + 2),
+          { kind: "authorityExec", messages: [{ kind: "softwareUpgrade", authority: govAuthority(), plan: v3 }] },
+        ],
+      ),
+    });
+    e.run({ untilTimeMs: GENESIS + (PLAN + 100) * 6000 + 3 * 60 * MIN });
+    const t = lines(e);
+    expect(ofVal1(t, "halt").map((l) => l.height)).toEqual([PLAN, PLAN + 100, PLAN + 100, PLAN + 100, PLAN + 100]);
+    // After the hand swap, every start answers v3: three wrong starts of v2 (the binary it ran), then v3.
+    expect(ofVal1(t, "start").map((l) => l.binary)).toEqual(["v1", "v2", "v2", "v2", "v2", "v3"]);
+    expect(e.nodeStatus("val1")).toMatchObject({ status: "running", binary: "v3" });
   });
 
   it("does nothing when no binary, or more than one, has the plan's handler", () => {

@@ -15,7 +15,8 @@ import { pushEvent } from "./schedule.js";
  *    steps queued at its time; each traces as it is reached, so the trace and the timeline show the sequence.
  * 3. A step that names a binary starts it through the same engine action a swap uses: a wrong binary really runs,
  *    and the engine's own rules halt it again; the recovery's later steps expect exactly those halts (one per wrong
- *    binary) and go on through them. A step of an older halt (the node was restarted or halted otherwise
+ *    binary: the next halt after the wrong start, on that binary) and go on through them. Any other halt ends the
+ *    recovery and starts the next one: a step of an older halt (the node was restarted or halted otherwise
  *    meanwhile) is dropped.
  * 4. Ahead of the upgrade: once a plan is committed, an operator with `manual.early` or `cosmovisor.addUpgrade`
  *    plans its early action (planEarly) against the halt it expects (now + blocks to go × the mean block time). A
@@ -28,7 +29,11 @@ import { pushEvent } from "./schedule.js";
 export function scheduleOperator<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height: number, timeMs: number): void {
   const { s, host } = ctx;
   const op = n.cfg.operator;
-  if (op === undefined || n.haltSeq <= n.operatorThroughSeq) return;
+  if (op === undefined || expectedHalt(n)) return;
+  // A halt the recovery in progress did not cause (a scenario step restarted the node meanwhile, or it halted at a
+  // later plan): that recovery is over. Its remaining steps carry halt sequence numbers up to operatorThroughSeq;
+  // move past them so that none of them applies to this halt.
+  if (n.haltSeq <= n.operatorThroughSeq) n.haltSeq = n.operatorThroughSeq + 1;
   const node = n.cfg.name;
   const none = (detail: string): void => {
     s.trace.emit({ kind: "operator", node, phase: "none", detail, timeMs });
@@ -60,6 +65,16 @@ export function scheduleOperator<S>(ctx: EngineCtx<S>, n: NodeRecord<S>, height:
     if (st.phase === "wrong-binary") seq++;
   }
   n.operatorThroughSeq = seq;
+}
+
+/**
+ * Whether the node's latest halt is the one its recovery's wrong binary caused (step 3): the next halt after that
+ * start, on that binary. Takes the expectation: any halt ends it.
+ */
+function expectedHalt<S>(n: NodeRecord<S>): boolean {
+  const a = n.operatorAwaits;
+  n.operatorAwaits = undefined;
+  return a !== undefined && a.haltSeq + 1 === n.haltSeq && a.binary === n.binary;
 }
 
 /** The binary the operator installs for plan `name`, or why there is none. */
@@ -173,6 +188,7 @@ export function operatorStep<S>(
     n.operatorEarly = undefined;
   }
   if (e.binary === undefined) return undefined;
+  if (e.phase === "wrong-binary") n.operatorAwaits = { haltSeq: n.haltSeq, binary: e.binary };
   const hook = ctx.opts.operatorLaunch;
   const binary =
     hook === undefined || e.phase !== "restart"

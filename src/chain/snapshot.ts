@@ -11,6 +11,7 @@ import {
   type EngineState,
   encodeSimTx,
   type MempoolEntry,
+  type OperatorAwaits,
   type OperatorEarly,
   type Schedule,
 } from "./engine-state.js";
@@ -54,6 +55,7 @@ export interface NodeSnapshot<I> {
   readonly haltSeq: number;
   readonly sidecarHandledHeight: number;
   readonly operatorThroughSeq: number;
+  readonly operatorAwaits: OperatorAwaits | undefined;
   readonly operatorEarly: OperatorEarly | undefined;
 }
 
@@ -82,6 +84,7 @@ export function snapshotState<S, I>(ctx: EngineCtx<S, I>): EngineSnapshot<I> {
       haltSeq: n.haltSeq,
       sidecarHandledHeight: n.sidecarHandledHeight,
       operatorThroughSeq: n.operatorThroughSeq,
+      operatorAwaits: n.operatorAwaits,
       operatorEarly: n.operatorEarly,
     })),
     height: s.height,
@@ -122,6 +125,7 @@ export function restoreState<S, I>(host: AppHost<S, I>, snap: EngineSnapshot<I>)
         haltSeq: n.haltSeq,
         sidecarHandledHeight: n.sidecarHandledHeight,
         operatorThroughSeq: n.operatorThroughSeq,
+        operatorAwaits: n.operatorAwaits,
         operatorEarly: n.operatorEarly,
       };
     }),
