@@ -50,8 +50,10 @@ export interface PropertyResult {
 export type Verdict = "passed" | "failed" | "crashed";
 
 export interface CampaignResult {
-  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties" | "bail">> & {
+  readonly options: Required<Omit<CampaignOptions, "timeLimitMs" | "properties" | "bail" | "sharedPrefixes">> & {
     readonly timeLimitMs: number | null;
+    /** How runs shared prefixes; absent when they did not (every run independent). */
+    readonly sharedPrefixes?: NonNullable<CampaignOptions["sharedPrefixes"]>;
     /** The names of the properties checked. */
     readonly properties: readonly string[];
   };
@@ -202,6 +204,7 @@ const resultOptions = (o: CampaignOptions): CampaignResult["options"] => ({
   maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
   timeLimitMs: o.timeLimitMs ?? null,
   generationSamples: o.generationSamples ?? GENERATION_SAMPLES,
+  ...(o.sharedPrefixes === undefined ? {} : { sharedPrefixes: o.sharedPrefixes }),
 });
 
 /** Aggregates the units' fates in run order (FailureRule) into the campaign's result. */

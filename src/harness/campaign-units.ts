@@ -3,6 +3,7 @@ import { assert } from "../core/assert.js";
 import { utf8 } from "../core/bytes.js";
 import type { Fault } from "../faults/index.js";
 import type { Property } from "./property.js";
+import type { SharedPrefixOptions } from "./shared-prefix.js";
 
 /**
  * The units of a check campaign (campaign.ts runs them, campaign-result.ts folds their outcomes): every selected property checked for `runsPerProperty` runs (times its `runsMultiplier`).
@@ -44,6 +45,8 @@ export interface CampaignOptions {
    * needs a verdict, not a counterexample (mutation testing); the campaign's result is the same pass/fail.
    */
   readonly bail?: boolean;
+  /** Generate each property's runs as extensions of shared prefixes (shared-prefix.ts); off when absent. */
+  readonly sharedPrefixes?: SharedPrefixOptions;
   /** Sequences sampled for the generation statistics (0 = none). */
   readonly generationSamples?: number;
 }

@@ -17,6 +17,7 @@ import {
 import type { Property } from "./property.js";
 import { addSession, emptyRegionCounts } from "./regions.js";
 import { type PropertyOutcome, type PropertyRunOptions, runProperty } from "./run-property.js";
+import type { SharedPrefixOptions } from "./shared-prefix.js";
 
 // The names the cli and the report import from this module (defined beside it, in campaign-*.ts).
 export type { CampaignResult, UnitOutcome, Verdict } from "./campaign-result.js";
@@ -72,6 +73,8 @@ export interface UnitTask {
   readonly maxCommands: number;
   readonly timeLimitMs?: number;
   readonly endOnFailure?: boolean;
+  /** Runs share prefixes (shared-prefix.ts), the families the campaign's: drawn from its seed. */
+  readonly sharedPrefixes?: SharedPrefixOptions & { readonly campaignSeed: number };
 }
 
 /** The unit's run options for `runProperty`. */
@@ -83,6 +86,7 @@ const propertyRun = (t: UnitTask, property: Property): PropertyRunOptions => ({
   maxCommands: t.maxCommands,
   ...(t.timeLimitMs === undefined ? {} : { timeLimitMs: t.timeLimitMs }),
   ...(t.endOnFailure === true ? { endOnFailure: true } : {}),
+  ...(t.sharedPrefixes === undefined ? {} : { sharedPrefixes: t.sharedPrefixes }),
 });
 
 /**
@@ -149,6 +153,7 @@ function taskOf(o: CampaignOptions, unit: CampaignUnit, left: number, msLeft: nu
     maxCommands: o.maxCommands ?? DEFAULT_MAX_COMMANDS,
     ...(budget === undefined ? {} : { timeLimitMs: budget }),
     ...(o.bail === true ? { endOnFailure: true } : {}),
+    ...(o.sharedPrefixes === undefined ? {} : { sharedPrefixes: { ...o.sharedPrefixes, campaignSeed: o.seed } }),
   };
 }
 

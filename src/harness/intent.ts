@@ -53,6 +53,16 @@ export class IntentLedger {
   /** Authority intents whose step ran, oldest first: they land in mempool order. */
   readonly #unlanded: { readonly msgs: readonly UpgradeMsg[]; readonly what: string }[] = [];
 
+  /** An independent copy: what either ledger records later does not show in the other (a forked session's). */
+  clone(): IntentLedger {
+    const c = new IntentLedger();
+    c.gaps.push(...this.gaps);
+    for (const [i, intent] of this.#pending) c.#pending.set(i, intent);
+    c.#echo = this.#echo === null ? null : { ...this.#echo, expect: [...this.#echo.expect] };
+    c.#unlanded.push(...this.#unlanded);
+    return c;
+  }
+
   /** Registers the intent of step `index` before the step is scheduled. */
   expect(index: number, intent: Intent): void {
     this.#pending.set(index, intent);

@@ -29,6 +29,14 @@ export class PlanIndex {
   readonly #list: BlockWithPlan[] = [];
   #scheduledAt = 0;
 
+  /** An independent copy (a forked session's): the annotations so far, extended separately from here on. */
+  clone(): PlanIndex {
+    const c = new PlanIndex();
+    c.#list.push(...this.#list);
+    c.#scheduledAt = this.#scheduledAt;
+    return c;
+  }
+
   /** The annotations of `blocks` (the session's blocks, a list that only grows). */
   extend(blocks: readonly BlockRecord[]): readonly BlockWithPlan[] {
     for (let i = this.#list.length; i < blocks.length; i++) {

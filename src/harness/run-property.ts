@@ -9,11 +9,18 @@ import {
   emptyModel,
   HarnessCommand,
   type HarnessModel,
-  sessionTarget,
 } from "./commands.js";
 import { commandArbitraries } from "./commands-arbitraries.js";
-import { checkProperties, type Property, Violation } from "./property.js";
+import { type Property, Violation } from "./property.js";
 import { Session } from "./session.js";
+import {
+  driveSession,
+  familySeed,
+  runExtension,
+  SharedPrefixArbitrary,
+  type SharedPrefixOptions,
+  type SharedRun,
+} from "./shared-prefix.js";
 import {
   type GovVariant,
   PLAN_NAMES,
@@ -51,6 +58,11 @@ export interface PropertyRunOptions {
    * shortcuts must equal (harness-equivalence.test.ts). Slower; the same outcome.
    */
   readonly freshChains?: boolean;
+  /**
+   * Generate the runs as extensions of shared prefixes (shared-prefix.ts): the families are the campaign's
+   * (`campaignSeed`), shared by every unit of the property. Off when absent: every run independent.
+   */
+  readonly sharedPrefixes?: SharedPrefixOptions & { readonly campaignSeed: number };
 }
 
 export interface Counterexample {
@@ -146,19 +158,7 @@ export function runSession(
   observe?: (session: Session, model: HarnessModel, passed: boolean) => void,
   sessionOptions: ConstructorParameters<typeof Session>[1] = {},
 ): { session: Session; model: HarnessModel } {
-  const session = new Session(world, sessionOptions);
-  const model = emptyModel();
-  let passed = false;
-  try {
-    const real = sessionTarget(session, properties);
-    fc.modelRun(() => ({ model, real }), commands);
-    if (real.failure !== undefined) throw real.failure.error;
-    checkProperties(session, properties, "end");
-    passed = true;
-  } finally {
-    observe?.(session, model, passed);
-  }
-  return { session, model };
+  return driveSession(new Session(world, sessionOptions), emptyModel(), commands, properties, observe);
 }
 
 const cleanSidecars = (o: Record<string, number | undefined>): Partial<Record<ValidatorName, number>> =>
@@ -178,14 +178,65 @@ export function propertyRunArbitrary(
   return fc.tuple(runArbitrary(maxCommands), fc.constantFrom(...worlds));
 }
 
+/** A run's world part when it extends a prefix: sidecars, gov params, world variant (shared-prefix.ts). */
+type RunWorld = readonly [Record<ValidatorName, number | undefined>, GovVariant | undefined, WorldVariant | undefined];
+type Run = SharedRun<readonly [RunInput, WorldVariant | undefined], RunWorld>;
+
+/** The generator of `property`'s runs with shared prefixes (or, without the option, its independent runs). */
+function runsOf(o: PropertyRunOptions): fc.Arbitrary<Run> {
+  const maxCommands = o.maxCommands ?? 30;
+  const base = propertyRunArbitrary(o.property, maxCommands);
+  const shared = o.sharedPrefixes;
+  if (shared === undefined) return base.map((input): Run => ({ kind: "independent", input }));
+  const worlds = o.property.worlds;
+  const variant = worlds === undefined ? fc.constant(undefined) : fc.constantFrom(...worlds);
+  const commands = commandArbitraries().map((a) => a.map((d) => new HarnessCommand(d)));
+  const prefix = Math.min(shared.prefixCommands, maxCommands - 1);
+  return new SharedPrefixArbitrary(
+    base,
+    fc.tuple(sidecarArb, govArb, variant),
+    fc.commands(commands, { maxCommands: prefix, size: "max" }),
+    fc.commands(commands, { maxCommands: Math.max(1, maxCommands - prefix), size: "+1" }),
+    { ...shared, seedOf: (k) => familySeed(shared.campaignSeed, o.property.name, k) },
+  );
+}
+
+/** Runs one generated run: whole on a session of its own, or (an extension of a family) forked from its prefix. */
+function runRun(
+  o: PropertyRunOptions,
+  run: Run,
+  observe: (world: WorldOptions) => (session: Session, model: HarnessModel, passed: boolean) => void,
+): void {
+  const sessionOptions = o.freshChains === true ? { readyChain: false } : {};
+  if (run.kind === "independent") {
+    const [[sidecars, cmds, gov], variant] = run.input;
+    const world = worldOf(o, o.seed, variant, sidecars, gov);
+    runSession(world, cmds, [o.property], observe(world), sessionOptions);
+    return;
+  }
+  const [[sidecars, gov, variant], prefix, extension] = run.parts;
+  const world = worldOf(o, run.seed, variant, sidecars, gov);
+  if (run.kind === "extension" && o.freshChains !== true) {
+    const key = JSON.stringify([world, run.family, o.sharedPrefixes, o.maxCommands ?? 30]);
+    runExtension(key, world, run.parts, o.property, observe(world));
+    return;
+  }
+  const whole = (function* () {
+    yield* prefix;
+    yield* extension;
+  })();
+  runSession(world, whole, [o.property], observe(world), sessionOptions);
+}
+
 /** The world of one run: its world variant, the run's sidecars and gov params, and the planted faults. */
 const worldOf = (
   o: PropertyRunOptions,
+  seed: number,
   variant: WorldVariant | undefined,
   sidecars: Record<string, number | undefined>,
   gov: GovVariant | undefined,
 ): WorldOptions => ({
-  seed: o.seed,
+  seed,
   ...(variant === undefined || variant === "standard" ? {} : { variant }),
   sidecars: cleanSidecars(sidecars),
   ...(gov === undefined ? {} : { gov }),
@@ -198,34 +249,23 @@ const worldOf = (
  * model's log of the commands that ran before the violation, are kept from that run rather than re-run.
  */
 export function runProperty(o: PropertyRunOptions): PropertyOutcome {
-  const properties = [o.property];
   const fired = new Set<string>();
   let commandsRun = 0;
   let lastFailure:
     | { readonly world: WorldOptions; readonly session: Session; readonly model: HarnessModel }
     | undefined;
-  const prop = fc.property(
-    propertyRunArbitrary(o.property, o.maxCommands ?? 30),
-    ([[sidecars, cmds, gov], variant]) => {
-      const world = worldOf(o, variant, sidecars, gov);
-      try {
-        runSession(
-          world,
-          cmds,
-          properties,
-          (session, model, passed) => {
-            for (const id of session.fired) fired.add(id);
-            commandsRun += model.log.length;
-            if (!passed) lastFailure = { world, session, model };
-            o.onSession?.(session, passed);
-          },
-          o.freshChains === true ? { readyChain: false } : {},
-        );
-      } finally {
-        o.onRun?.();
-      }
-    },
-  );
+  const prop = fc.property(runsOf(o), (run) => {
+    try {
+      runRun(o, run, (world) => (session, model, passed) => {
+        for (const id of session.fired) fired.add(id);
+        commandsRun += model.log.length;
+        if (!passed) lastFailure = { world, session, model };
+        o.onSession?.(session, passed);
+      });
+    } finally {
+      o.onRun?.();
+    }
+  });
   const details = fc.check(prop, {
     seed: o.seed,
     numRuns: o.numRuns,

@@ -11,6 +11,7 @@ import {
 } from "../chain/trace-events.js";
 import { govAuthority } from "../core/address.js";
 import type { LogLine } from "../core/context.js";
+import { refill } from "../core/refill.js";
 import type { Simulation } from "../scenario/simulate.js";
 import { IntentLedger, type ModelNode } from "./intent.js";
 
@@ -84,6 +85,32 @@ export interface BlockRecord {
 
 type BlockEvent = Extract<TraceEvent, { kind: "block" }>;
 
+const upgradeLog = (message: string): LogLine => ({ level: "info", module: "x/upgrade", message });
+
+/**
+ * A session's records as an image (`SessionRecords.recordsImage`): copies of every list and table, the records in
+ * them shared (they are never changed once recorded), the oracle shared (its snapshots are immutable). One image
+ * restores any number of forks (`restoreRecords`), none of which sees another's later records.
+ */
+export interface RecordsImage {
+  readonly oracle: Oracle;
+  readonly proposals: readonly (readonly [string, readonly HarnessMsg[]])[];
+  readonly fired: readonly string[];
+  readonly firedCounts: readonly (readonly [string, number])[];
+  readonly execs: readonly ExecRecord[];
+  readonly upgradeLines: SessionRecords["upgradeLines"];
+  readonly accountTxs: readonly AccountTxRecord[];
+  readonly blocks: readonly BlockRecord[];
+  readonly binaries: readonly (readonly [string, string])[];
+  readonly eventsSent: number;
+  readonly intents: IntentLedger;
+  readonly cursor: number;
+  readonly position: TracePosition;
+  readonly lastBlockSent: number;
+  readonly committedPlan: BlockRecord["planBefore"];
+  readonly planChanges: readonly (readonly [number, BlockRecord["planBefore"]])[];
+}
+
 /** The records of a session and the oracle that follows the chain; `Session` adds the steps that drive it. */
 export class SessionRecords {
   oracle: Oracle;
@@ -106,7 +133,7 @@ export class SessionRecords {
   /** Oracle events sent so far (for reports). */
   eventsSent = 0;
   /** What the harness asked for, which steps the oracle; its gaps are where the chain's account deviated. */
-  readonly intents = new IntentLedger();
+  intents = new IntentLedger();
   /** Trace events fully applied so far. */
   #cursor = 0;
   #position: TracePosition = TRACE_START;
@@ -121,6 +148,51 @@ export class SessionRecords {
   ) {
     this.oracle = oracle;
     for (const n of sim.nodeNames()) this.binaries.set(n, sim.nodeStatus(n)!.binary);
+  }
+
+  /** The records as an image, for `restoreRecords` (copied: later records of this session do not show in it). */
+  protected recordsImage(): RecordsImage {
+    return {
+      oracle: this.oracle,
+      proposals: [...this.proposals],
+      fired: [...this.fired],
+      firedCounts: [...this.firedCounts],
+      execs: [...this.execs],
+      upgradeLines: [...this.upgradeLines],
+      accountTxs: [...this.accountTxs],
+      blocks: [...this.blocks],
+      binaries: [...this.binaries],
+      eventsSent: this.eventsSent,
+      intents: this.intents.clone(),
+      cursor: this.#cursor,
+      position: this.#position,
+      lastBlockSent: this.#lastBlockSent,
+      committedPlan: this.#committedPlan,
+      planChanges: [...this.#planChanges],
+    };
+  }
+
+  /**
+   * Takes the records of `img` (an image of a session of the same chain, whose engine this session's `sim` is a fork
+   * of), replacing this session's own: the session then follows the chain from where the image's session stood.
+   */
+  protected restoreRecords(img: RecordsImage): void {
+    this.oracle = img.oracle;
+    refill(this.proposals, img.proposals);
+    refill(this.fired, img.fired);
+    refill(this.firedCounts, img.firedCounts);
+    refill(this.execs, img.execs);
+    refill(this.upgradeLines, img.upgradeLines);
+    refill(this.accountTxs, img.accountTxs);
+    refill(this.blocks, img.blocks);
+    refill(this.binaries, img.binaries);
+    refill(this.#planChanges, img.planChanges);
+    this.eventsSent = img.eventsSent;
+    this.intents = img.intents.clone();
+    this.#cursor = img.cursor;
+    this.#position = img.position;
+    this.#lastBlockSent = img.lastBlockSent;
+    this.#committedPlan = img.committedPlan;
   }
 
   /** The committed plan after block `height`. */
@@ -305,18 +377,8 @@ export class SessionRecords {
   #upgradeLine(height: number, plan: ReturnType<typeof selectPlan>): LogLine | undefined {
     const r = this.oracle.snapshot.context.lastBlock;
     if (!r?.committed || r.height !== height || plan === null || r.planName !== plan.name) return undefined;
-    if (r.action === "applied")
-      return {
-        level: "info",
-        module: "x/upgrade",
-        message: `applying upgrade "${plan.name}" at height: ${plan.height}`,
-      };
-    if (r.action === "skipped")
-      return {
-        level: "info",
-        module: "x/upgrade",
-        message: `UPGRADE "${plan.name}" SKIPPED at ${plan.height}: ${plan.info}`,
-      };
+    if (r.action === "applied") return upgradeLog(`applying upgrade "${plan.name}" at height: ${plan.height}`);
+    if (r.action === "skipped") return upgradeLog(`UPGRADE "${plan.name}" SKIPPED at ${plan.height}: ${plan.info}`);
     return undefined;
   }
 

@@ -4,14 +4,23 @@ import type { UpgradeMessage } from "../app/types.js";
 import type { StepResult } from "../chain/actions.js";
 import { addressOfName, govAuthority } from "../core/address.js";
 import { BoundedCache } from "../core/bounded-cache.js";
+import type { Result } from "../core/errors.js";
 import { formatRfc3339 } from "../core/go/time.js";
+import { refill } from "../core/refill.js";
 import type { Scenario } from "../scenario/model.js";
 import type { ScenarioDocument, StepDocument } from "../scenario/schema.js";
-import { buildSimulation, forkSimulation, scheduleStep } from "../scenario/simulate.js";
+import {
+  buildSimulation,
+  forkSimulation,
+  type Simulation,
+  type SimulationSnapshot,
+  scheduleStep,
+  snapshotSimulation,
+} from "../scenario/simulate.js";
 import { stepDocumentOf, type WritableAction } from "../scenario/step-document.js";
 import type { Intent } from "./intent.js";
 import { type BlockWithPlan, PlanIndex } from "./plan-index.js";
-import { type HarnessMsg, SessionRecords } from "./session-records.js";
+import { type HarnessMsg, type RecordsImage, SessionRecords } from "./session-records.js";
 import type { SessionView } from "./session-view.js";
 import { type WorldOptions, worldDocument } from "./world.js";
 import { parsedDocument, parsedWorld, readyChain, worldOracle } from "./world-cache.js";
@@ -58,6 +67,53 @@ const oracleCache = new BoundedCache<string, Oracle>(64);
 const initialOracle = (input: OracleInput): Oracle =>
   oracleCache.getOrCompute(JSON.stringify(input), () => createOracle(input));
 
+/** A session frozen between commands (`Session.image`): plain data but for the property states' keys. */
+export interface SessionImage {
+  readonly doc: ScenarioDocument;
+  readonly scenario: Scenario;
+  readonly sim: SimulationSnapshot;
+  readonly records: RecordsImage;
+  readonly steps: readonly StepDocument[];
+  readonly expedited: readonly string[];
+  readonly stepIndex: number;
+  readonly plans: PlanIndex;
+  readonly propertyStates: readonly (readonly [object, unknown])[];
+}
+
+/**
+ * What a session starts from: the property world (`WorldOptions`), any scenario document with the oracle's view of
+ * it (`{doc, oracleInput}`, e.g. the coverage world), or an image of another session (`{image}`: a fork of it).
+ */
+type SessionSource =
+  | WorldOptions
+  | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput }
+  | { readonly image: SessionImage };
+
+/** The chain, oracle, document and scenario a session of `o` starts with; `forked` when the chain is a fork. */
+function startOf(o: SessionSource, options: { readonly readyChain?: boolean }) {
+  const engine = { engine: { keepTrace: true } };
+  if ("image" in o) {
+    const { scenario, doc, sim, records } = o.image;
+    return { sim: valid(forkSimulation(scenario, sim, engine)), oracle: records.oracle, doc, scenario, forked: true };
+  }
+  if ("doc" in o) {
+    const scenario = parsedDocument(o.doc);
+    const sim = valid(buildSimulation(scenario, engine));
+    return { sim, oracle: initialOracle(o.oracleInput), doc: o.doc, scenario, forked: false };
+  }
+  const scenario = parsedWorld(o);
+  const forked = options.readyChain !== false;
+  const sim = valid(
+    forked ? forkSimulation(scenario, readyChain(o, scenario), engine) : buildSimulation(scenario, engine),
+  );
+  return { sim, oracle: worldOracle(o), doc: worldDocument(o), scenario, forked };
+}
+
+const valid = (r: Result<Simulation, string>): Simulation => {
+  if (!r.ok) throw new Error(`world is invalid: ${r.error}`);
+  return r.value;
+};
+
 /**
  * A property-test session: the real chain (the engine over the real keeper) and the oracle, driven by steps the
  * harness schedules exactly as a scenario file would. Every step is recorded as a scenario step, so a session is
@@ -76,33 +132,57 @@ export class Session extends SessionRecords implements SessionView {
   /** Labels of the proposals submitted as expedited. */
   readonly expedited = new Set<string>();
   #stepIndex = 0;
-  readonly #plans = new PlanIndex();
+  #plans = new PlanIndex();
   /** Each property's state for this run, by the property (its `init` made it on its first check). */
   readonly #propertyStates = new Map<object, unknown>();
 
   /**
    * A session over the property world (`WorldOptions`), or over any scenario document with the oracle's view of it
-   * (`{doc, oracleInput}`, e.g. the coverage world).
+   * (`{doc, oracleInput}`, e.g. the coverage world), or a fork of another session (`{image}`, see `image()`).
    * `readyChain: false` builds the property world's chain fresh instead of forking its ready chain (the equivalence
    * test's reference); the coverage world (`{doc, oracleInput}`) is always built fresh.
    */
-  constructor(
-    o: WorldOptions | { readonly doc: ScenarioDocument; readonly oracleInput: OracleInput },
-    options: { readonly readyChain?: boolean } = {},
-  ) {
-    const scenario = "doc" in o ? parsedDocument(o.doc) : parsedWorld(o);
-    const fork = !("doc" in o) && options.readyChain !== false;
-    const built = fork
-      ? forkSimulation(scenario, readyChain(o as WorldOptions, scenario), { engine: { keepTrace: true } })
-      : buildSimulation(scenario, { engine: { keepTrace: true } });
-    if (!built.ok) throw new Error(`world is invalid: ${built.error}`);
-    super(built.value, "doc" in o ? initialOracle(o.oracleInput) : worldOracle(o));
-    this.doc = "doc" in o ? o.doc : worldDocument(o);
-    this.scenario = scenario;
+  constructor(o: SessionSource, options: { readonly readyChain?: boolean } = {}) {
+    const start = startOf(o, options);
+    super(start.sim, start.oracle);
+    this.doc = start.doc;
+    this.scenario = start.scenario;
+    if ("image" in o) this.#restore(o.image);
     // The world is a chain that started on its genesis binary: block 1 commits before any command (a ready chain
     // has committed it; the oracle follows its trace).
-    if (fork) this.sync();
+    else if (start.forked) this.sync();
     else this.advanceBlocks(1);
+  }
+
+  /**
+   * The session as it stands, as an image from which `new Session({ image })` makes forks: each continues exactly as
+   * this session would (the engine's snapshot, the records, the steps and every property's state for this run), and
+   * none sees what another (or this session) does later. Between commands only.
+   */
+  image(): SessionImage {
+    return {
+      doc: this.doc,
+      scenario: this.scenario,
+      sim: snapshotSimulation(this.sim),
+      records: this.recordsImage(),
+      steps: [...this.steps],
+      expedited: [...this.expedited],
+      stepIndex: this.#stepIndex,
+      plans: this.#plans.clone(),
+      propertyStates: [...this.#propertyStates].map(([p, state]) => [p, structuredClone(state)] as const),
+    };
+  }
+
+  #restore(img: SessionImage): void {
+    this.restoreRecords(img.records);
+    refill(this.steps, img.steps);
+    refill(this.expedited, img.expedited);
+    this.#stepIndex = img.stepIndex;
+    this.#plans = img.plans.clone();
+    refill(
+      this.#propertyStates,
+      img.propertyStates.map(([p, state]) => [p, structuredClone(state)] as const),
+    );
   }
 
   /**
