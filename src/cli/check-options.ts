@@ -20,6 +20,8 @@ export interface CheckFlags {
   readonly faults?: string;
   readonly maxCommands?: string;
   readonly bail?: boolean;
+  /** `--prefix-share`: runs share their command prefixes. */
+  readonly prefixShare?: boolean;
   /** False with `--no-page` (commander's negated flag). */
   readonly page?: boolean;
   readonly json?: boolean;
@@ -41,6 +43,8 @@ export interface CheckConfig {
   readonly timeLimitMs: number | undefined;
   /** Stop at the first failing run, unshrunk (`--bail`). */
   readonly bail: boolean;
+  /** Runs share their command prefixes (`--prefix-share`; harness/shared-prefix.ts). */
+  readonly prefixShare: boolean;
   /** Write the run's HTML page (`--no-page`: summary.json and junit.xml only; `chainsim report` draws it later). */
   readonly page: boolean;
   readonly json: boolean;
@@ -128,6 +132,7 @@ export function parseCheckFlags(
     maxCommands: f.maxCommands === undefined ? DEFAULT_MAX_COMMANDS : positiveInt("--max-commands", f.maxCommands),
     timeLimitMs: timeLimit === undefined ? undefined : parseTimeLimit(timeLimit),
     bail: f.bail === true,
+    prefixShare: f.prefixShare === true,
     page: f.page !== false,
     json: f.json === true,
     reportDir: f.reportDir ?? "reports",

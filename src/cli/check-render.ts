@@ -25,6 +25,7 @@ export function headerLine(command: string, c: CheckConfig, commit: string, unit
     `time-limit=${c.timeLimitMs === undefined ? "none" : formatDuration(c.timeLimitMs)}`,
     `max-commands=${c.maxCommands}`,
     `faults=${c.faults.length === 0 ? "none" : c.faults.join(",")}`,
+    ...(c.prefixShare ? ["prefix-share=on"] : []),
     `properties=${c.properties.length === PROPERTY_NAMES.length ? "all" : c.properties.join(",")}`,
     `world=${VALIDATORS.length}x100 power, block ${formatDuration(BLOCK_MS)}, deposit ${formatDuration(DEPOSIT_PERIOD_MS)}, voting ${formatDuration(VOTING_PERIOD_MS)}, expedited ${formatDuration(EXPEDITED_VOTING_PERIOD_MS)}, min deposit ${MIN_DEPOSIT}stake`,
   ];

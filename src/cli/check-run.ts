@@ -22,6 +22,7 @@ import {
 } from "../harness/campaign.js";
 import { campaignJunit, renderJunit } from "../harness/junit.js";
 import { regressionFile } from "../harness/regression.js";
+import { SHARED_PREFIX_DEFAULTS } from "../harness/shared-prefix.js";
 import { type CheckSummary, checkSummary } from "../harness/summary.js";
 import type { ReplayFacts } from "../report/replay.js";
 import type { ScenarioRecord, SvgRenderer } from "../report/types.js";
@@ -141,6 +142,7 @@ export const campaignOptionsOf = (c: CheckConfig): CampaignOptions => ({
   ...(c.timeLimitMs === undefined ? {} : { timeLimitMs: c.timeLimitMs }),
   // A bailing campaign is a verdict: the generation statistics (a sample of the generator, not of the runs) are left out.
   ...(c.bail ? { bail: true, generationSamples: 0 } : {}),
+  ...(c.prefixShare ? { sharedPrefixes: SHARED_PREFIX_DEFAULTS } : {}),
 });
 
 /**
@@ -312,6 +314,10 @@ export function campaignFlags(cmd: Command, defaults: CommandDefaults): Command 
     .option("--shard <i/N>", "run shard i of N (1-based); the N shards together run exactly the units of one machine")
     .option("--faults <list>", "comma-separated planted bugs to enable (src/faults/)")
     .option("--max-commands <n>", "most commands per generated run (default 30)")
+    .option(
+      "--prefix-share",
+      "runs share their command prefixes: each prefix runs once and is forked for its extensions (faster; samples other runs for a seed than without)",
+    )
     .option("--json", "print one JSON line for the whole campaign instead of the table")
     .option("--report-dir <dir>", "where <run-id>/summary.json and junit.xml go", "reports")
     .option("--regressions-dir <dir>", "where counterexample scenarios are written", "scenarios/regressions")

@@ -4,9 +4,11 @@ import { modelAgreement } from "../../properties/model-agreement.js";
 import { runOnce } from "../../properties/run-once.js";
 import { timeless } from "../../test/kit/campaign.js";
 import type { CampaignOptions } from "../harness/campaign.js";
+import { SHARED_PREFIX_DEFAULTS } from "../harness/shared-prefix.js";
 import { runCampaignOnThreads } from "./check-run.js";
 
 const clock = () => performance.now();
+const SHARING = { ...SHARED_PREFIX_DEFAULTS, families: 2 };
 
 /**
  * `chainsim check --workers N`: the same seed gives the same campaign for any number of worker threads: the same
@@ -26,6 +28,13 @@ describe("a campaign on worker threads", () => {
     {
       name: "that finds a planted fault",
       options: { ...base, faults: ["off-by-one-due-height" as const] },
+      verdict: "failed",
+    },
+    // Shared prefixes: each thread runs a family's prefix itself (its own cache), the results the same.
+    { name: "whose runs share prefixes", options: { ...base, sharedPrefixes: SHARING }, verdict: "passed" },
+    {
+      name: "whose runs share prefixes and find a planted fault",
+      options: { ...base, sharedPrefixes: SHARING, faults: ["off-by-one-due-height" as const] },
       verdict: "failed",
     },
   ]) {

@@ -93,12 +93,14 @@ describe("chainsim check flags", () => {
       shard: "2/3",
       faults: "ignore-cancel,missed-halt",
       maxCommands: "9",
+      prefixShare: true,
       json: true,
       reportDir: "r",
       regressionsDir: "g",
     };
     expect(parseCheckFlags(f, { drawSeed: () => 1 })).toEqual({
       bail: false,
+      prefixShare: true,
       page: true,
       seed: 7,
       seedDrawn: false,

@@ -2,6 +2,7 @@ import { machineTransitions } from "../../models/coverage.js";
 import type { CampaignResult, PropertyResult, Verdict } from "./campaign-result.js";
 import { type CommandData, describe } from "./commands.js";
 import { REGION_NAMES, REGIONS, type RegionName, regionPercentages } from "./regions.js";
+import type { SharedPrefixOptions } from "./shared-prefix.js";
 
 /**
  * `summary.json` of a check campaign (and the one line of `chainsim check --json`): plain JSON data, versioned by
@@ -24,6 +25,8 @@ export interface CheckSummary {
     readonly timeLimitMs: number | null;
     readonly maxCommands: number;
     readonly faults: readonly string[];
+    /** How runs shared their command prefixes (`--prefix-share`); absent when every run was independent. */
+    readonly sharedPrefixes?: SharedPrefixOptions;
   };
   readonly verdict: Verdict;
   readonly exitCode: number;
@@ -125,6 +128,7 @@ export function checkSummary(
       timeLimitMs: o2.timeLimitMs,
       maxCommands: o2.maxCommands,
       faults: o2.faults,
+      ...(o2.sharedPrefixes === undefined ? {} : { sharedPrefixes: o2.sharedPrefixes }),
     },
     verdict: r.verdict,
     exitCode: verdictExitCode(r.verdict),

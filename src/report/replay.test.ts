@@ -48,6 +48,7 @@ describe("replayCommand", () => {
         maxCommands: 12,
         faults: ["ignore-cancel", "off-by-one-due-height"] as CheckSummary["options"]["faults"],
         shard: "2/3",
+        sharedPrefixes: { families: 8, prefixCommands: 12, extensionPercent: 75 },
       },
       CHECK,
       true,
@@ -71,6 +72,7 @@ describe("replayCommand", () => {
       "--shard",
       "2/3",
       "--bail",
+      "--prefix-share",
     ]);
   });
 

@@ -3,9 +3,9 @@
  *
  * Contract: running `replayCommand(s)` reproduces the campaign of summary `s`: the same command with the same seed
  * and every option that shaped the units and their runs (`--runs`, `--time-limit`, each `--property` in the order
- * they ran, `--max-commands`, `--faults`, `--shard`, `--bail`). Options equal to the command's defaults are left
- * out; the flags come in one fixed order, so two summaries of the same campaign give the same text. Options that do
- * not shape the campaign (where files go, `--json`, worker counts) are never included.
+ * they ran, `--max-commands`, `--faults`, `--shard`, `--bail`, `--prefix-share`). Options equal to the command's
+ * defaults are left out; the flags come in one fixed order, so two summaries of the same campaign give the same
+ * text. Options that do not shape the campaign (where files go, `--json`, worker counts) are never included.
  *
  * What the summary's `options` do not say is in its `replay` section, written by the command (ReplayFacts): its
  * defaults (`check` and `all` differ) and `--bail`. A summary without it (written before it was recorded) gets
@@ -65,6 +65,7 @@ export function replayArgs(s: CheckSummary): string[] {
   if (o.faults.length > 0) args.push("--faults", o.faults.join(","));
   if (o.shard !== "1/1") args.push("--shard", o.shard);
   if (facts?.bail === true) args.push("--bail");
+  if (o.sharedPrefixes !== undefined) args.push("--prefix-share");
   return args;
 }
 
