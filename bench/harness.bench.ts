@@ -16,6 +16,7 @@ import {
 } from "../src/harness/campaign.js";
 import { commandArbitraries } from "../src/harness/commands-arbitraries.js";
 import { sidecarArb } from "../src/harness/run-property.js";
+import { SHARED_PREFIX_DEFAULTS } from "../src/harness/shared-prefix.js";
 import { type BenchResult, median, result } from "./bench.js";
 
 /**
@@ -38,6 +39,9 @@ import { type BenchResult, median, result } from "./bench.js";
  * WARM_UP_RUNS sits past that climb. `harness-runs-per-s-cold` is the first campaign of a fresh process (the
  * first 240 runs, what a short `chainsim check` sees per worker) against the steady figure: `chainsim check` pays
  * the climb once per worker, so its runs/s grows with the budget.
+ *
+ * `harness-runs-per-s-shared-prefixes` is the single-thread figure with shared prefixes (`check --prefix-share`,
+ * src/harness/shared-prefix.ts): the same timed seeds, after a warm-up campaign with them, against the figure without.
  *
  * `harness-user-check-runs-per-s` is what a user gets: `chainsim check --runs 100 --workers 1` in a fresh process
  * (the pre-built CLI when current), its runs over the wall time from spawn to exit, against the warm single-thread
@@ -161,6 +165,10 @@ export async function run(): Promise<BenchResult[]> {
   process.stderr.write(
     `harness: one thread: ${harnessCpuMs.toFixed(0)} ms CPU = ${(h.runs / (harnessCpuMs / 1000)).toFixed(1)} runs per CPU-second\n`,
   );
+  const shared = sharedPrefixCampaigns(campaign, clock);
+  process.stderr.write(
+    `harness: shared prefixes (${JSON.stringify(SHARED_PREFIX_DEFAULTS)}), seeds ${TIMED_SEEDS.join(", ")}: ${shared.rates.map((r) => r.toFixed(1)).join(", ")} runs/s, median ${shared.runsPerS.toFixed(1)} against ${harnessRunsPerS.toFixed(1)} independent; ${shared.runsPerCpuS.toFixed(1)} runs per CPU-second against ${(h.runs / (harnessCpuMs / 1000)).toFixed(1)}\n`,
+  );
   const user = userCheck();
   process.stderr.write(
     `harness: a user's \`chainsim check --runs ${USER_RUNS} --workers 1\`: ${user.runs} runs in ${user.ms.toFixed(0)} ms from spawn to exit = ${(user.runs / (user.ms / 1000)).toFixed(1)} runs/s (the campaign alone: ${user.campaignRunsPerS.toFixed(1)} runs/s)\n`,
@@ -174,7 +182,35 @@ export async function run(): Promise<BenchResult[]> {
     result("harness-runs-per-s-all-cores", all.runs / (all.ms / 1000), "runs/s", harnessRunsPerS),
     result("harness-runs-per-s-cold", coldRunsPerS, "runs/s", harnessRunsPerS),
     result("harness-user-check-runs-per-s", user.runs / (user.ms / 1000), "runs/s", harnessRunsPerS),
+    result("harness-runs-per-s-shared-prefixes", shared.runsPerS, "runs/s", harnessRunsPerS),
   ];
+}
+
+/**
+ * The timed campaigns again with shared prefixes (`check --prefix-share`, the default sharing), after one warm-up
+ * campaign of another seed with them: the median runs/s and the median campaign's runs per CPU-second.
+ */
+function sharedPrefixCampaigns(
+  campaign: CampaignOptions,
+  clock: { clock: () => number },
+): { rates: number[]; runsPerS: number; runsPerCpuS: number } {
+  const sharing: CampaignOptions = { ...campaign, sharedPrefixes: SHARED_PREFIX_DEFAULTS };
+  runCampaign({ ...sharing, seed: SEED + 3 }, clock);
+  const timed = TIMED_SEEDS.map((seed) => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const h = runCampaign({ ...sharing, seed }, clock);
+    const s = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    if (h.verdict !== "passed")
+      process.stderr.write(
+        `harness: warning: the shared-prefix campaign of seed ${seed} did not pass (${h.verdict})\n`,
+      );
+    return { runsPerS: h.runs / s, runsPerCpuS: h.runs / ((cpu.user + cpu.system) / 1e6) };
+  });
+  const mid = [...timed].sort((a, b) => a.runsPerS - b.runsPerS)[TIMED_SEEDS.length >> 1];
+  assert(mid !== undefined, "at least one timed campaign");
+  return { rates: timed.map((t) => t.runsPerS), runsPerS: mid.runsPerS, runsPerCpuS: mid.runsPerCpuS };
 }
 
 /** Runs per property of the user's campaign (`chainsim check`'s default). */
