@@ -175,8 +175,11 @@ interface PrefixEntry {
   readonly failure: { readonly error: unknown } | undefined;
 }
 
-/** Prefixes run in this thread, per property (its state is keyed by the property object), bounded. */
-const PREFIXES_MAX = 256;
+/**
+ * Prefixes run in this thread, per property (its state is keyed by the property object). Each entry holds a session
+ * image (an engine snapshot with its trace): the bound keeps a few campaigns' families per property.
+ */
+const PREFIXES_MAX = 32;
 const prefixes = new WeakMap<Property, BoundedCache<string, PrefixEntry>>();
 
 function runPrefix(world: WorldOptions, prefix: Cmds, property: Property): PrefixEntry {
