@@ -10,8 +10,8 @@ import { Session, type SessionImage } from "./session.js";
 import type { WorldOptions } from "./world.js";
 
 /**
- * Runs that share their command prefixes (issue #28 §1): a property's runs generated as a tree of command prefixes,
- * each prefix executed once and forked for its extensions.
+ * Runs that share their command prefixes (issue #28, "Shared prefixes"): a property's runs generated as a tree of
+ * command prefixes, each prefix executed once and forked for its extensions.
  *
  * 1. Families. Family `k` of a property is a world and a prefix of commands, drawn by the family arbitrary (the run's
  *    world, then `fc.commands` of at most `prefixCommands`) from a random seeded by (campaign seed, property, k)
