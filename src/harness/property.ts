@@ -18,7 +18,8 @@ import type { WorldVariant } from "./world.js";
  * start from the world). The harness calls `init` once per run, before the property's first check, and passes the
  * same value to every check of that run (`Session.stateOf`); nothing is kept anywhere else, so the property's file
  * shows everything it keeps. Without `init` it keeps nothing. `init` is required exactly when `S` excludes
- * `undefined`.
+ * `undefined`. A state is data `structuredClone` copies (no functions, no class instances): a session forked from a
+ * shared prefix (harness/shared-prefix.ts) gets a copy of it.
  */
 export type Property<S = unknown> = PropertyFields &
   (undefined extends S ? { readonly init?: (view: SessionView) => S } : { readonly init: (view: SessionView) => S }) &
