@@ -12,12 +12,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PROPERTY_NAMES } from "../../properties/index.js";
+import { SHARED_PREFIX_DEFAULTS } from "../harness/shared-prefix.js";
 import type { CheckSummary } from "../harness/summary.js";
 import { parseScenario } from "../scenario/load.js";
 import { runScenario } from "../scenario/runner.js";
 import { replayScenarios } from "./all.js";
 import { type CheckFlags, parseCheckFlags } from "./check-options.js";
-import { type CheckEnv, executeCheck, runIdOf } from "./check-run.js";
+import { type CheckEnv, campaignOptionsOf, checkHeader, executeCheck, runIdOf } from "./check-run.js";
 import { main } from "./main.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "chainsim-check-"));
@@ -132,6 +133,15 @@ describe("chainsim check flags", () => {
       '--workers: expected an integer in 1..64, got "0"',
     );
     expect(() => parseCheckFlags({ workers: "two" }, { drawSeed: () => 1 })).toThrow(/^--workers: /);
+  });
+
+  it("--prefix-share: the campaign's runs share prefixes (the default sharing), and the header says so", () => {
+    const on = parseCheckFlags({ prefixShare: true }, { drawSeed: () => 1 });
+    const off = parseCheckFlags({}, { drawSeed: () => 1 });
+    expect(campaignOptionsOf(on).sharedPrefixes).toEqual(SHARED_PREFIX_DEFAULTS);
+    expect(campaignOptionsOf(off).sharedPrefixes).toBeUndefined();
+    expect(checkHeader("check", on, "abc")).toContain(" prefix-share=on ");
+    expect(checkHeader("check", off, "abc")).not.toContain("prefix-share");
   });
 
   it("names runs by UTC time, seed and shard", () => {
