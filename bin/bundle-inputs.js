@@ -5,7 +5,7 @@
 // stale when that list is missing, when a built file is gone, or when any input is gone or was modified after the
 // build started: so no input can be missed, whatever folder it lives in, and whichever command loads it.
 //
-// Cost: one stat per file, about 1,100 of them, most of it in creating Node's Stats objects; 8 ms of CPU of
+// Cost: one stat per file, about 1,100 of them, most of it in creating Node's Stats objects; 7.6–9.0 ms of CPU of
 // `chainsim --help`'s 110 (docs/performance.md, start-up).
 import { existsSync, readFileSync, statSync } from "node:fs";
 
