@@ -71,6 +71,21 @@ describe("commands loaded on use", () => {
     expect((await cli("--version")).out).toBe("0.1.0\n");
   });
 
+  it("loads no command for --help, --version or a bad flag, and only the one a command line reaches", async () => {
+    const loads = COMMANDS.map((e) => vi.spyOn(e, "load"));
+    const loadedBy = async (...argv: string[]) => {
+      for (const l of loads) l.mockClear();
+      await cli(...argv);
+      return COMMANDS.filter((_, i) => loads[i]!.mock.calls.length > 0).map((e) => e.listings[0]!.term.split(" ")[0]);
+    };
+    for (const argv of [["--help"], ["--version"], ["--bogus"], ["rnu"], ["help"], []])
+      expect(await loadedBy(...argv), argv.join(" ")).toEqual([]);
+    expect(await loadedBy("run", "--help")).toEqual(["run"]);
+    expect(await loadedBy("help", "all")).toEqual(["check"]);
+    expect(await loadedBy("explore", "cancel-window", "--help")).toEqual(["explore"]);
+    expect(await loadedBy("tx", "--help")).toEqual(["tx"]);
+  });
+
   it("runs a command reached through its stub, with its own flag errors", async () => {
     expect((await cli("run", "--no-such-flag")).code).toBe(2);
     const r = await cli("run", "scenarios/plan-at-current-height-fires-next-block.yaml", "--json");
