@@ -27,6 +27,7 @@ import type { Profile } from "../src/scenario/profile.js";
 import { importerSamples } from "../test/kit/history.js";
 import { type BenchResult, median, result } from "./bench.js";
 import { GENERATORS, history, indexAt, oracleTime } from "./planner-histories.js";
+import { realUpgradeLines } from "./planner-real.js";
 
 export const name = "planner";
 
@@ -205,5 +206,10 @@ function speed(): BenchResult[] {
 
 export async function run(): Promise<BenchResult[]> {
   const only = process.env.PLANNER_BENCH;
-  return [...(only === "speed" ? [] : calibration()), ...(only === "calibration" ? [] : speed())];
+  if (only === "real") return realUpgradeLines();
+  return [
+    ...realUpgradeLines(),
+    ...(only === "speed" ? [] : calibration()),
+    ...(only === "calibration" ? [] : speed()),
+  ];
 }
