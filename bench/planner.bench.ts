@@ -81,7 +81,7 @@ function backtestCase(kind: (typeof GENERATORS)[number], seed: number): Outcome[
       kind,
       horizon: days,
       inside: actual >= p5 && actual <= p95,
-      plannerErrMs: Math.abs(quantile(p.at, 0.5) - actual),
+      plannerErrMs: Math.abs(p.p50 - actual),
       naiveErrMs: Math.abs(naive - actual),
       naive24ErrMs: Math.abs(naive24 - actual),
       oracleErrMs: Math.abs(oracleTime(h, now, p.height - nowHeight) - actual),
