@@ -188,11 +188,24 @@ const holdsMessages = (f: DescField): boolean =>
   (f.fieldKind === "list" && f.listKind === "message") ||
   (f.fieldKind === "map" && f.mapKind === "message");
 
+const holdingMessages = new WeakMap<DescMessage, boolean>();
+/** Whether any field of `desc` holds messages (memoised per descriptor); without any, scalarsOnly is the message. */
+function holdsAnyMessages(desc: DescMessage): boolean {
+  let h = holdingMessages.get(desc);
+  if (h === undefined) {
+    h = desc.fields.some(holdsMessages);
+    holdingMessages.set(desc, h);
+  }
+  return h;
+}
+
 /**
  * The message without its message-typed fields: `toJson` of it gives the scalar values, and cannot fail on an Any
  * nested below (message fields are rendered separately).
  */
 function scalarsOnly(desc: DescMessage, msg: Message): Message {
+  // Unknown fields (extensions among them) are left out of the copy, so only a message without any is itself.
+  if (!holdsAnyMessages(desc) && (msg.$unknown === undefined || msg.$unknown.length === 0)) return msg;
   const out = create(desc) as unknown as Record<string, unknown>;
   const src = msg as unknown as Record<string, unknown>;
   for (const member of desc.members) {
@@ -223,8 +236,11 @@ export function renderMessage(desc: DescMessage, msg: Message, opts: GatewayJson
   return { entries };
 }
 
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+
 /** Go encoding/json HTML-safe escaping applied after standard JSON string escaping. */
 export function goHtmlEscape(json: string): string {
+  if (!HTML_UNSAFE.test(json)) return json;
   return json
     .replace(/</g, "\\u003c")
     .replace(/>/g, "\\u003e")
