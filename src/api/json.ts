@@ -251,9 +251,19 @@ export function goHtmlEscape(json: string): string {
 
 function write(v: OrderedJson): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(write).join(",")}]`;
-  const obj = v as ObjectJson;
-  return `{${obj.entries.map(([k, x]) => `${JSON.stringify(k)}:${write(x)}`).join(",")}}`;
+  // One string built left to right (no intermediate arrays): the same text as map/join.
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += i === 0 ? write(v[i]!) : `,${write(v[i]!)}`;
+    return `${out}]`;
+  }
+  const entries = (v as ObjectJson).entries;
+  let out = "{";
+  for (let i = 0; i < entries.length; i++) {
+    const [k, x] = entries[i]!;
+    out += `${i === 0 ? "" : ","}${JSON.stringify(k)}:${write(x)}`;
+  }
+  return `${out}}`;
 }
 
 /** Compact, Go-escaped JSON text of an ordered value. */

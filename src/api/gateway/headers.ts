@@ -40,8 +40,20 @@ export function heightValues(raw: RawHeaders, header = HEIGHT_HEADER): string[] 
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Go `textproto.CanonicalMIMEHeaderKey`. */
+/** Header names seen so far with their canonical form: a client sends the same few names on every request. */
+const canonicalKeys = new Map<string, string>();
+const CANONICAL_KEYS_MAX = 1024;
+
+/** Go `textproto.CanonicalMIMEHeaderKey` (memoised for the first CANONICAL_KEYS_MAX names). */
 export function canonicalKey(name: string): string {
+  const known = canonicalKeys.get(name);
+  if (known !== undefined) return known;
+  const key = computeCanonicalKey(name);
+  if (canonicalKeys.size < CANONICAL_KEYS_MAX) canonicalKeys.set(name, key);
+  return key;
+}
+
+function computeCanonicalKey(name: string): string {
   if (!TOKEN.test(name)) return name;
   let upper = true;
   let out = "";

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { clean } from "./filepath.js";
 import { cleanPath, escapePath, parseQuery, parseRequestTarget, urlUnescape } from "./url.js";
 
 describe("Go url unescape", () => {
@@ -76,5 +78,26 @@ describe("request targets and path cleaning", () => {
   it("escapes paths like Go's EscapedPath", () => {
     expect(escapePath("/a b*!$&+,:;=@~")).toBe("/a%20b%2A%21$&+,:;=@~");
     expect(escapePath("/\u00e9?#")).toBe("/%E9%3F%23");
+  });
+});
+
+describe("cleanPath's already-clean shortcut", () => {
+  /** cleanPath without the shortcut: path.Clean on the rooted path, keeping a trailing slash. */
+  const reference = (p: string): string => {
+    if (p === "") return "/";
+    const rooted = p.startsWith("/") ? p : `/${p}`;
+    const np = clean(rooted);
+    return rooted.endsWith("/") && np !== "/" ? `${np}/` : np;
+  };
+  it("gives what path.Clean gives, over paths of slashes, dots and letters", () => {
+    const path = fc
+      .array(fc.constantFrom("/", ".", "..", "a", "b.", ".c", "%2F"), { maxLength: 12 })
+      .map((a) => a.join(""));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(cleanPath(p)).toBe(reference(p));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

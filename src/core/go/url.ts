@@ -119,9 +119,14 @@ export function parseRequestTarget(raw: ByteString): Result<RequestTarget, void>
   return ok({ path: path.value, rawQuery, forceQuery, origin });
 }
 
+/** An empty, "." or ".." path segment (a trailing slash aside): cleanPath would change the path. */
+const NOT_CLEAN = /\/\/|\/\.\.?(\/|$)/;
+
 /** gorilla/mux `cleanPath`: path.Clean on a rooted path, keeping a trailing slash. */
 export function cleanPath(p: ByteString): ByteString {
   if (p === "") return "/";
+  // Already clean (rooted; no empty, "." or ".." segment but a trailing slash, which cleanPath keeps): itself.
+  if (p.charCodeAt(0) === 0x2f && !NOT_CLEAN.test(p)) return p;
   const rooted = p.startsWith("/") ? p : `/${p}`;
   let np = clean(rooted);
   if (rooted.endsWith("/") && np !== "/") np += "/";
