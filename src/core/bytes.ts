@@ -9,12 +9,14 @@ const ASCII_FAST_MAX = 64;
 
 /** UTF-8 decoding as TextDecoder does it (invalid sequences become U+FFFD, a leading BOM is dropped). */
 export function fromUtf8(b: Uint8Array): string {
-  if (b.length <= ASCII_FAST_MAX) {
-    let ascii = true;
-    for (let i = 0; i < b.length; i++) if (b[i]! >= 0x80) ascii = false;
-    if (ascii) return String.fromCharCode.apply(null, b as unknown as number[]);
+  if (b.length > ASCII_FAST_MAX) return textDecoder.decode(b);
+  let s = "";
+  for (let i = 0; i < b.length; i++) {
+    const x = b[i]!;
+    if (x >= 0x80) return textDecoder.decode(b);
+    s += String.fromCharCode(x);
   }
-  return textDecoder.decode(b);
+  return s;
 }
 
 export function concat(...parts: readonly Uint8Array[]): Uint8Array {
