@@ -78,14 +78,20 @@ function plainOf(base: JsonValue | undefined, name: string): JsonValue | undefin
   return (base as Record<string, JsonValue>)[name];
 }
 
+const writeOptions = new WeakMap<GatewayJsonOptions, Parameters<typeof toJson>[2]>();
+/** toJson's options for `opts` (built once per options object: every message of every answer passes them). */
+function writeOptionsOf(opts: GatewayJsonOptions): Parameters<typeof toJson>[2] {
+  let w = writeOptions.get(opts);
+  if (w === undefined) {
+    w = { useProtoFieldName: true, alwaysEmitImplicit: true, enumAsInteger: false, registry: opts.registry };
+    writeOptions.set(opts, w);
+  }
+  return w;
+}
+
 function toJsonSafe(desc: DescMessage, msg: Message, opts: GatewayJsonOptions): JsonValue {
   try {
-    return toJson(desc, msg, {
-      useProtoFieldName: true,
-      alwaysEmitImplicit: true,
-      enumAsInteger: false,
-      registry: opts.registry,
-    });
+    return toJson(desc, msg, writeOptionsOf(opts));
   } catch (e) {
     throw new MarshalError(e instanceof Error ? e.message : String(e));
   }
