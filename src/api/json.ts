@@ -255,19 +255,56 @@ export function goHtmlEscape(json: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/** Marks a value whose key order a plain object would not keep (see plainOf). */
+const UNORDERED = Symbol("unordered");
+
+/**
+ * The value with plain objects (null prototype) for ordered ones, or UNORDERED when a plain object would not keep
+ * its keys as they are: a key that is an array index (objects list those first) or a repeated key; `__proto__` is
+ * left to the ordered writer too. Then JSON.stringify writes the same text as `writeOrdered`, faster.
+ */
+function plainJson(v: OrderedJson): unknown {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = plainJson(v[i]!);
+      if (x === UNORDERED) return UNORDERED;
+      out[i] = x;
+    }
+    return out;
+  }
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [k, x] of (v as ObjectJson).entries) {
+    if (k === "__proto__" || INDEX_LIKE.test(k) || Object.hasOwn(out, k)) return UNORDERED;
+    const p = plainJson(x);
+    if (p === UNORDERED) return UNORDERED;
+    out[k] = p;
+  }
+  return out;
+}
+/** Keys a plain object may order first (array indices are digit strings; any key starting with a digit goes here). */
+const INDEX_LIKE = /^[0-9]/;
+
+/** Compact JSON text of an ordered value, keys in their order. */
 function write(v: OrderedJson): string {
+  const plain = plainJson(v);
+  return plain === UNORDERED ? writeOrdered(v) : JSON.stringify(plain);
+}
+
+function writeOrdered(v: OrderedJson): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   // One string built left to right (no intermediate arrays): the same text as map/join.
   if (Array.isArray(v)) {
     let out = "[";
-    for (let i = 0; i < v.length; i++) out += i === 0 ? write(v[i]!) : `,${write(v[i]!)}`;
+    for (let i = 0; i < v.length; i++) out += i === 0 ? writeOrdered(v[i]!) : `,${writeOrdered(v[i]!)}`;
     return `${out}]`;
   }
   const entries = (v as ObjectJson).entries;
   let out = "{";
   for (let i = 0; i < entries.length; i++) {
     const [k, x] = entries[i]!;
-    out += `${i === 0 ? "" : ","}${JSON.stringify(k)}:${write(x)}`;
+    out += `${i === 0 ? "" : ","}${JSON.stringify(k)}:${writeOrdered(x)}`;
   }
   return `${out}}`;
 }
