@@ -61,8 +61,9 @@ describe("readBe64 and fromUtf8 fast paths", () => {
       fc.string({ unit: "binary", maxLength: 40 }).map((s) => new TextEncoder().encode(s)),
     );
     fc.assert(
-      fc.property(bytes, (b) => {
+      fc.property(bytes, fc.nat(4), (b, from) => {
         expect(fromUtf8(b)).toBe(decoder.decode(b));
+        expect(fromUtf8(b, from)).toBe(decoder.decode(b.subarray(from)));
       }),
     );
     expect(fromUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))).toBe("a");

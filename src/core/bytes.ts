@@ -7,13 +7,17 @@ export const utf8 = (s: string): Uint8Array => textEncoder.encode(s);
 /** Up to this many bytes, fromUtf8 checks for ASCII and builds the string itself (TextDecoder's call costs more). */
 const ASCII_FAST_MAX = 64;
 
-/** UTF-8 decoding as TextDecoder does it (invalid sequences become U+FFFD, a leading BOM is dropped). */
-export function fromUtf8(b: Uint8Array): string {
-  if (b.length > ASCII_FAST_MAX) return textDecoder.decode(b);
+/**
+ * UTF-8 decoding of `b` from byte `from` on, as TextDecoder does it (invalid sequences become U+FFFD, a leading BOM
+ * is dropped).
+ */
+export function fromUtf8(b: Uint8Array, from = 0): string {
+  const slow = () => textDecoder.decode(from === 0 ? b : b.subarray(from));
+  if (b.length - from > ASCII_FAST_MAX) return slow();
   let s = "";
-  for (let i = 0; i < b.length; i++) {
+  for (let i = from; i < b.length; i++) {
     const x = b[i]!;
-    if (x >= 0x80) return textDecoder.decode(b);
+    if (x >= 0x80) return slow();
     s += String.fromCharCode(x);
   }
   return s;
