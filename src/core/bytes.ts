@@ -12,16 +12,17 @@ const ASCII_FAST_MAX = 64;
  * is dropped).
  */
 export function fromUtf8(b: Uint8Array, from = 0): string {
-  const slow = () => textDecoder.decode(from === 0 ? b : b.subarray(from));
-  if (b.length - from > ASCII_FAST_MAX) return slow();
+  if (b.length - from > ASCII_FAST_MAX) return decodeFrom(b, from);
   let s = "";
   for (let i = from; i < b.length; i++) {
     const x = b[i]!;
-    if (x >= 0x80) return slow();
+    if (x >= 0x80) return decodeFrom(b, from);
     s += String.fromCharCode(x);
   }
   return s;
 }
+
+const decodeFrom = (b: Uint8Array, from: number): string => textDecoder.decode(from === 0 ? b : b.subarray(from));
 
 export function concat(...parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;

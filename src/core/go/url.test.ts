@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fromUtf8 } from "../bytes.js";
 import { clean } from "./filepath.js";
-import { cleanPath, escapePath, parseQuery, parseRequestTarget, urlUnescape } from "./url.js";
+import { latin1Bytes } from "./strconv.js";
+import { cleanPath, escapePath, parseQuery, parseRequestTarget, text, urlUnescape } from "./url.js";
 
 describe("Go url unescape", () => {
   it("decodes escapes and reports malformed ones with at most 3 bytes", () => {
@@ -96,6 +98,25 @@ describe("cleanPath's already-clean shortcut", () => {
     fc.assert(
       fc.property(path, (p) => {
         expect(cleanPath(p)).toBe(reference(p));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("byte strings as bytes and text", () => {
+  /** The definitions the loops replaced. */
+  const bytesOf = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+  it("latin1Bytes keeps the low byte of each code unit; text decodes the bytes as UTF-8 (ASCII as it is)", () => {
+    const s = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 20 }),
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(s, (b) => {
+        expect(latin1Bytes(b)).toEqual(bytesOf(b));
+        expect(text(b)).toBe(fromUtf8(bytesOf(b)));
       }),
       { numRuns: 2000 },
     );

@@ -12,7 +12,11 @@ import { latin1Bytes, quoteLatin1 } from "./strconv.js";
 export type ByteString = string;
 
 /** Unicode text of a byte string (UTF-8 decoding). */
-export const text = (b: ByteString): string => fromUtf8(latin1Bytes(b));
+export function text(b: ByteString): string {
+  // ASCII bytes are their own text (the common case: path parameters, header values).
+  for (let i = 0; i < b.length; i++) if (b.charCodeAt(i) >= 0x80) return fromUtf8(latin1Bytes(b));
+  return b;
+}
 
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 
