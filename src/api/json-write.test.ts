@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { goHtmlEscape, type OrderedJson, stringifyGo } from "./json.js";
 
 /**
- * The JSON writer's plain-object path (JSON.stringify over null-prototype objects) against the ordered writer it
+ * The JSON writer's plain-object path (JSON.stringify over plain objects) against the ordered writer it
  * replaced: the same text for any ordered value, including keys a plain object would reorder or merge (array
  * indices, digit-led keys, repeated keys, `__proto__`), strings with escapes, lone surrogates and HTML characters.
  */
