@@ -3,7 +3,7 @@ import { loadavg } from "node:os";
 import { type BenchResult, median, result } from "./bench.js";
 
 /**
- * CLI start-up (issue #28 §4), wall time from spawning a process to its first byte on stdout, each against
+ * CLI start-up (docs/performance.md "Start-up"), wall time from spawning a process to its first byte on stdout, each against
  * `node -e ''` to its exit, measured in turn (A B A B …) in the same run:
  * - `cli-help-first-output-ms`: `node bin/chainsim.js --help` (goal: at most 3× the baseline);
  * - `cli-run-first-output-ms`: `node bin/chainsim.js run` of one small library scenario, a real command's start

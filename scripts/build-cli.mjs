@@ -4,7 +4,7 @@
 // faster than hundreds of modules); native and file-located packages stay external and load from node_modules at run
 // time. Code splitting: what the three entries share, and each command that src/cli/commands.ts imports on use, is a
 // chunk of its own beside them (dist/chunk-<hash>.mjs), so `chainsim --help` parses commander and the command table
-// only, and a command parses only its own code (issue #28 §4). Run by `npm ci` (the root package's `prepare`) and `npm run build`; bin/chainsim.js falls back to the
+// only, and a command parses only its own code (docs/performance.md "Start-up"). Run by `npm ci` (the root package's `prepare`) and `npm run build`; bin/chainsim.js falls back to the
 // sources through tsx when the bundle is missing or any of its inputs (dist/chainsim.inputs.json) is newer.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";

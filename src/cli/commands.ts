@@ -1,4 +1,4 @@
-// The top-level commands, each loaded only when it runs (issue #28 §4, a quicker start). main.ts builds the program
+// The top-level commands, each loaded only when it runs (docs/performance.md "Start-up"). main.ts builds the program
 // with every command that the arguments do not reach as a stub: its name and its line in `chainsim --help`, nothing
 // else. The modules behind a command (the engine, the harness, the servers, the devnet node) are imported only when
 // that command is dispatched or its own help is asked for, so `chainsim --help`, `--version` and a bad top-level
