@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "models/**/*.test.ts", "properties/**/*.test.ts", "test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
+    // One directory per run for the reference runs the library-wide equivalence files share.
+    globalSetup: ["test/kit/reference-runs-setup.ts"],
     sequence: { shuffle: false },
     testTimeout: 60_000,
     reporters: process.env.CI ? ["default", "junit", "json"] : ["default"],
