@@ -7,8 +7,18 @@ export const CACHED_REQUESTS = [
 ] as const;
 
 /**
- * Uncached: `module_versions` at heights 1..UNCACHED_HEIGHTS in turn. The gateway's response cache holds 1,024
- * entries and evicts the oldest first, so a cycle over more distinct requests than that never finds its answer there.
+ * Uncached: each route at heights FIRST..UNCACHED_HEIGHTS in turn. The gateway's response cache holds 1,024 entries
+ * and evicts the oldest first, so a cycle over more distinct requests than that never finds its answer there.
+ * The fixture (query-upgrade-history run to UNCACHED_HEIGHTS) applies upgrade v2 at 30, so module_versions reads
+ * two versions of its store; proposal 1 exists from height 2 (submitted then, passed at its voting period's end);
+ * val1's balance changes with its deposit and fees.
  */
 export const UNCACHED_HEIGHTS = 1500;
-export const UNCACHED_PATH = "/chain/upgrade/v1beta1/module_versions";
+export const UNCACHED_ROUTES = [
+  { bench: "uncached_module_versions", path: "/chain/upgrade/v1beta1/module_versions", first: 1 },
+  { bench: "uncached_gov_proposal", path: "/chain/gov/v1/proposals/1", first: 2 },
+  { bench: "uncached_bank_balances", path: "/chain/bank/v1beta1/balances/{val1}", first: 1 },
+] as const;
+
+/** On the bare server: the server process's `process.cpuUsage()`, read around each measurement. */
+export const CPU_PATH = "/__cpu";

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -21,7 +21,24 @@ afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => run(process.execPath, [`${OUT}/run.mjs`, ...args], { timeout: 120_000 });
 
+/** The files `file` imports before it runs (static imports, transitively), with itself: what every start parses. */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file) || seen.size > 1000) return seen;
+  seen.add(file);
+  for (const m of readFileSync(`${OUT}/${file}`, "utf8").matchAll(/^(?:import|export)[^;]*?from "\.\/([^"]+)"/gms))
+    staticClosure(m[1]!, seen);
+  return seen;
+}
+
 describe("the pre-built CLI bundle", () => {
+  it("parses at start only commander and the command table: each command's code is a chunk loaded on use", () => {
+    const start = staticClosure("chainsim.mjs");
+    const bytes = [...start].reduce((n, f) => n + readFileSync(`${OUT}/${f}`).length, 0);
+    // about 150 KB (commander is most of it); the whole CLI is over 5 MB
+    expect(bytes).toBeLessThan(512 * 1024);
+    expect(readFileSync(`${OUT}/chainsim.mjs`, "utf8")).toMatch(/import\("\.\/chunk-[A-Z0-9]+\.mjs"\)/);
+  });
+
   it("prints help and replays a scenario", async () => {
     expect((await cli("--help")).stdout).toContain("Usage: chainsim");
     const { stdout } = await cli("run", "scenarios/veto-exactly-threshold-not-vetoed.yaml", "--json");

@@ -1,5 +1,14 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -81,6 +90,16 @@ describe("the CLI's choice between the bundle and the sources", () => {
     const rebuilt = await chainsim(...check("run-once"));
     expect(rebuilt.stderr).not.toContain("running from the sources");
     expect(rebuilt.stderr.startsWith("edited property loaded\n")).toBe(true);
+
+    // A chunk of the bundle gone (a command's code, loaded on use): the sources run, even for a command that would
+    // not load it.
+    const chunk = readdirSync(join(copy, "dist")).find((f) => f.startsWith("chunk-"))!;
+    renameSync(join(copy, "dist", chunk), join(copy, chunk));
+    const gone = await chainsim("--version");
+    expect(gone).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+    expect(gone.stderr).toBe(`chainsim: running from the sources: dist/${chunk} is gone (npm run build)\n`);
+    renameSync(join(copy, chunk), join(copy, "dist", chunk));
+    expect(await chainsim("--version")).toMatchObject({ code: 0, stderr: "" });
   }, 180_000);
 
   it("runs an edited model and an edited scenario-schema file, each at the next run", async () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { EngineOptions } from "../src/chain/records.js";
 import { err, ok, type Result } from "../src/core/errors.js";
 import { FAULT_NAMES, type Fault } from "../src/faults/index.js";
+import { checkExpectations } from "../src/scenario/expect.js";
 import { parseScenario, type Scenario } from "../src/scenario/index.js";
 import { reportOf, runScenario } from "../src/scenario/runner.js";
 import { buildSimulation, type Simulation, stopConditionOf } from "../src/scenario/simulate.js";
@@ -64,22 +65,25 @@ export const FAULT_BLOCKS_MAX = 1500;
 export function libraryUnderFaults(
   files: readonly string[],
   exclude: readonly Fault[] = ["nondeterministic-genesis"],
-): { readonly fault: Fault; readonly scenarios: () => Scenario[] }[] {
-  return FAULT_NAMES.filter((f) => !exclude.includes(f)).map((fault, i) => ({
-    fault,
-    scenarios: () =>
-      files
-        .filter((_, j) => j % 3 === i % 3)
-        .map((file) => {
-          const base = loadScenario(file);
-          return { ...base, options: { ...base.options, faults: [...base.options.faults, fault] } };
-        }),
-  }));
+): { readonly fault: Fault; readonly files: string[]; readonly scenarios: () => Scenario[] }[] {
+  return FAULT_NAMES.filter((f) => !exclude.includes(f)).map((fault, i) => {
+    const underFault = files.filter((_, j) => j % 3 === i % 3);
+    return { fault, files: underFault, scenarios: () => underFault.map((file) => scenarioUnder(file, fault)) };
+  });
+}
+
+/** The scenario of `file`, with `fault` planted when given (the shape `libraryUnderFaults` gives). */
+export function scenarioUnder(file: string, fault: Fault | undefined): Scenario {
+  const base = loadScenario(file);
+  return fault === undefined
+    ? base
+    : { ...base, options: { ...base.options, faults: [...base.options.faults, fault] } };
 }
 
 /**
  * What an equivalence test compares at the end of a simulation of `s`: the trace hash, the run report (without the
- * wall time), and every node's final state down to its store's history (the execution key pins it).
+ * wall time), every node's final state down to its store's history (the execution key pins it), the chain's clock,
+ * stall and pending work, its last block, and the scenario's own expectations checked against it.
  */
 export function simulationEnd(s: Scenario, sim: Simulation) {
   const { wallMs: _wallMs, ...report } = reportOf(s, sim, [], s.seed, 0);
@@ -99,7 +103,15 @@ export function simulationEnd(s: Scenario, sim: Simulation) {
   });
   // The log lines are in no report or trace: compared here so that every equivalence test covers them.
   const logs = { blocks: [...sim.blockLogs], halts: sim.halts.map((h) => h.logs) };
-  return { traceHash: sim.traceHash(), report, nodes, logs };
+  const chain = {
+    nowMs: sim.nowMs,
+    lastBlockTimeMs: sim.lastBlockTimeMs,
+    stalled: sim.stalled,
+    pending: sim.pending,
+    lastBlock: sim.blocks.meta(sim.height),
+    expect: s.expect === undefined ? [] : checkExpectations("expect", s.expect, sim),
+  };
+  return { traceHash: sim.traceHash(), report, nodes, logs, ...chain };
 }
 
 /**

@@ -78,14 +78,20 @@ function plainOf(base: JsonValue | undefined, name: string): JsonValue | undefin
   return (base as Record<string, JsonValue>)[name];
 }
 
+const writeOptions = new WeakMap<GatewayJsonOptions, Parameters<typeof toJson>[2]>();
+/** toJson's options for `opts` (built once per options object: every message of every answer passes them). */
+function writeOptionsOf(opts: GatewayJsonOptions): Parameters<typeof toJson>[2] {
+  let w = writeOptions.get(opts);
+  if (w === undefined) {
+    w = { useProtoFieldName: true, alwaysEmitImplicit: true, enumAsInteger: false, registry: opts.registry };
+    writeOptions.set(opts, w);
+  }
+  return w;
+}
+
 function toJsonSafe(desc: DescMessage, msg: Message, opts: GatewayJsonOptions): JsonValue {
   try {
-    return toJson(desc, msg, {
-      useProtoFieldName: true,
-      alwaysEmitImplicit: true,
-      enumAsInteger: false,
-      registry: opts.registry,
-    });
+    return toJson(desc, msg, writeOptionsOf(opts));
   } catch (e) {
     throw new MarshalError(e instanceof Error ? e.message : String(e));
   }
@@ -188,11 +194,24 @@ const holdsMessages = (f: DescField): boolean =>
   (f.fieldKind === "list" && f.listKind === "message") ||
   (f.fieldKind === "map" && f.mapKind === "message");
 
+const holdingMessages = new WeakMap<DescMessage, boolean>();
+/** Whether any field of `desc` holds messages (memoised per descriptor); without any, scalarsOnly is the message. */
+function holdsAnyMessages(desc: DescMessage): boolean {
+  let h = holdingMessages.get(desc);
+  if (h === undefined) {
+    h = desc.fields.some(holdsMessages);
+    holdingMessages.set(desc, h);
+  }
+  return h;
+}
+
 /**
  * The message without its message-typed fields: `toJson` of it gives the scalar values, and cannot fail on an Any
  * nested below (message fields are rendered separately).
  */
 function scalarsOnly(desc: DescMessage, msg: Message): Message {
+  // Unknown fields (extensions among them) are left out of the copy, so only a message without any is itself.
+  if (!holdsAnyMessages(desc) && (msg.$unknown === undefined || msg.$unknown.length === 0)) return msg;
   const out = create(desc) as unknown as Record<string, unknown>;
   const src = msg as unknown as Record<string, unknown>;
   for (const member of desc.members) {
@@ -223,8 +242,11 @@ export function renderMessage(desc: DescMessage, msg: Message, opts: GatewayJson
   return { entries };
 }
 
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+
 /** Go encoding/json HTML-safe escaping applied after standard JSON string escaping. */
 export function goHtmlEscape(json: string): string {
+  if (!HTML_UNSAFE.test(json)) return json;
   return json
     .replace(/</g, "\\u003c")
     .replace(/>/g, "\\u003e")
@@ -233,11 +255,59 @@ export function goHtmlEscape(json: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/** Marks a value whose key order a plain object would not keep (see plainOf). */
+const UNORDERED = Symbol("unordered");
+
+/**
+ * The value with plain objects for ordered ones, or UNORDERED when a plain object would not keep
+ * its keys as they are: a key that is an array index (objects list those first) or a repeated key; `__proto__` is
+ * left to the ordered writer too. Then JSON.stringify writes the same text as `writeOrdered`, faster.
+ */
+function plainJson(v: OrderedJson): unknown {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = plainJson(v[i]!);
+      if (x === UNORDERED) return UNORDERED;
+      out[i] = x;
+    }
+    return out;
+  }
+  // An ordinary object (V8 stringifies it on its fast path); `__proto__`, its one special key, never gets here.
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of (v as ObjectJson).entries) {
+    if (k === "__proto__" || INDEX_LIKE.test(k) || Object.hasOwn(out, k)) return UNORDERED;
+    const p = plainJson(x);
+    if (p === UNORDERED) return UNORDERED;
+    out[k] = p;
+  }
+  return out;
+}
+/** Keys a plain object may order first (array indices are digit strings; any key starting with a digit goes here). */
+const INDEX_LIKE = /^[0-9]/;
+
+/** Compact JSON text of an ordered value, keys in their order. */
 function write(v: OrderedJson): string {
+  const plain = plainJson(v);
+  return plain === UNORDERED ? writeOrdered(v) : JSON.stringify(plain);
+}
+
+function writeOrdered(v: OrderedJson): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(write).join(",")}]`;
-  const obj = v as ObjectJson;
-  return `{${obj.entries.map(([k, x]) => `${JSON.stringify(k)}:${write(x)}`).join(",")}}`;
+  // One string built left to right (no intermediate arrays): the same text as map/join.
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += i === 0 ? writeOrdered(v[i]!) : `,${writeOrdered(v[i]!)}`;
+    return `${out}]`;
+  }
+  const entries = (v as ObjectJson).entries;
+  let out = "{";
+  for (let i = 0; i < entries.length; i++) {
+    const [k, x] = entries[i]!;
+    out += `${i === 0 ? "" : ","}${JSON.stringify(k)}:${writeOrdered(x)}`;
+  }
+  return `${out}}`;
 }
 
 /** Compact, Go-escaped JSON text of an ordered value. */

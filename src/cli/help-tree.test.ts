@@ -36,9 +36,9 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 /** Every command path, and the words its help must list (its children). */
-function commandTree(): Map<string, readonly string[]> {
+async function commandTree(): Promise<Map<string, readonly string[]>> {
   const tree = new Map<string, readonly string[]>();
-  const program = buildProgram(() => {});
+  const program = await buildProgram(() => {});
   const top = program.commands.map((c) => c.name());
   tree.set("", top);
   for (const c of program.commands) {
@@ -63,9 +63,9 @@ function commandTree(): Map<string, readonly string[]> {
   return tree;
 }
 
-describe("the command tree", () => {
-  const tree = commandTree();
+const tree = await commandTree();
 
+describe("the command tree", () => {
   it("has the node-style and simulator commands at the top", () => {
     expect([...tree.get("")!].sort()).toEqual(
       [

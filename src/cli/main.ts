@@ -1,20 +1,8 @@
-import { Command, CommanderError } from "commander";
+import assert from "node:assert/strict";
+import { Command, CommanderError, Help } from "commander";
 import { quote } from "../core/go/strconv.js";
-import { registerCheck } from "./check.js";
-import { registerDevnetInit } from "./devnet-init.js";
-import { registerDevnetKeys } from "./devnet-keys.js";
-import { registerDevnetStart } from "./devnet-start.js";
-import { registerDevnetTx } from "./devnet-tx.js";
-import { registerDevnetVisor } from "./devnet-visor.js";
+import { addStubs, type CliIo, COMMANDS, type CommandEntry, StubReached, stubEntry, stubListing } from "./commands.js";
 import { ExitCode, UserError } from "./exit.js";
-import { registerExplore } from "./explore.js";
-import { registerUpgradeHeight } from "./explore-height.js";
-import { registerImport } from "./import.js";
-import { registerPreflight } from "./preflight.js";
-import { queryMain } from "./query.js";
-import { registerReport } from "./report.js";
-import { registerRun } from "./run.js";
-import { registerServe } from "./serve.js";
 import { oneLineUsageErrors } from "./usage-hint.js";
 
 export { ExitCode, UserError };
@@ -45,30 +33,43 @@ function guardClosedPipes(): void {
   }
 }
 
-const io = {
+const io: CliIo = {
   out: (s: string) => process.stdout.write(`${s}\n`),
   err: (s: string) => process.stderr.write(`${escapeControls(s)}\n`),
 };
 
-export function buildProgram(setExit: (code: number) => void): Command {
+/** `chainsim query …` and `chainsim q …`: cobra-style flags, loaded on use. */
+const queryMain = async (args: readonly string[]): Promise<number> => (await import("./query.js")).queryMain(args, io);
+
+/** A stub's own line in the program's help, so that stubs list exactly as the real commands do. */
+class StubAwareHelp extends Help {
+  override subcommandTerm(cmd: Command): string {
+    return stubListing(cmd)?.term ?? super.subcommandTerm(cmd);
+  }
+}
+
+/**
+ * The program: the commands of `loaded` (every command when undefined) with their real definitions, the others as
+ * stubs (commands.ts) that throw StubReached when the parse reaches them.
+ */
+export async function buildProgram(
+  setExit: (code: number) => void,
+  loaded?: ReadonlySet<CommandEntry>,
+): Promise<Command> {
+  const wanted = COMMANDS.filter((e) => loaded === undefined || loaded.has(e));
+  const registers = new Map(await Promise.all(wanted.map(async (e) => [e, await e.load()] as const)));
   const program = new Command("chainsim")
     .description(
       "Deterministic simulator and property-testing harness for coordinated software upgrades of a chain built like the Cosmos SDK.",
     )
     .version("0.1.0")
     .exitOverride();
-  registerRun(program, io, setExit);
-  registerCheck(program, io, setExit);
-  registerUpgradeHeight(registerExplore(program, io, setExit), io, setExit);
-  registerPreflight(program, io, setExit);
-  registerReport(program, io, setExit);
-  registerServe(program, io, setExit);
-  registerImport(program, io, setExit);
-  registerDevnetInit(program, io, setExit);
-  registerDevnetStart(program, io, setExit);
-  registerDevnetTx(program, io, setExit);
-  registerDevnetKeys(program, io, setExit);
-  registerDevnetVisor(program, io, setExit);
+  program.createHelp = () => Object.assign(new StubAwareHelp(), program.configureHelp());
+  for (const entry of COMMANDS) {
+    const register = registers.get(entry);
+    if (register === undefined) addStubs(program, entry);
+    else register(program, io, setExit);
+  }
   // Node-style query commands parse their own flags with cobra's texts (main() routes `query`/`q` there directly).
   program
     .command("query")
@@ -78,22 +79,43 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .argument("[args...]")
-    .action(async (args: string[]) => setExit(await queryMain(args, io)));
+    .action(async (args: string[]) => setExit(await queryMain(args)));
+  program.hook("preSubcommand", (_program, sub) => {
+    const entry = stubEntry(sub);
+    if (entry !== undefined) throw new StubReached(entry);
+  });
   oneLineUsageErrors(program);
   return program;
 }
 
+/**
+ * Runs the CLI on `argv` and answers its exit code. Starts with every command a stub; when the parse reaches one, it
+ * loads that command and parses again (at most once per command), before anything was written.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
   guardClosedPipes();
-  if (argv[0] === "query" || argv[0] === "q") return queryMain(argv.slice(1), io);
+  if (argv[0] === "query" || argv[0] === "q") return queryMain(argv.slice(1));
+  const loaded = new Set<CommandEntry>();
+  for (let attempt = 0; attempt <= COMMANDS.length; attempt++) {
+    const outcome = await parse(argv, loaded);
+    if (!(outcome instanceof StubReached)) return outcome;
+    assert(!loaded.has(outcome.entry), "a loaded command is never a stub");
+    loaded.add(outcome.entry);
+  }
+  assert.fail("every command loaded and still a stub reached");
+}
+
+/** One parse of `argv` with the commands of `loaded`: the exit code, or the stub it reached. */
+async function parse(argv: readonly string[], loaded: ReadonlySet<CommandEntry>): Promise<number | StubReached> {
   let code: number = ExitCode.ok;
-  const program = buildProgram((c) => {
+  const program = await buildProgram((c) => {
     code = c;
-  });
+  }, loaded);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return code;
   } catch (e) {
+    if (e instanceof StubReached) return e;
     if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     if (e instanceof UserError) {
       io.err(`Error: ${e.message}`);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { be64, readBe64, toHex } from "./bytes.js";
+import { be64, fromUtf8, readBe64, toHex } from "./bytes.js";
 
 /** sdk.Uint64ToBigEndian as first written: through a BigInt and a DataView. */
 function be64Reference(n: bigint | number): Uint8Array {
@@ -35,5 +35,37 @@ describe("toHex", () => {
         expect(toHex(b)).toBe([...b].map((x) => x.toString(16).padStart(2, "0")).join(""));
       }),
     );
+  });
+});
+
+describe("readBe64 and fromUtf8 fast paths", () => {
+  it("readBe64 equals DataView.getBigUint64 at every offset, out-of-range offsets throwing the same", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 20 }), fc.integer({ min: -2, max: 22 }), (b, offset) => {
+        const sub = new Uint8Array([0xaa, ...b]).subarray(1);
+        const reference = () => new DataView(sub.buffer, sub.byteOffset, sub.byteLength).getBigUint64(offset);
+        if (offset < 0 || offset + 8 > sub.length) expect(() => readBe64(sub, offset)).toThrow(RangeError);
+        else expect(readBe64(sub, offset)).toBe(reference());
+      }),
+    );
+    expect(readBe64(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))).toBe(2n ** 64n - 1n);
+    expect(readBe64(Uint8Array.of(0, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))).toBe(2n ** 53n - 1n);
+    expect(readBe64(Uint8Array.of(0, 0x20, 0, 0, 0, 0, 0, 1))).toBe(2n ** 53n + 1n);
+  });
+
+  it("fromUtf8 equals TextDecoder (invalid bytes, BOM, ASCII) on either side of the fast path's length", () => {
+    const decoder = new TextDecoder();
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 80 }),
+      fc.uint8Array({ maxLength: 80, max: 0x7f }),
+      fc.string({ unit: "binary", maxLength: 40 }).map((s) => new TextEncoder().encode(s)),
+    );
+    fc.assert(
+      fc.property(bytes, fc.nat(4), (b, from) => {
+        expect(fromUtf8(b)).toBe(decoder.decode(b));
+        expect(fromUtf8(b, from)).toBe(decoder.decode(b.subarray(from)));
+      }),
+    );
+    expect(fromUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))).toBe("a");
   });
 });

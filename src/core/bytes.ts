@@ -4,7 +4,25 @@ const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { fatal: false });
 
 export const utf8 = (s: string): Uint8Array => textEncoder.encode(s);
-export const fromUtf8 = (b: Uint8Array): string => textDecoder.decode(b);
+/** Up to this many bytes, fromUtf8 checks for ASCII and builds the string itself (TextDecoder's call costs more). */
+const ASCII_FAST_MAX = 64;
+
+/**
+ * UTF-8 decoding of `b` from byte `from` on, as TextDecoder does it (invalid sequences become U+FFFD, a leading BOM
+ * is dropped).
+ */
+export function fromUtf8(b: Uint8Array, from = 0): string {
+  if (b.length - from > ASCII_FAST_MAX) return decodeFrom(b, from);
+  let s = "";
+  for (let i = from; i < b.length; i++) {
+    const x = b[i]!;
+    if (x >= 0x80) return decodeFrom(b, from);
+    s += String.fromCharCode(x);
+  }
+  return s;
+}
+
+const decodeFrom = (b: Uint8Array, from: number): string => textDecoder.decode(from === 0 ? b : b.subarray(from));
 
 export function concat(...parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
@@ -74,6 +92,13 @@ export function be64(n: bigint | number): Uint8Array {
 
 /** Reads 8 big-endian bytes starting at `offset` as an unsigned 64-bit integer. */
 export function readBe64(b: Uint8Array, offset = 0): bigint {
+  // In range: from two 32-bit halves (a DataView per call costs more); otherwise DataView's own RangeError.
+  if (Number.isInteger(offset) && offset >= 0 && offset + 8 <= b.length) {
+    const hi = ((b[offset]! << 24) | (b[offset + 1]! << 16) | (b[offset + 2]! << 8) | b[offset + 3]!) >>> 0;
+    const lo = ((b[offset + 4]! << 24) | (b[offset + 5]! << 16) | (b[offset + 6]! << 8) | b[offset + 7]!) >>> 0;
+    // Below 2^53 the number is exact.
+    return hi < 0x20_0000 ? BigInt(hi * 0x1_0000_0000 + lo) : (BigInt(hi) << 32n) | BigInt(lo);
+  }
   return new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(offset);
 }
 

@@ -39,8 +39,19 @@ export interface NamespaceNames {
 /** Whether a string names a namespace. */
 export const isNamespace = (s: string): s is Namespace => (NAMESPACES as readonly string[]).includes(s);
 
-/** The names of one namespace. */
+const NAMES = new Map<Namespace, NamespaceNames>();
+
+/** The names of one namespace (built once per namespace: every query asks for them). */
 export function namesOf(namespace: Namespace): NamespaceNames {
+  let n = NAMES.get(namespace);
+  if (n === undefined) {
+    n = Object.freeze(buildNames(namespace));
+    NAMES.set(namespace, n);
+  }
+  return n;
+}
+
+function buildNames(namespace: Namespace): NamespaceNames {
   const typePrefix = `/${namespace}.`;
   return {
     namespace,

@@ -19,8 +19,8 @@ export interface WorkerPool<Task, Result> {
 
 /**
  * A worker module beside the calling module (`callerUrl`, its `import.meta.url`): `<source>.ts` in the sources,
- * or `<bundled>.mjs` in the pre-built CLI (dist/, where scripts/build-cli.mjs bundles each worker beside
- * chainsim.mjs).
+ * or `<bundled>.mjs` in the pre-built CLI (dist/, where scripts/build-cli.mjs writes each worker beside
+ * chainsim.mjs and the chunks, the caller being one of them: all in one folder).
  */
 export function workerModule(callerUrl: string, source: string, bundled: string): URL {
   return new URL(callerUrl.endsWith(".mjs") ? `./${bundled}.mjs` : `./${source}.ts`, callerUrl);

@@ -4,7 +4,9 @@ import { parseScenario } from "../scenario/load.js";
 import { buildSimulation } from "../scenario/simulate.js";
 import { inWindow, parseWindow } from "./daily-window.js";
 import {
+  bandAt,
   blockAndPrevious,
+  CENTRE_RUNS_MAX,
   haltTimes,
   heightsAt,
   type PlanClock,
@@ -33,9 +35,12 @@ const DRIFT_DOC = {
   },
 };
 
+/** The same model with a fit's sampling uncertainty: each seed draws its own level, persistence and wander. */
+const UNCERTAIN_DOC = { drift: { ...DRIFT_DOC.drift, uncertainty: { level: 0.05, persistence: 0.8, wander: 0.2 } } };
+
 /** A scenario on the drift model anchored at genesis, run to height `h` with `seed`: the time of block h. */
-function engineTimeOf(h: number, seed: number): number {
-  const text = JSON.stringify({ name: "drift", chain: { blockTime: DRIFT_DOC }, binaries: { v1: {} } });
+function engineTimeOf(h: number, seed: number, doc: object = DRIFT_DOC): number {
+  const text = JSON.stringify({ name: "drift", chain: { blockTime: doc }, binaries: { v1: {} } });
   const sc = parseScenario("drift.json", text);
   if (!sc.ok) throw new Error(JSON.stringify(sc.error));
   const sim = buildSimulation(sc.value, { seed });
@@ -45,11 +50,8 @@ function engineTimeOf(h: number, seed: number): number {
   return sim.value.lastBlockTimeMs;
 }
 
-function genesisClock(): PlanClock {
-  const sc = parseScenario(
-    "d.json",
-    JSON.stringify({ name: "d", chain: { blockTime: DRIFT_DOC }, binaries: { v1: {} } }),
-  );
+function genesisClock(doc: object = DRIFT_DOC): PlanClock {
+  const sc = parseScenario("d.json", JSON.stringify({ name: "d", chain: { blockTime: doc }, binaries: { v1: {} } }));
   if (!sc.ok) throw new Error("bad scenario");
   return { height: 0, timeMs: GENESIS, blockTime: sc.value.chain.blockTime };
 }
@@ -104,6 +106,49 @@ describe("planHeight: one pass and a checkpoint give what the separate passes gi
       expect([...p.at]).toEqual([...b.at]);
       expect([...p.previous]).toEqual([...b.previous]);
     }
+  });
+});
+
+describe("planHeight with the fit's uncertainty: the centre from the point model, the band from the model", () => {
+  const uncertain = genesisClock(UNCERTAIN_DOC);
+  const point = genesisClock();
+
+  it("equals the separate passes: the point model's lower median and P50, the model's heights and times there", () => {
+    const target = GENESIS + 86_400_000;
+    for (const runs of [5, CENTRE_RUNS_MAX + 40]) {
+      const p = planHeight(uncertain, target, runs, 21);
+      const centreRuns = Math.min(runs, CENTRE_RUNS_MAX);
+      const h = recommendedHeight(heightsAt(point, target, centreRuns, 21));
+      expect(p.height).toBe(h);
+      expect(p.p50).toBe(quantile(haltTimes(point, h, centreRuns, 21), 0.5));
+      expect([...p.heights]).toEqual([...heightsAt(uncertain, target, runs, 21)]);
+      const b = blockAndPrevious(uncertain, h, runs, 21);
+      expect([...p.at]).toEqual([...b.at]);
+      expect([...p.previous]).toEqual([...b.previous]);
+    }
+  });
+
+  it("bandAt equals heightsAt and blockAndPrevious, with the height before and after the target", () => {
+    const target = GENESIS + 3_600_000;
+    for (const h of [1, 200, 600, 900, 70_000]) {
+      const b = bandAt(uncertain, h, target, 6, 4);
+      expect([...b.heights]).toEqual([...heightsAt(uncertain, target, 6, 4)]);
+      const s = blockAndPrevious(uncertain, h, 6, 4);
+      expect([...b.at]).toEqual([...s.at]);
+      expect([...b.previous]).toEqual([...s.previous]);
+    }
+  });
+
+  it("an engine run replays either part: seed + i with the point model (the centre), with the model (the band)", () => {
+    const H = 2000;
+    const runs = 3;
+    const centre = [...haltTimes(point, H, runs, 60)];
+    const band = [...haltTimes(uncertain, H, runs, 60)];
+    const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+    const seeds = Array.from({ length: runs }, (_, i) => runSeed(60, i));
+    expect(centre).toEqual(sorted(seeds.map((s) => engineTimeOf(H, s))));
+    expect(band).toEqual(sorted(seeds.map((s) => engineTimeOf(H, s, UNCERTAIN_DOC))));
+    expect(band).not.toEqual(centre);
   });
 });
 

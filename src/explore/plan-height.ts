@@ -11,10 +11,16 @@
  *   block stalls (plan-height.test.ts and plan-height-from.test.ts hold one to the other).
  * - The recommended height for a target time T is the lower median of the heights reached by T: for every h,
  *   P(halt(h) ≤ T) = P(height at T ≥ h), so at that height the median halt time is T (within one block).
+ * - A drift model that carries its fit's `uncertainty` is planned in two parts (`planHeight`): the centre from the
+ *   point model (the same model without `uncertainty`: the fitted parameters, whose runs spread less, so their
+ *   median moves less from one set of runs to the next), the band from the model itself (each run drawing its own
+ *   parameters: the parametric bootstrap). Run i of either uses seed + i, so a scenario with the point model
+ *   replays the centre's run i and one with the model replays the band's run i.
  * - Pure and deterministic: the same clock, runs and seed give the same arrays.
  */
 
 import type { BlockTimeModel } from "../chain/block-time.js";
+import type { DriftBlockTime } from "../chain/block-time-drift.js";
 import { type ChainBlockTimes, chainBlockTimes } from "../chain/block-time-shift.js";
 import { assert } from "../core/assert.js";
 import { type DailyWindow, inWindow } from "./daily-window.js";
@@ -109,6 +115,11 @@ export interface HeightPlan {
   /** Sorted times of that height and of the block before it. */
   readonly at: Float64Array;
   readonly previous: Float64Array;
+  /**
+   * The point estimate of the height's halt time: the median over the centre's runs (the point model's when the
+   * model carries an uncertainty, else the median of `at`).
+   */
+  readonly p50: number;
 }
 
 /**
@@ -118,7 +129,7 @@ export interface HeightPlan {
  * at the checkpoint with its time gives the same times as drawing from the clock (plan-height.test.ts holds it
  * equal to the separate functions). When the height falls below the checkpoint, the second pass starts at the clock.
  */
-export function planHeight(clock: PlanClock, targetMs: number, runs: number, seed: number): HeightPlan {
+function planOne(clock: PlanClock, targetMs: number, runs: number, seed: number): Omit<HeightPlan, "p50"> {
   assert(Number.isInteger(runs) && runs >= 1 && runs <= PLAN_RUNS_MAX, "runs within PLAN_RUNS_MAX");
   const pilot = heightsAt(clock, targetMs, Math.min(runs, PILOT_RUNS), seed);
   const spread = (pilot[pilot.length - 1] as number) - (pilot[0] as number);
@@ -159,6 +170,76 @@ export function planHeight(clock: PlanClock, targetMs: number, runs: number, see
     previous[i] = blocks >= 2 ? (tail[blocks - 2] as number) : from;
   }
   return { heights: sorted, height, at: at.sort(), previous: previous.sort() };
+}
+
+/** Runs of the centre at most: the point model's runs spread less, so a few hundred place its median. */
+export const CENTRE_RUNS_MAX = 200;
+
+/** The point model of a drift model that carries an uncertainty (the same model without it), else undefined. */
+function pointModel(m: BlockTimeModel): DriftBlockTime | undefined {
+  if (m.kind !== "drift" || m.uncertainty === undefined) return undefined;
+  const { uncertainty: _, ...point } = m;
+  return point;
+}
+
+/**
+ * The recommended height for `targetMs`, its halt times and the heights reached by the target (the module's
+ * contract): without an uncertainty, `planOne`; with one, the height and `p50` from min(runs, CENTRE_RUNS_MAX) runs
+ * of the point model, and `heights`, `at` and `previous` from `runs` runs of the model itself at that height.
+ */
+export function planHeight(clock: PlanClock, targetMs: number, runs: number, seed: number): HeightPlan {
+  const point = pointModel(clock.blockTime);
+  if (point === undefined) {
+    const p = planOne(clock, targetMs, runs, seed);
+    return { ...p, p50: quantile(p.at, 0.5) };
+  }
+  const centre = planOne({ ...clock, blockTime: point }, targetMs, Math.min(runs, CENTRE_RUNS_MAX), seed);
+  return {
+    ...bandAt(clock, centre.height, targetMs, runs, seed),
+    height: centre.height,
+    p50: quantile(centre.at, 0.5),
+  };
+}
+
+/**
+ * heightsAt(targetMs) and blockAndPrevious(height) in one pass per run: each run is drawn from the clock until it has
+ * passed the target and reached the height (the same values as the separate functions: plan-height.test.ts).
+ */
+export function bandAt(
+  clock: PlanClock,
+  height: number,
+  targetMs: number,
+  runs: number,
+  seed: number,
+): { heights: Float64Array; at: Float64Array; previous: Float64Array } {
+  assert(
+    Number.isInteger(height) && height > clock.height && targetMs > clock.timeMs,
+    "a height and a target after the clock",
+  );
+  assert(Number.isInteger(runs) && runs >= 1 && runs <= PLAN_RUNS_MAX, "runs within PLAN_RUNS_MAX");
+  const heights = new Float64Array(runs);
+  const at = new Float64Array(runs);
+  const previous = new Float64Array(runs);
+  const buf = buffer(CHUNK);
+  for (let i = 0; i < runs; i++) {
+    const src = runSource(clock, seed, i);
+    let h = clock.height;
+    let t = clock.timeMs;
+    let reached = -1;
+    if (height - 1 === h) previous[i] = t;
+    for (let c = 0; c < CHUNKS_MAX && (reached < 0 || h < height); c++) {
+      const end = reached < 0 ? h + 1 + CHUNK : Math.min(h + 1 + CHUNK, height + 1);
+      const n = src.idleTimes(h + 1, end, t, reached < 0 ? targetMs + 1 : Number.POSITIVE_INFINITY, buf, 0);
+      if (height > h && height <= h + n) at[i] = buf[height - h - 1] as number;
+      if (height - 1 > h && height - 1 <= h + n) previous[i] = buf[height - h - 2] as number;
+      if (n > 0) t = buf[n - 1] as number;
+      h += n;
+      if (reached < 0 && h < end - 1) reached = h;
+    }
+    assert(reached >= 0 && h >= height, "every run passes the target and reaches the height");
+    heights[i] = reached;
+  }
+  return { heights: heights.sort(), at: at.sort(), previous: previous.sort() };
 }
 
 /** The q-quantile (0 ≤ q ≤ 1) of sorted values, linear between order statistics (Hyndman–Fan type 7). */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "../core/brand.js";
+import type { Result } from "../core/errors.js";
 import { runBatches, type TrialBatch } from "./batch.js";
 import { type CancelWindowConfig, DEFAULT_CONFIG } from "./model.js";
 import { POOL_MIN_JOBS, runOnWorkers, slices } from "./pool.js";
-import { sweepingCancelWindow } from "./sweep.js";
+import { type SweepExploration, sweepingCancelWindow } from "./sweep.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -23,30 +24,38 @@ const CFG: CancelWindowConfig = {
 };
 const SWEEP = { axis: "spread", valuesMs: [500, 2000], points: 12 } as const;
 
+/** One sweep per worker count, with its progress reports: computed once, shared by the tests below. */
+const sweeps = new Map<number, Promise<{ result: Result<SweepExploration, string>; seen: [number, number][] }>>();
+function sweepOn(workers: number) {
+  let s = sweeps.get(workers);
+  if (s === undefined) {
+    const seen: [number, number][] = [];
+    s = runOnWorkers(sweepingCancelWindow(CFG, SWEEP), workers, {
+      onProgress: (d, t) => seen.push([d, t]),
+    }).then((result) => ({ result, seen }));
+    sweeps.set(workers, s);
+  }
+  return s;
+}
+
 describe("the explorer's worker pool", () => {
   it("gives the same sweep for 1, 2 and 3 workers, and the same progress total", async () => {
     expect(2 * CFG.runs).toBeGreaterThanOrEqual(POOL_MIN_JOBS);
-    const progress: [number, number][][] = [];
-    const run = async (workers: number) => {
-      const seen: [number, number][] = [];
-      progress.push(seen);
-      const r = await runOnWorkers(sweepingCancelWindow(CFG, SWEEP), workers, {
-        onProgress: (d, t) => seen.push([d, t]),
-      });
-      if (!r.ok) throw new Error(r.error);
-      return r.value;
+    const runs = [await sweepOn(1), await sweepOn(2), await sweepOn(3)];
+    const value = ({ result }: (typeof runs)[number]) => {
+      if (!result.ok) throw new Error(result.error);
+      return result.value;
     };
-    const one = await run(1);
+    const one = value(runs[0]!);
     expect(one.series.every((s) => s.verification?.ok === true)).toBe(true);
     expect(new Set(one.series.flatMap((s) => s.landingOffsets)).size).toBeGreaterThan(10);
-    expect(await run(2)).toEqual(one);
-    expect(await run(3)).toEqual(one);
+    for (const run of runs.slice(1)) expect(value(run)).toEqual(one);
     // In this thread as in a pool: every engine run reported, the last report counts them all.
-    for (const seen of progress) expect(seen.at(-1)?.[0]).toBe(one.engineRuns);
+    for (const { seen } of runs) expect(seen.at(-1)?.[0]).toBe(one.engineRuns);
   }, 120_000);
 
   it("equals the exploration driven in this thread without a pool", async () => {
-    const r = await runOnWorkers(sweepingCancelWindow(CFG, SWEEP), 2);
+    const r = (await sweepOn(2)).result;
     expect(r).toEqual(runBatches(sweepingCancelWindow(CFG, SWEEP)));
   }, 120_000);
 

@@ -7,8 +7,11 @@
  * 1. The clock: the profile's `at` and its `chain.blockTime` (a drift model without an anchor is anchored at `at`).
  *    A model drawn from the seed's stream (fixed, uniform, normal) is planned on heights counted from `at`, so no
  *    draw is made for the heights below it.
- * 2. Heights reached by the target in each run; the recommended height is their lower median (plan-height.ts).
- * 3. The halt times of that height and of the block before it; P5/P50/P95; the share inside the window.
+ * 2. Heights reached by the target in each run; the recommended height is their lower median (plan-height.ts). A
+ *    fitted drift model takes it from its point model's runs and its band from the model's own runs (each drawing
+ *    its parameters: the fit's uncertainty).
+ * 3. The halt times of that height and of the block before it; P5/P95 from the model's runs, P50 from the runs that
+ *    chose the height; the share inside the window.
  * 4. The naive estimate: now + Δt / the window's mean block time from the profile's history (else the model's mean).
  * 5. Cancel deadlines (x/gov: a proposal passes in the EndBlocker of the first block at or after its voting end;
  *    the cancel must land in a block before the plan's height): P5 of the previous block's time minus V (deposit met
@@ -116,7 +119,7 @@ export function planUpgradeHeight(p: Profile, req: UpgradeHeightRequest): Result
     seed: req.seed,
     model: clock.blockTime,
     recommendedHeight: h + offset,
-    halt: band(times.at),
+    halt: { ...band(times.at), p50: times.p50 },
     heights: {
       p5: quantile(heights, 0.05) + offset,
       p50: quantile(heights, 0.5) + offset,

@@ -214,12 +214,12 @@ function serveRequest(
     writeTimer = setTimeout(() => {
       if (!res.writableFinished) socket.destroy();
     }, limits.writeTimeoutMs);
+    res.once("close", () => clearTimeout(writeTimer));
   }
   res.once("finish", () => {
     clearTimeout(writeTimer);
     if (!socket.destroyed) deadlines.arm(socket);
   });
-  res.once("close", () => clearTimeout(writeTimer));
   // 3. Go's server answers only HTTP/1.x (and the HTTP/2 preface, which this listener does not serve) with a
   // handler; any other version in the request line gets 505 before routing (http1ServerSupportsRequest).
   if (req.httpVersionMajor !== 1) {

@@ -75,6 +75,16 @@ export class MemBackend implements StoreBackend {
     return this.#tree.entriesReverse(start, end);
   }
 
+  /** The first entry with start <= key < end, keys in latin1 form (`entriesLatin1(start, end).next()`). */
+  firstLatin1(start: string, end: string | undefined): readonly [string, Uint8Array] | undefined {
+    return this.#tree.first(start, end);
+  }
+
+  /** The last entry with start <= key < end, keys in latin1 form (`entriesReverseLatin1(start, end).next()`). */
+  lastLatin1(start: string, end: string | undefined): readonly [string, Uint8Array] | undefined {
+    return this.#tree.last(start, end);
+  }
+
   /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */
   forEachLatin1(start: string, end: string | undefined, fn: (key: string, value: Uint8Array) => void): void {
     this.#tree.forEachEntry(start, end, fn);

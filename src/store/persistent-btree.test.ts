@@ -25,7 +25,7 @@ const sortedModel = (m: Map<string, number>) => [...m].sort(([a], [b]) => (a < b
 const inRange = (k: string, lo?: string, hi?: string) => (lo === undefined || k >= lo) && (hi === undefined || k < hi);
 
 describe("PersistentBTree", () => {
-  it("behaves as a sorted map for get, forward and reverse ranges (forEachEntry as entries)", () => {
+  it("behaves as a sorted map for get, forward and reverse ranges (forEachEntry as entries, first and last)", () => {
     fc.assert(
       fc.property(batches, fc.option(key, { nil: undefined }), fc.option(key, { nil: undefined }), (bs, lo, hi) => {
         let t = PersistentBTree.empty<number>();
@@ -39,6 +39,9 @@ describe("PersistentBTree", () => {
         const visited: [string, number][] = [];
         t.forEachEntry(lo, hi, (k, v) => visited.push([k, v]));
         expect(visited).toEqual(expected);
+        // The point seeks: the first and last entry of the range.
+        expect(t.first(lo, hi)).toEqual(expected[0]);
+        expect(t.last(lo, hi)).toEqual(expected.at(-1));
         expect([...t.entriesReverse(lo, hi)]).toEqual(expected.reverse());
         expect(t.size()).toBe(m.size);
         for (const [k, v] of m) expect(t.get(k)).toBe(v);

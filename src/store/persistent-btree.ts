@@ -256,6 +256,20 @@ export class PersistentBTree<V> {
     visit(this.#root);
   }
 
+  /**
+   * The first entry with start <= key < end (bounds optional), or undefined: `entries(start, end).next()` without
+   * a generator, for point seeks (a historical read is one or two of them per key).
+   */
+  first(start: string | undefined, end: string | undefined): readonly [string, V] | undefined {
+    return firstIn(this.#root, start, end);
+  }
+
+  /** The last entry with start <= key < end (bounds optional), or undefined: `entriesReverse(start, end).next()`. */
+  last(start: string | undefined, end: string | undefined): readonly [string, V] | undefined {
+    const r = lastIn(this.#root, start, end);
+    return r === BELOW ? undefined : r;
+  }
+
   /** Entries with start <= key < end (bounds optional), descending. A snapshot of this tree. */
   *entriesReverse(start: string | undefined, end: string | undefined): Generator<readonly [string, V]> {
     const stack: Frame<V>[] = [];
@@ -288,4 +302,46 @@ export class PersistentBTree<V> {
       i = node.keys.length - 1;
     }
   }
+}
+
+/** `first` below `node`; a branch's keys[i] bounds kids[i] from below for i > 0 (keys[0] may lag an insert). */
+function firstIn<V>(
+  node: Node<V>,
+  start: string | undefined,
+  end: string | undefined,
+): readonly [string, V] | undefined {
+  if (node.leaf) {
+    const i = start === undefined ? 0 : lowerBound(node.keys, start);
+    if (i >= node.keys.length) return undefined;
+    const k = node.keys[i]!;
+    return end !== undefined && k >= end ? undefined : [k, node.vals[i]!];
+  }
+  for (let i = start === undefined ? 0 : childFor(node.keys, start); i < node.kids.length; i++) {
+    if (i > 0 && end !== undefined && node.keys[i]! >= end) return undefined;
+    const r = firstIn(node.kids[i]!, start, end);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/** `lastIn`'s answer when the greatest key below `end` is below `start`: nothing further left can match. */
+const BELOW = Symbol("below");
+
+/** `last` below `node`: the entry, undefined (no key below `end` here: look left), or BELOW (stop). */
+function lastIn<V>(
+  node: Node<V>,
+  start: string | undefined,
+  end: string | undefined,
+): readonly [string, V] | undefined | typeof BELOW {
+  if (node.leaf) {
+    const i = (end === undefined ? node.keys.length : lowerBound(node.keys, end)) - 1;
+    if (i < 0) return undefined;
+    const k = node.keys[i]!;
+    return start !== undefined && k < start ? BELOW : [k, node.vals[i]!];
+  }
+  for (let i = end === undefined ? node.kids.length - 1 : lowerBound(node.keys, end) - 1; i >= 0; i--) {
+    const r = lastIn(node.kids[i]!, start, end);
+    if (r !== undefined) return r;
+  }
+  return undefined;
 }

@@ -1,5 +1,7 @@
 import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
+import { HistoricalMemKVStore } from "./historical-mem-kv.js";
+import { MemBackend } from "./mem-backend.js";
 import type { MultiStore } from "./types.js";
 import { HistoricalKVStore, LatestKVStore } from "./versioned-kv.js";
 
@@ -7,27 +9,42 @@ import { HistoricalKVStore, LatestKVStore } from "./versioned-kv.js";
  * A read-only multistore at one committed version, over a backend snapshot: later commits and pruning do not
  * change what it reads. Stores that did not exist at that version are not mounted here; writes throw
  * (wrap it in `new CacheMulti(view)` for a throw-away writable branch, as the reference's
- * CacheMultiStoreWithVersion gives).
+ * CacheMultiStoreWithVersion gives). A store's reader is built when first asked for (a query reads one or two
+ * stores of the view); over the in-memory backend a past version reads through HistoricalMemKVStore.
  */
 export class VersionView implements MultiStore {
   readonly version: number;
+  readonly #snapshot: StoreBackend;
+  readonly #isLatest: boolean;
   readonly #names: readonly string[];
+  readonly #mounted: ReadonlySet<string>;
   readonly #stores = new Map<string, KVStore>();
 
   /** `names` in byte order; `isLatest` reads the latest index instead of the history. */
   constructor(snapshot: StoreBackend, version: number, names: readonly string[], isLatest: boolean) {
     this.version = version;
+    this.#snapshot = snapshot;
+    this.#isLatest = isLatest;
     this.#names = names;
-    for (const n of names)
-      this.#stores.set(n, isLatest ? new LatestKVStore(snapshot, n) : new HistoricalKVStore(snapshot, n, version));
+    this.#mounted = new Set(names);
   }
   getKVStore(name: string): KVStore {
-    const s = this.#stores.get(name);
-    if (s === undefined) throw new Error(`store does not exist for key: ${name}`);
+    let s = this.#stores.get(name);
+    if (s !== undefined) return s;
+    if (!this.#mounted.has(name)) throw new Error(`store does not exist for key: ${name}`);
+    s = this.#reader(name);
+    this.#stores.set(name, s);
     return s;
   }
+  #reader(name: string): KVStore {
+    const snapshot = this.#snapshot;
+    if (this.#isLatest) return new LatestKVStore(snapshot, name);
+    return snapshot instanceof MemBackend
+      ? new HistoricalMemKVStore(snapshot, name, this.version)
+      : new HistoricalKVStore(snapshot, name, this.version);
+  }
   hasStore(name: string): boolean {
-    return this.#stores.has(name);
+    return this.#mounted.has(name);
   }
   storeNames(): readonly string[] {
     return this.#names;

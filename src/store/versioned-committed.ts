@@ -1,3 +1,4 @@
+import { AssertionError } from "../core/assert.js";
 import { bytesEqual, concat, toHex, utf8 } from "../core/bytes.js";
 import { err, ok, plain, type Result } from "../core/errors.js";
 import { sha256Of } from "../core/sha256.js";
@@ -19,6 +20,7 @@ import {
   storeRecordPrefix,
   untag,
 } from "./layout.js";
+import { bytesToLatin1, latin1ToBytes, MemBackend } from "./mem-backend.js";
 import { type PruningOptions, prunesAt } from "./pruning.js";
 import type { CommitId, MultiStore, StoreError } from "./types.js";
 import { VersionView } from "./version-view.js";
@@ -143,8 +145,8 @@ export class CommittedStores {
   readAt(version: number): Result<MultiStore, StoreError> {
     if (!this.#retained(version)) return err(plain(ERR_VERSION_DOES_NOT_EXIST));
     const isLatest = version === this.#latest;
-    const names = isLatest ? this.#committed : this.#storesAt(version);
-    return ok(new VersionView(this.backend.fork(), version, sortNames(names.keys()), isLatest));
+    const names = isLatest ? this.#committed.keys() : this.#namesAt(version);
+    return ok(new VersionView(this.backend.fork(), version, sortNames(names), isLatest));
   }
 
   appHashAt(version: number): Result<Uint8Array, StoreError> {
@@ -242,6 +244,29 @@ export class CommittedStores {
     return v === undefined ? 0 : decodeVersion(v, 0);
   }
 
+  /**
+   * The names of the stores present at `version`: #storesAt without the hashes, by point seeks in latin1 form over
+   * the in-memory backend (a read at a past height asks for it; versioned-committed.test.ts holds it to #storesAt).
+   */
+  #namesAt(version: number): Iterable<string> {
+    const mem = this.backend;
+    if (!(mem instanceof MemBackend)) return this.#storesAt(version).keys();
+    const names: string[] = [];
+    const versionEnd = bytesToLatin1(encodeVersion(version + 1));
+    let lo = STORES_LATIN1;
+    for (let i = 0; i < STORES_MAX; i++) {
+      const first = mem.firstLatin1(lo, STORES_END_LATIN1);
+      if (first === undefined) return names;
+      const group = first[0].slice(0, first[0].length - 8);
+      const name = recordName(group);
+      if (name === undefined) return names;
+      const rec = mem.lastLatin1(group, group + versionEnd);
+      if (rec !== undefined && isPresent(rec[1])) names.push(name);
+      lo = `${group.slice(0, -1)}${String.fromCharCode(group.charCodeAt(group.length - 1) + 1)}`;
+    }
+    throw new AssertionError(`more than ${STORES_MAX} store records`);
+  }
+
   /** Every store present at `version` with its content hash (the newest record <= version per store). */
   #storesAt(version: number): Map<string, Uint8Array> {
     const out = new Map<string, Uint8Array>();
@@ -261,6 +286,22 @@ export class CommittedStores {
       lo = next;
     }
   }
+}
+
+const STORES_LATIN1 = bytesToLatin1(STORES_PREFIX);
+const STORES_END_LATIN1 = bytesToLatin1(after(STORES_PREFIX)!);
+/** A bound on the store records #namesAt walks: one per store name ever mounted. */
+const STORES_MAX = 1 << 16;
+
+const recordNames = new Map<string, string | undefined>();
+/** The store name of a store record group (0x04 esc(name), latin1), memoised: store names are few. */
+function recordName(group: string): string | undefined {
+  if (recordNames.has(group)) return recordNames.get(group);
+  const k = latin1ToBytes(group);
+  // A group ends with esc()'s terminator 0x00 0x01; storeRecordName reads the name up to it.
+  const name = storeRecordName(k);
+  if (recordNames.size < STORES_MAX) recordNames.set(group, name);
+  return name;
 }
 
 /** The history digest after a commit of `version` that changed the app hash to `hash`. */

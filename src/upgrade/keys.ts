@@ -34,7 +34,7 @@ export const versionMapKey = (moduleName: string): Uint8Array => concat(versionM
 export const doneKey = (name: string, height: bigint): Uint8Array => concat(donePrefix(), be64(height), utf8(name));
 
 /** The module name of a version-map key: the key without its prefix byte. */
-export const moduleNameOfVersionKey = (key: Uint8Array): string => fromUtf8(key.subarray(1));
+export const moduleNameOfVersionKey = (key: Uint8Array): string => fromUtf8(key, 1);
 
 export interface DoneEntry {
   readonly name: string;

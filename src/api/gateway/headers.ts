@@ -16,14 +16,17 @@ export type RawHeaders = readonly string[];
 /** Go `http.Header.Get`: the first value of a header, or "" when absent. */
 export function firstHeader(raw: RawHeaders, name: string): string {
   const lower = name.toLowerCase();
-  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === lower) return raw[i + 1]!;
+  for (let i = 0; i + 1 < raw.length; i += 2) if (sameName(raw[i]!, lower)) return raw[i + 1]!;
   return "";
 }
+
+/** Whether header name `n` is `lower` (already lower case) ignoring case; the length check spares most lower-casing. */
+const sameName = (n: string, lower: string): boolean => n.length === lower.length && n.toLowerCase() === lower;
 
 /** True when the header occurs at all (Go `r.Header[name]` present), even with an empty value. */
 export function hasHeader(raw: RawHeaders, name: string): boolean {
   const lower = name.toLowerCase();
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === lower) return true;
+  for (let i = 0; i < raw.length; i += 2) if (sameName(raw[i]!, lower)) return true;
   return false;
 }
 
@@ -32,16 +35,28 @@ export function heightValues(raw: RawHeaders, header = HEIGHT_HEADER): string[] 
   const out: string[] = [];
   const metadata = header === HEIGHT_HEADER ? GRPC_METADATA_HEIGHT_HEADER : `grpc-metadata-${header}`;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const n = raw[i]!.toLowerCase();
-    if (n === header || n === metadata) out.push(raw[i + 1]!);
+    const n = raw[i]!;
+    if (sameName(n, header) || sameName(n, metadata)) out.push(raw[i + 1]!);
   }
   return out;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Go `textproto.CanonicalMIMEHeaderKey`. */
+/** Header names seen so far with their canonical form: a client sends the same few names on every request. */
+const canonicalKeys = new Map<string, string>();
+const CANONICAL_KEYS_MAX = 1024;
+
+/** Go `textproto.CanonicalMIMEHeaderKey` (memoised for the first CANONICAL_KEYS_MAX names). */
 export function canonicalKey(name: string): string {
+  const known = canonicalKeys.get(name);
+  if (known !== undefined) return known;
+  const key = computeCanonicalKey(name);
+  if (canonicalKeys.size < CANONICAL_KEYS_MAX) canonicalKeys.set(name, key);
+  return key;
+}
+
+function computeCanonicalKey(name: string): string {
   if (!TOKEN.test(name)) return name;
   let upper = true;
   let out = "";

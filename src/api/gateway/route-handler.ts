@@ -102,6 +102,8 @@ function readParams(request: Message, call: RouteCall): string | undefined {
     if (q.error !== undefined) return q.error;
     values = q.values;
   }
+  // No parameters: populateQuery would set nothing.
+  if (values.size === 0) return undefined;
   const populated = populateQuery(request, input, values, route.filter);
   return populated.ok ? undefined : populated.error;
 }

@@ -110,6 +110,12 @@ export function matchTemplate(
     if (p.verb !== "") return undefined;
     comps = comps.length === 0 ? [`:${verb}`] : [...comps.slice(0, -1), `${comps[comps.length - 1]!}:${verb}`];
   }
+  // The leading literals first: most routes a request is tried against fail there, before anything is allocated.
+  for (let i = 0; i < p.ops.length; i++) {
+    const op = p.ops[i]!;
+    if (op.code !== "lit") break;
+    if (i >= comps.length || comps[i] !== op.value) return undefined;
+  }
   let pos = 0;
   const stack: string[] = [];
   const captured = new Map<string, string>();

@@ -217,7 +217,16 @@ export function quoteBytes(b: Uint8Array): string {
 export const quote: Quoter = (s) => quoteBytes(utf8(s));
 
 /** Bytes of a latin1 string (node's decoding of raw header bytes). */
-export const latin1Bytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+export function latin1Bytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A surrogate: the string is read by code points (one byte per pair), as Uint8Array.from reads it.
+    if (c >= 0xd800 && c <= 0xdfff) return Uint8Array.from(s, (x) => x.charCodeAt(0) & 0xff);
+    out[i] = c & 0xff;
+  }
+  return out;
+}
 
 /** Go `strconv.Quote` of a header value as node delivers it (latin1: one char per raw byte). */
 export const quoteLatin1: Quoter = (s) => quoteBytes(latin1Bytes(s));

@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cleanPath, escapePath, parseQuery, parseRequestTarget, urlUnescape } from "./url.js";
+import { fromUtf8 } from "../bytes.js";
+import { clean } from "./filepath.js";
+import { latin1Bytes } from "./strconv.js";
+import { cleanPath, escapePath, parseQuery, parseRequestTarget, text, urlUnescape } from "./url.js";
 
 describe("Go url unescape", () => {
   it("decodes escapes and reports malformed ones with at most 3 bytes", () => {
@@ -76,5 +80,45 @@ describe("request targets and path cleaning", () => {
   it("escapes paths like Go's EscapedPath", () => {
     expect(escapePath("/a b*!$&+,:;=@~")).toBe("/a%20b%2A%21$&+,:;=@~");
     expect(escapePath("/\u00e9?#")).toBe("/%E9%3F%23");
+  });
+});
+
+describe("cleanPath's already-clean shortcut", () => {
+  /** cleanPath without the shortcut: path.Clean on the rooted path, keeping a trailing slash. */
+  const reference = (p: string): string => {
+    if (p === "") return "/";
+    const rooted = p.startsWith("/") ? p : `/${p}`;
+    const np = clean(rooted);
+    return rooted.endsWith("/") && np !== "/" ? `${np}/` : np;
+  };
+  it("gives what path.Clean gives, over paths of slashes, dots and letters", () => {
+    const path = fc
+      .array(fc.constantFrom("/", ".", "..", "a", "b.", ".c", "%2F"), { maxLength: 12 })
+      .map((a) => a.join(""));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(cleanPath(p)).toBe(reference(p));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("byte strings as bytes and text", () => {
+  /** The definitions the loops replaced. */
+  const bytesOf = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+  it("latin1Bytes keeps the low byte of each code unit; text decodes the bytes as UTF-8 (ASCII as it is)", () => {
+    const s = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 20 }),
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(s, (b) => {
+        expect(latin1Bytes(b)).toEqual(bytesOf(b));
+        expect(text(b)).toBe(fromUtf8(bytesOf(b)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

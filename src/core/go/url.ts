@@ -12,7 +12,11 @@ import { latin1Bytes, quoteLatin1 } from "./strconv.js";
 export type ByteString = string;
 
 /** Unicode text of a byte string (UTF-8 decoding). */
-export const text = (b: ByteString): string => fromUtf8(latin1Bytes(b));
+export function text(b: ByteString): string {
+  // ASCII bytes are their own text (the common case: path parameters, header values).
+  for (let i = 0; i < b.length; i++) if (b.charCodeAt(i) >= 0x80) return fromUtf8(latin1Bytes(b));
+  return b;
+}
 
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
 
@@ -119,9 +123,14 @@ export function parseRequestTarget(raw: ByteString): Result<RequestTarget, void>
   return ok({ path: path.value, rawQuery, forceQuery, origin });
 }
 
+/** An empty, "." or ".." path segment (a trailing slash aside): cleanPath would change the path. */
+const NOT_CLEAN = /\/\/|\/\.\.?(\/|$)/;
+
 /** gorilla/mux `cleanPath`: path.Clean on a rooted path, keeping a trailing slash. */
 export function cleanPath(p: ByteString): ByteString {
   if (p === "") return "/";
+  // Already clean (rooted; no empty, "." or ".." segment but a trailing slash, which cleanPath keeps): itself.
+  if (p.charCodeAt(0) === 0x2f && !NOT_CLEAN.test(p)) return p;
   const rooted = p.startsWith("/") ? p : `/${p}`;
   let np = clean(rooted);
   if (rooted.endsWith("/") && np !== "/") np += "/";
