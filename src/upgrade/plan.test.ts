@@ -9,8 +9,6 @@ import {
   encodePlan,
   isZeroTime,
   makePlan,
-  planEquals,
-  planString,
   shouldExecute,
   validateBasic,
   ZERO_TIME,
@@ -44,7 +42,12 @@ describe("Plan binary encoding (docs/fidelity.md §2.1)", () => {
   it("decodes what it encodes", () => {
     const p = makePlan({ name: "all-good", height: 123450000n, info: "some text here" });
     const r = decodePlan(encodePlan(p));
-    expect(r.ok && planEquals(r.value, p)).toBe(true);
+    expect(r.ok && { name: r.value.name, height: r.value.height, info: r.value.info }).toEqual({
+      name: "all-good",
+      height: 123450000n,
+      info: "some text here",
+    });
+    expect(r.ok && r.value.upgradedClientState).toBeUndefined();
     expect(r.ok && isZeroTime(r.value.time)).toBe(true);
   });
   it("malformed bytes and out-of-range timestamps are decode errors", () => {
@@ -55,29 +58,6 @@ describe("Plan binary encoding (docs/fidelity.md §2.1)", () => {
     // time = {nanos: -1}
     const badNanos = decodePlan(fromHex("120b10ffffffffffffffffff01"));
     expect(badNanos.ok ? "" : errorText(badNanos.error)).toMatch(/nanos not in range \[0, 1e9\)$/);
-  });
-});
-
-describe("Plan text form (docs/fidelity.md §2.1)", () => {
-  it("renders the reference examples, each field followed by a space", () => {
-    expect(planString(makePlan({ name: "test", height: 100n }))).toBe(
-      'name:"test" time:<seconds:-62135596800 > height:100 ',
-    );
-    expect(planString(makePlan({ name: "v2", height: 7n, info: "x" }))).toBe(
-      'name:"v2" time:<seconds:-62135596800 > height:7 info:"x" ',
-    );
-    expect(planString(makePlan({ name: "v2" }))).toBe('name:"v2" time:<seconds:-62135596800 > ');
-  });
-  it("escapes strings per byte: quotes, backslashes, control and non-ASCII bytes (octal)", () => {
-    expect(planString(makePlan({ name: 'a"b\\c\nd\té' }))).toBe(
-      'name:"a\\"b\\\\c\\nd\\t\\303\\251" time:<seconds:-62135596800 > ',
-    );
-  });
-  it("renders a non-zero time and a client state", () => {
-    const p = makePlan({ name: "x" });
-    p.time = create(TimestampSchema, { seconds: 0n, nanos: 5 });
-    p.upgradedClientState = create(AnySchema, { typeUrl: "/t", value: Uint8Array.of(1) });
-    expect(planString(p)).toBe('name:"x" time:<nanos:5 > upgraded_client_state:<type_url:"/t" value:"\\001" > ');
   });
 });
 
