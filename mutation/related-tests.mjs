@@ -12,9 +12,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { detectorFiles } from "./detectors.mjs";
 
 /** The unit suite's folders (mutation/vitest.units.config.ts); `src/<folder>` for each, and `models`. */
-export const UNIT_TEST_FOLDERS = [
+const UNIT_TEST_FOLDERS = [
   "src/core",
   "src/store",
   "src/bank",
@@ -102,4 +103,15 @@ export function relatedTests(mutate, root = process.cwd()) {
         closure.has(resolve(root, t)) && layerOf(t, LAYERS) === layerOf(relative(root, resolve(root, test)), LAYERS),
     );
   });
+}
+
+/**
+ * The unit detector's test files for MUTATE_FILES (comma-separated, as npm run mutate passes them; undefined: the
+ * detector's files). Throws when no test of the layer reaches the files: the detector would have nothing to run.
+ */
+export function unitDetectorTests(mutateFiles, root = process.cwd()) {
+  const mutated = mutateFiles === undefined || mutateFiles === "" ? detectorFiles("units") : mutateFiles.split(",");
+  const tests = relatedTests(mutated, root);
+  if (tests.length === 0) throw new Error(`units: no unit test file of its layer imports ${mutated.join(", ")}`);
+  return tests;
 }

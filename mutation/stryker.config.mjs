@@ -3,7 +3,6 @@
 // mutated files (comma-separated), MUTATE_OUT is the detector's report folder, MUTATE_SEED the campaign's seed.
 import { availableParallelism } from "node:os";
 import { campaignCommand, DETECTORS, detectorFiles } from "./detectors.mjs";
-import { relatedTests } from "./related-tests.mjs";
 
 const detector = process.env.MUTATE_DETECTOR ?? "scenarios";
 if (!(detector in DETECTORS)) throw new Error(`MUTATE_DETECTOR: unknown detector "${detector}"`);
@@ -13,13 +12,6 @@ const seed = process.env.MUTATE_SEED;
 if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error(`MUTATE_SEED: expected an integer, got "${seed}"`);
 const command =
   detector === "campaign" && seed !== undefined ? campaignCommand(Number(seed)) : DETECTORS[detector].command;
-// The unit detector runs the unit test files related to the mutated files only (mutation/related-tests.mjs: the
-// import graph within the file's layer), computed now so the list cannot go stale.
-const testFiles = detector === "units" ? relatedTests(files) : [];
-if (detector === "units") {
-  if (testFiles.length === 0) throw new Error(`units: no unit test file of its layer imports ${files.join(", ")}`);
-  process.stderr.write(`mutate: units: ${testFiles.length} related test file(s): ${testFiles.join(" ")}\n`);
-}
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -29,7 +21,6 @@ export default {
         testRunner: "vitest",
         vitest: { configFile: DETECTORS[detector].vitestConfig },
         coverageAnalysis: "perTest",
-        testFiles,
         plugins: ["@stryker-mutator/vitest-runner"],
       }
     : { testRunner: "command", commandRunner: { command }, coverageAnalysis: "off" }),
