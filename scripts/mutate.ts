@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
+import { unitDetectorTests } from "../mutation/related-tests.mjs";
 import { floorBreaches, type MutationFloors, parseFloors } from "../src/report/mutation-floors.js";
 import {
   DETECTOR_NAMES,
@@ -103,6 +104,15 @@ for (const d of detectors as DetectorName[]) {
   const timings = join(dir, "timings.jsonl");
   const t0 = performance.now();
   process.stderr.write(`mutate: ${d} ...\n`);
+  if (d === "units") {
+    let tests: string[] = [];
+    try {
+      tests = unitDetectorTests(files);
+    } catch (e) {
+      fail(e instanceof Error ? e.message : String(e), 2);
+    }
+    process.stderr.write(`mutate: units: ${tests.length} related test file(s): ${tests.join(" ")}\n`);
+  }
   const r = spawnSync("npx", ["stryker", "run", "mutation/stryker.config.mjs"], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {

@@ -58,6 +58,14 @@ describe("MsgVote", () => {
     expect(text(castVote(c, 7n, val1, VoteOption.YES).result)).toBe("7: inactive proposal");
   });
 
+  it("accepts every valid option, and metadata up to the limit (255 bytes)", () => {
+    const c = new TestChain();
+    const id = c.submitActive();
+    expect(text(castVote(c, id, val1, VoteOption.ABSTAIN, "x".repeat(255)).result)).toBe("ok");
+    expect(text(castVote(c, id, alice, VoteOption.NO_WITH_VETO, "ipfs://vote").result)).toBe("ok");
+    expect(text(castVote(c, id, bob, VoteOption.NO).result)).toBe("ok");
+  });
+
   it("rejects invalid options, voters and long metadata", () => {
     const c = new TestChain();
     const id = c.submitActive();
@@ -90,6 +98,9 @@ describe("MsgVoteWeighted", () => {
     const c = new TestChain();
     const id = c.submitActive();
     expect(text(castWeighted(c, id, bob, []).result)).toBe("null: invalid request");
+    expect(text(castWeighted(c, id, "", [[VoteOption.YES, "1"]]).result)).toBe(
+      "invalid voter address: empty address string is not allowed: invalid address",
+    );
     expect(text(castWeighted(c, id, bob, [[VoteOption.YES, "1.5"]]).result)).toBe(
       'option:VOTE_OPTION_YES weight:"1.5" : invalid vote option',
     );

@@ -129,4 +129,19 @@ describe("detector exits that are no verdict on the mutant", () => {
     // the campaign's time to kill counts its real kill only
     expect(s.campaignTimeToKillS?.killed).toBe(1);
   });
+  it("a survivor against which no test ran (its module did not load) is an environment failure, not a survivor", () => {
+    const units = report("a.ts", [
+      { ...mutant("0", 1, "Survived"), testsCompleted: 0 },
+      { ...mutant("1", 2, "Survived"), testsCompleted: 12 },
+      { ...mutant("2", 3, "NoCoverage"), testsCompleted: 0 },
+      { ...mutant("3", 4, "Killed"), testsCompleted: 1 },
+    ]);
+    expect(summarizeMutation({ units }, []).files["a.ts"]?.units).toMatchObject({
+      killed: 1,
+      survived: 2,
+      noVerdict: { harnessCrash: 0, environment: 1, startTimeout: 0 },
+      unsettled: 3,
+      score: 33.33,
+    });
+  });
 });

@@ -28,6 +28,8 @@ export interface StrykerMutant {
     readonly end?: { readonly line: number; readonly column: number };
   };
   readonly status: string;
+  /** How many tests ran against the mutant (Stryker's vitest runner: 0 when no test file of the run loaded). */
+  readonly testsCompleted?: number;
 }
 export interface StrykerReport {
   readonly files: Readonly<Record<string, { readonly mutants: readonly StrykerMutant[] }>>;
@@ -167,6 +169,13 @@ export function noVerdictsOf(
   return out;
 }
 
+/**
+ * A mutant Stryker calls survived though no test ran against it: the vitest runner collects no test from a file
+ * that fails to load (e.g. a mutant that makes its module throw when it loads, `+` on a bigint literal), so the
+ * detector never judged it: an environment failure, no verdict. A mutant no test covers is `NoCoverage`, not this.
+ */
+const noTestRan = (m: StrykerMutant): boolean => m.status === "Survived" && m.testsCompleted === 0;
+
 /** One mutant across the detectors' reports: its file, Stryker's record (from the first report) and each outcome. */
 interface MutantOutcomes {
   readonly file: string;
@@ -201,7 +210,7 @@ function mutantOutcomes(
         const k = keyOf(file, m);
         const entry = mutants.get(k) ?? { file, m, by: {} };
         const o = outcomeOf(m.status);
-        entry.by[d] = o === "killed" || o === "timeout" ? (none.get(m.id) ?? o) : o;
+        entry.by[d] = o === "killed" || o === "timeout" ? (none.get(m.id) ?? o) : noTestRan(m) ? "environment" : o;
         mutants.set(k, entry);
       }
     }

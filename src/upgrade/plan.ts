@@ -1,12 +1,12 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { utf8 } from "../core/bytes.js";
 import { err, ok, type PlainError, plain, type Result, type SdkError, SdkErrors, wrap } from "../core/errors.js";
 import { type Plan, PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 
 /**
- * The upgrade Plan: binary encoding (byte-identical to the reference's gogoproto encoding), its compact text form,
- * and the plan rules (ValidateBasic, ShouldExecute, DueAt).
+ * The upgrade Plan: binary encoding (byte-identical to the reference's gogoproto encoding) and the plan rules
+ * (ValidateBasic, ShouldExecute, DueAt). The reference's text form (`String()`) and `Equal` are not here: no product
+ * path prints or compares a plan (docs/mutation.md, "New files").
  *
  * The deprecated `time` field is a non-nullable stdtime in the reference: a plan always HAS a time, the Go zero time
  * 0001-01-01T00:00:00Z, and the encoder always writes it. Here `time === undefined` means that zero time.
@@ -67,42 +67,6 @@ export function decodePlan(bytes: Uint8Array): Result<Plan, PlainError> {
   return ok(plan);
 }
 
-/** Protobuf text-format string: bytes escaped per byte (`\n`, `\r`, `\t`, `\"`, `\\`, else octal outside 0x20..0x7e). */
-function protoTextString(bytes: Uint8Array): string {
-  let out = '"';
-  for (const c of bytes) {
-    if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c === 0x09) out += "\\t";
-    else if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += "\\\\";
-    else if (c >= 0x20 && c < 0x7f) out += String.fromCharCode(c);
-    else out += `\\${c.toString(8).padStart(3, "0")}`;
-  }
-  return `${out}"`;
-}
-
-/**
- * gogoproto `String()` (compact text): every emitted field is followed by one space; `time` always appears; zero
- * height/info/name are omitted. E.g. `name:"test" time:<seconds:-62135596800 > height:100 `. A client state Any is
- * rendered by its two fields (`type_url`, `value`), unexpanded.
- */
-export function planString(plan: Plan): string {
-  let s = "";
-  if (plan.name !== "") s += `name:${protoTextString(utf8(plan.name))} `;
-  const t = plan.time ?? ZERO_TIME;
-  s += `time:<${t.seconds !== 0n ? `seconds:${t.seconds} ` : ""}${t.nanos !== 0 ? `nanos:${t.nanos} ` : ""}> `;
-  if (plan.height !== 0n) s += `height:${plan.height} `;
-  if (plan.info !== "") s += `info:${protoTextString(utf8(plan.info))} `;
-  const any = plan.upgradedClientState;
-  if (any !== undefined) {
-    const typeUrl = any.typeUrl !== "" ? `type_url:${protoTextString(utf8(any.typeUrl))} ` : "";
-    const value = any.value.length > 0 ? `value:${protoTextString(any.value)} ` : "";
-    s += `upgraded_client_state:<${typeUrl}${value}> `;
-  }
-  return s;
-}
-
 /** Plan.ValidateBasic: checks in the reference order; the first failure wins; all wrap ErrInvalidRequest. */
 export function validateBasic(plan: Plan): Result<void, SdkError> {
   if (!isZeroTime(plan.time)) {
@@ -122,23 +86,3 @@ export const shouldExecute = (plan: Plan, blockHeight: bigint | number): boolean
 
 /** `height: <height>` (used in the NEEDED and "applying upgrade" messages). */
 export const dueAt = (plan: Plan): string => `height: ${plan.height}`;
-
-/** gogoproto `equal=true`: field-wise equality, the absent time being the zero time. */
-export function planEquals(a: Plan, b: Plan): boolean {
-  const ta = a.time ?? ZERO_TIME;
-  const tb = b.time ?? ZERO_TIME;
-  const ca = a.upgradedClientState;
-  const cb = b.upgradedClientState;
-  const anyEq =
-    ca === undefined || cb === undefined
-      ? ca === cb
-      : ca.typeUrl === cb.typeUrl && ca.value.length === cb.value.length && ca.value.every((x, i) => x === cb.value[i]);
-  return (
-    a.name === b.name &&
-    a.height === b.height &&
-    a.info === b.info &&
-    ta.seconds === tb.seconds &&
-    ta.nanos === tb.nanos &&
-    anyEq
-  );
-}

@@ -44,6 +44,17 @@ describe("upgrade-info.json decoding (Go json.Unmarshal into Plan)", () => {
   it("a later duplicate key wins; null leaves a value unchanged", () => {
     expect(decode('{"name":"a","name":"b","height":5,"height":null}').plan).toMatchObject({ name: "b", height: 5n });
   });
+  it("null for any field is no error and keeps what an earlier key set (a hand edit that nulls a field)", () => {
+    // Go: null into a string or int64 has no effect; time.Time's UnmarshalJSON returns nil for null.
+    expect(
+      decode(
+        '{"name":"v2","height":5,"info":"i","time":"1970-01-01T00:00:00Z","name":null,"height":null,"info":null,"time":null}',
+      ),
+    ).toEqual({ plan: { name: "v2", height: 5n, info: "i", time: 0n } });
+    expect(decode('{"time":null,"name":"v2","height":7}')).toEqual({
+      plan: { name: "v2", height: 7n, info: "", time: undefined },
+    });
+  });
   it("reports a wrong type as Go does and keeps decoding the other fields", () => {
     expect(decode('{"height":"11","name":"x"}')).toEqual({
       error: "json: cannot unmarshal string into Go struct field Plan.height of type int64",
@@ -75,6 +86,12 @@ describe("upgrade-info.json decoding (Go json.Unmarshal into Plan)", () => {
       "json: cannot unmarshal number 9223372036854775808 into Go struct field Plan.height of type int64",
     );
     expect(decode('{"height":-9223372036854775808}').plan.height).toBe(-9223372036854775808n);
+    expect(decode('{"height":9223372036854775807}')).toEqual({
+      plan: { name: "", height: 9223372036854775807n, info: "", time: undefined },
+    });
+    expect(decode('{"height":-9223372036854775809}').error).toBe(
+      "json: cannot unmarshal number -9223372036854775809 into Go struct field Plan.height of type int64",
+    );
   });
   it("a top-level non-object is a type error; null decodes to the zero plan", () => {
     expect(decode("[]").error).toBe("json: cannot unmarshal array into Go value of type types.Plan");
