@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PROPERTY_NAMES } from "../../properties/index.js";
+import { runCli } from "../../test/kit/cli.js";
 import { SHARED_PREFIX_DEFAULTS } from "../harness/shared-prefix.js";
 import type { CheckSummary } from "../harness/summary.js";
 import { parseScenario } from "../scenario/load.js";
@@ -19,30 +20,11 @@ import { runScenario } from "../scenario/runner.js";
 import { replayScenarios } from "./all.js";
 import { type CheckFlags, parseCheckFlags } from "./check-options.js";
 import { type CheckEnv, campaignOptionsOf, checkHeader, executeCheck, runIdOf } from "./check-run.js";
-import { main } from "./main.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "chainsim-check-"));
 
 /** Runs the CLI in-process and captures what it writes. */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => {
-    out += String(s);
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
-    err += String(s);
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = (args: string[]) => runCli(args);
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,33 +1,14 @@
 import { Help } from "commander";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../test/kit/cli.js";
 import { COMMANDS } from "./commands.js";
-import { buildProgram, main } from "./main.js";
+import { buildProgram } from "./main.js";
 
 // The commands load on use (commands.ts): `chainsim --help` is printed from stubs, and must read exactly as the help
 // of the program with every command loaded; a command reached through a stub runs as if it had been loaded from the
 // start.
-let out = "";
-let errText = "";
-beforeEach(() => {
-  out = "";
-  errText = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => {
-    errText += String(s);
-    return true;
-  });
-});
+const cli = (...argv: string[]) => runCli(argv);
 afterEach(() => vi.restoreAllMocks());
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  out = "";
-  errText = "";
-  const code = await main(argv);
-  return { code, out, err: errText };
-}
 
 const full = await buildProgram(() => {});
 const command = (name: string) => full.commands.find((c) => c.name() === name)!;

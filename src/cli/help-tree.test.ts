@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../test/kit/cli.js";
 import { TX_COMMANDS } from "./devnet-tx.js";
-import { buildProgram, main } from "./main.js";
+import { buildProgram } from "./main.js";
 import { UPGRADE_QUERY_COMMANDS } from "./query.js";
 
 /**
@@ -12,28 +13,7 @@ import { UPGRADE_QUERY_COMMANDS } from "./query.js";
 /** A citation of the design notes outside the repository: a parent folder's notes, a spec section, a bare `x.md` one. */
 const OUTSIDE_CITATION = /\.\.\/sha[r]ed|spec \u00a7|(?<![\w/.-])[a-z-]+\.md \u00a7/;
 
-let out = "";
-let errText = "";
-beforeEach(() => {
-  out = "";
-  errText = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => {
-    errText += String(s);
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  out = "";
-  errText = "";
-  const code = await main(argv);
-  return { code, out, err: errText };
-}
+const cli = (...argv: string[]) => runCli(argv);
 
 /** Every command path, and the words its help must list (its children). */
 async function commandTree(): Promise<Map<string, readonly string[]>> {
