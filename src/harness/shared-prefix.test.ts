@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { predict } from "../../models/oracle.js";
 import { PROPERTIES } from "../../properties/index.js";
 import { timeless } from "../../test/kit/campaign.js";
+import { neverStopped } from "../../test/kit/never-stopped.js";
 import { FAULT_NAMES, type Fault } from "../faults/index.js";
 import { parseScenario } from "../scenario/load.js";
 import { runScenario } from "../scenario/runner.js";
@@ -10,7 +11,7 @@ import { scenarioToYaml } from "../scenario/serialize.js";
 import { type CampaignOptions, runCampaign } from "./campaign.js";
 import { type CommandData, emptyModel, HarnessCommand, type HarnessModel, runCommand } from "./commands.js";
 import { commandArbitraries } from "./commands-arbitraries.js";
-import { checkProperty, HOLDS, type Property, violated } from "./property.js";
+import { checkProperty } from "./property.js";
 import { govArb, runProperty, sidecarArb } from "./run-property.js";
 import { Session } from "./session.js";
 import { SHARED_PREFIX_DEFAULTS } from "./shared-prefix.js";
@@ -140,21 +141,6 @@ describe("a campaign with shared prefixes", () => {
     }, 300_000);
   }
 });
-
-/** As in shrinking.test.ts: the failure comes later in a simpler world (no sidecars: only a stop fails it). */
-const neverStopped: Property = {
-  name: "never-stopped",
-  statement: "always: no validator is stopped, and with sidecars no proposal is submitted",
-  kind: "always",
-  catches: [],
-  check(s) {
-    if (s.steps.some((step) => "stop" in step)) return violated("a validator was stopped");
-    const sidecars = Object.keys(s.doc.nodes ?? {}).length;
-    if (sidecars > 0 && s.steps.some((step) => "submitProposal" in step))
-      return violated(`a proposal was submitted with ${sidecars} sidecars`);
-    return HOLDS;
-  },
-};
 
 describe("shrinking a run that extends a shared prefix", () => {
   it("ends at a minimal run: one or two commands, a stop without sidecars or a proposal with one", () => {
