@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { nodeBackend } from "../src/api/node-backend.js";
-import type { BackendWrite, StoreBackend } from "../src/store/backend.js";
 import { MemBackend } from "../src/store/mem-backend.js";
 import { VersionedMultiStore } from "../src/store/versioned.js";
 import {
@@ -11,6 +10,7 @@ import {
   goldenRequests,
   inProcessDigests,
 } from "./kit/gateway-responses.js";
+import { PlainBackend } from "./kit/plain-backend.js";
 
 /**
  * The REST gateway answers byte for byte as before its uncached path was optimised (docs/performance.md, "The REST
@@ -18,26 +18,6 @@ import {
  * malformed) and header variants. And the store's latin1 read path (the in-memory backend) answers exactly as its
  * byte-array path does, through the whole gateway.
  */
-
-/** The in-memory backend behind the bare StoreBackend interface: the multistore takes its byte-array paths. */
-class PlainBackend implements StoreBackend {
-  constructor(readonly inner: MemBackend) {}
-  get(key: Uint8Array) {
-    return this.inner.get(key);
-  }
-  iterator(start: Uint8Array | undefined, end: Uint8Array | undefined) {
-    return this.inner.iterator(start, end);
-  }
-  reverseIterator(start: Uint8Array | undefined, end: Uint8Array | undefined) {
-    return this.inner.reverseIterator(start, end);
-  }
-  write(batch: readonly BackendWrite[]) {
-    this.inner.write(batch);
-  }
-  fork() {
-    return new PlainBackend(this.inner.fork());
-  }
-}
 
 describe("the gateway's answers", () => {
   it("equal the pinned digests, in process and over HTTP", async () => {

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PlainBackend } from "../../test/kit/plain-backend.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
-import type { BackendWrite, StoreBackend } from "./backend.js";
+import type { StoreBackend } from "./backend.js";
 import { HistoricalMemKVStore } from "./historical-mem-kv.js";
 import { MemBackend } from "./mem-backend.js";
 import { PRUNE_NOTHING, type PruningOptions } from "./pruning.js";
@@ -40,26 +41,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), store: fc.nat(STORES.length - 1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("add" as const), store: fc.nat(STORES.length - 1) }) },
 );
-
-/** The in-memory backend behind the bare interface: the multistore takes its byte-array paths. */
-class PlainBackend implements StoreBackend {
-  constructor(readonly inner = new MemBackend()) {}
-  get(key: Uint8Array) {
-    return this.inner.get(key);
-  }
-  iterator(start: Uint8Array | undefined, end: Uint8Array | undefined) {
-    return this.inner.iterator(start, end);
-  }
-  reverseIterator(start: Uint8Array | undefined, end: Uint8Array | undefined) {
-    return this.inner.reverseIterator(start, end);
-  }
-  write(batch: readonly BackendWrite[]) {
-    this.inner.write(batch);
-  }
-  fork() {
-    return new PlainBackend(this.inner.fork());
-  }
-}
 
 const hex = (it: Iterable<readonly [Uint8Array, Uint8Array]>) => [...it].map(([k, v]) => `${toHex(k)}=${toHex(v)}`);
 const bound = (h: string | undefined) => (h === undefined ? undefined : fromHex(h));
