@@ -1,15 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { SimNodeProcess } from "../src/app/node-process.js";
-import type { Fault } from "../src/faults/index.js";
-import { claimReferenceEnd, referenceEnd } from "./kit/reference-runs.js";
-import {
-  FAULT_BLOCKS_MAX,
-  libraryUnderFaults,
-  loadScenario,
-  runEnd,
-  scenarioFiles,
-  scenarioUnder,
-} from "./scenario-suite.js";
+import { onAndOff } from "./kit/reference-runs.js";
+import { libraryUnderFaults, loadScenario, runEnd, scenarioFiles } from "./scenario-suite.js";
 
 /**
  * The stalled-retry shortcut (a retry that cannot commit, by nodes that already executed the height without halting,
@@ -18,15 +10,7 @@ import {
  * the default engine: that run is the library's reference run (test/kit/reference-runs.ts), computed once for all the
  * equivalence files.
  */
-function onAndOff(file: string, fault?: Fault) {
-  const claimed = claimReferenceEnd(file, fault);
-  const off = runEnd(
-    scenarioUnder(file, fault),
-    { noStallShortcut: true },
-    fault === undefined ? undefined : FAULT_BLOCKS_MAX,
-  );
-  return { on: { file, ...(claimed ?? referenceEnd(file, fault)) }, off: { file, ...off } };
-}
+const OFF = { noStallShortcut: true };
 
 describe("the stalled-retry shortcut over the scenario library", () => {
   const files = scenarioFiles();
@@ -44,14 +28,14 @@ describe("the stalled-retry shortcut over the scenario library", () => {
   });
   for (const file of files) {
     it(`${file}: same trace hash, report and node states with the shortcut on and off`, () => {
-      const { on, off } = onAndOff(file);
+      const { on, off } = onAndOff(file, OFF);
       expect(on).toEqual(off);
     });
   }
   for (const { fault, files: underFault } of libraryUnderFaults(files)) {
     it(`under the planted fault ${fault}: same outcome with the shortcut on and off`, () => {
       for (const file of underFault) {
-        const { on, off } = onAndOff(file, fault);
+        const { on, off } = onAndOff(file, OFF, fault);
         expect(on).toEqual(off);
       }
     }, 240_000);

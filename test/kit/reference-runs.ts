@@ -3,6 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { inject } from "vitest";
+import type { EngineOptions } from "../../src/chain/records.js";
 import type { Fault } from "../../src/faults/index.js";
 import { FAULT_BLOCKS_MAX, runEnd, scenarioUnder } from "../scenario-suite.js";
 
@@ -110,4 +111,15 @@ export function referenceEnd(file: string, fault?: Fault): End {
     Atomics.wait(tick, 0, 0, POLL_MS);
   }
   return readKept(key, path) ?? compute(key, path, file, fault);
+}
+
+/**
+ * An engine variant against the reference run: `file` (under `fault`) run with `off` (an engine shortcut turned off)
+ * and the reference end (the default engine, shortcut on), each tagged with the file. While another worker computes
+ * the reference, this one runs its own side first.
+ */
+export function onAndOff(file: string, off: EngineOptions, fault?: Fault) {
+  const claimed = claimReferenceEnd(file, fault);
+  const offEnd = runEnd(scenarioUnder(file, fault), off, fault === undefined ? undefined : FAULT_BLOCKS_MAX);
+  return { on: { file, ...(claimed ?? referenceEnd(file, fault)) }, off: { file, ...offEnd } };
 }
