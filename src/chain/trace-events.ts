@@ -1,4 +1,5 @@
 import { type GovBlockEvent, govEventWire, type HaltKind, type SimTx, simTxWire, type TxResult } from "../app/types.js";
+import { AssertionError } from "../core/assert.js";
 import { formatRfc3339 } from "../core/go/time.js";
 import type { BlockTimeModel } from "./block-time.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -253,6 +254,10 @@ export function advanceTrace(p: TracePosition, e: TraceEvent): TracePosition {
       return { ...p, height: Math.max(p.height, e.to), timeMs, live: true };
     case "stall":
       return { ...p, timeMs, live: true, stalls: p.stalls + 1 };
+    default:
+      // The trace is the engine's own output: an event of no known kind is a bug in the engine that wrote it, and
+      // is reported where it was written, not later by whichever reader of the trace trips over it.
+      throw new AssertionError(`trace event of unknown kind ${JSON.stringify((e as { kind?: unknown }).kind)}`);
   }
 }
 

@@ -1,8 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
+import { AssertionError } from "../core/assert.js";
 import { toHex, utf8 } from "../core/bytes.js";
 import { TraceWriter } from "./trace.js";
-import type { TraceEvent } from "./trace-events.js";
+import { advanceTrace, TRACE_START, type TraceEvent } from "./trace-events.js";
 
 const genesis: TraceEvent = {
   kind: "genesis",
@@ -148,5 +149,19 @@ describe("plainBlocks: a run of plain blocks in one call", () => {
     expect(a.lines()).toEqual(b.lines());
     expect(a.hash()).toBe(b.hash());
     expect(a.lines()).toHaveLength(4);
+  });
+});
+
+describe("advanceTrace: where the trace stands", () => {
+  it("counts stalls and moves the height with blocks", () => {
+    const stall: TraceEvent = { kind: "stall", height: 6, timeMs: 7000 };
+    const p = [genesis, halt, stall].reduce(advanceTrace, TRACE_START);
+    expect(p).toMatchObject({ stalls: 1, timeMs: 7000, live: true });
+  });
+
+  it("an event of no known kind is an engine bug, stopped where the trace is read, not passed on as no position", () => {
+    const bad = { ...halt, kind: "" } as unknown as TraceEvent;
+    expect(() => advanceTrace(TRACE_START, bad)).toThrow(AssertionError);
+    expect(() => advanceTrace(TRACE_START, bad)).toThrow('trace event of unknown kind ""');
   });
 });
