@@ -1,6 +1,7 @@
 // StrykerJS configuration for one detector at a time (`MUTATE_DETECTOR=campaign|scenarios|units`); the driver
 // `scripts/mutate.ts` (npm run mutate) runs each detector and merges the reports. MUTATE_FILES narrows the
-// mutated files (comma-separated), MUTATE_OUT is the detector's report folder, MUTATE_SEED the campaign's seed.
+// mutated files (comma-separated), MUTATE_OUT is the detector's report folder, MUTATE_SEED the campaign's seed,
+// MUTATE_TIMEOUT_MS Stryker's timeoutMS.
 import { availableParallelism } from "node:os";
 import { campaignCommand, DETECTORS, detectorFiles } from "./detectors.mjs";
 
@@ -26,9 +27,11 @@ export default {
     : { testRunner: "command", commandRunner: { command }, coverageAnalysis: "off" }),
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? availableParallelism()),
   // A mutant that hangs (an endless loop in a decision) is killed by timeout: the limit is the unmutated run's
-  // time times timeoutFactor, plus timeoutMS.
+  // time times timeoutFactor, plus timeoutMS (MUTATE_TIMEOUT_MS, `--timeout-ms`). The unmutated run is timed once,
+  // at the start: when the machine's load grows later, a survivor slowed past the limit would count as a kill, so a
+  // run on a shared machine raises timeoutMS.
   timeoutFactor: 2,
-  timeoutMS: 20_000,
+  timeoutMS: Number(process.env.MUTATE_TIMEOUT_MS ?? 20_000),
   // The unit suite's dry run (every test, with per-test coverage) takes over Stryker's default 5 minutes on the
   // shared 2-core machine under load.
   dryRunTimeoutMinutes: 30,

@@ -37,6 +37,7 @@ interface Flags {
   readonly threshold?: string;
   readonly ci?: boolean;
   readonly seed?: string;
+  readonly timeoutMs?: string;
 }
 
 const program = new Command("mutate")
@@ -51,6 +52,10 @@ const program = new Command("mutate")
   .option("--threshold <percent>", "exit 1 when a detector's score over all files is below this")
   .option("--ci", "CI's bounded run: the files and detectors of mutation/threshold.json's `ci`")
   .option("--seed <n>", "the campaign detector's seed (default 20261124)")
+  .option(
+    "--timeout-ms <ms>",
+    "added to twice the unmutated run's time to make Stryker's timeout (default 20000); raise it on a loaded machine",
+  )
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
@@ -92,6 +97,8 @@ if (threshold !== undefined && !(threshold >= 0 && threshold <= 100))
   fail(`--threshold: expected a percentage from 0 to 100, got "${flags.threshold}"`, 2);
 if (flags.concurrency !== undefined && !/^[1-9]\d*$/.test(flags.concurrency))
   fail(`--concurrency: expected a positive integer, got "${flags.concurrency}"`, 2);
+if (flags.timeoutMs !== undefined && !/^[1-9]\d{0,7}$/.test(flags.timeoutMs))
+  fail(`--timeout-ms: expected a positive integer of milliseconds, got "${flags.timeoutMs}"`, 2);
 
 const out = resolve(flags.out);
 const reports: Partial<Record<DetectorName, StrykerReport>> = {};
@@ -123,6 +130,7 @@ for (const d of detectors as DetectorName[]) {
       ...(files === undefined ? {} : { MUTATE_FILES: files }),
       ...(flags.concurrency === undefined ? {} : { MUTATE_CONCURRENCY: flags.concurrency }),
       ...(flags.seed === undefined ? {} : { MUTATE_SEED: flags.seed }),
+      ...(flags.timeoutMs === undefined ? {} : { MUTATE_TIMEOUT_MS: flags.timeoutMs }),
     },
   });
   if (r.status !== 0 || !existsSync(join(dir, "mutation.json")))
