@@ -3,8 +3,8 @@
 // table per file and detector. Stryker's own HTML report of each detector is <out>/<detector>/index.html.
 //
 //   npm run mutate                                   every detector, every file (the full run)
-//   npm run mutate -- --ci                           CI's bounded subset: the files and detectors of
-//                                                    mutation/threshold.json's `ci`
+//   npm run mutate -- --ci                           CI's bounded subset: mutation/threshold.json's `ci`,
+//                                                    detector → the files it mutates there
 //   npm run mutate -- --detectors scenarios --files src/chain/consensus.ts --seed 7
 //
 // Every run checks the floors of mutation/threshold.json (`survivors`: per file and detector, the most mutants left
@@ -50,7 +50,7 @@ const program = new Command("mutate")
   .option("--out <dir>", "report folder", "reports/mutation")
   .option("--concurrency <n>", "Stryker workers (default: the cores available)")
   .option("--threshold <percent>", "exit 1 when a detector's score over all files is below this")
-  .option("--ci", "CI's bounded run: the files and detectors of mutation/threshold.json's `ci`")
+  .option("--ci", "CI's bounded run: mutation/threshold.json's `ci` (detector → files)")
   .option("--seed <n>", "the campaign detector's seed (default 20261124)")
   .option(
     "--timeout-ms <ms>",
@@ -78,18 +78,24 @@ const floors: MutationFloors = (() => {
   if (!parsed.ok) fail(`mutation/threshold.json: ${parsed.error}`, 2);
   return parsed.value;
 })();
-const detectors = (flags.detectors ?? (flags.ci ? floors.ci.detectors : DETECTOR_NAMES).join(","))
+const detectors = (flags.detectors ?? (flags.ci ? Object.keys(floors.ci) : DETECTOR_NAMES).join(","))
   .split(",")
   .map((d) => d.trim());
 for (const d of detectors)
   if (!(DETECTOR_NAMES as readonly string[]).includes(d))
     fail(`--detectors: unknown detector "${d}" (known: ${DETECTOR_NAMES.join(", ")})`, 2);
 const asked = flags.files ?? (flags.ci ? "ci" : undefined);
-const files = asked === "ci" ? floors.ci.files.join(",") : asked;
+/**
+ * The files detector `d` mutates: `--files`; or, for `ci`, the detector's CI files (every CI file when CI does not
+ * run that detector); or undefined: the detector's own (mutation/detectors.mjs).
+ */
+const filesOf = (d: string): string | undefined =>
+  asked !== "ci" ? asked : (floors.ci[d] ?? [...new Set(Object.values(floors.ci).flat())]).join(",");
 // A file, or `file:start-end` lines of it (Stryker's syntax: the mutants of those lines only).
 const fileOf = (f: string) => f.replace(/:\d+-\d+$/, "");
-if (files !== undefined)
-  for (const f of files.split(",")) if (!existsSync(fileOf(f))) fail(`--files: no such file "${fileOf(f)}"`, 2);
+for (const d of detectors)
+  for (const f of filesOf(d)?.split(",") ?? [])
+    if (!existsSync(fileOf(f))) fail(`--files: no such file "${fileOf(f)}"`, 2);
 if (flags.seed !== undefined && !/^(0|[1-9]\d{0,9})$/.test(flags.seed))
   fail(`--seed: expected a non-negative integer, got "${flags.seed}"`, 2);
 const threshold = flags.threshold !== undefined ? Number(flags.threshold) : undefined;
@@ -111,6 +117,7 @@ for (const d of detectors as DetectorName[]) {
   const timings = join(dir, "timings.jsonl");
   const t0 = performance.now();
   process.stderr.write(`mutate: ${d} ...\n`);
+  const files = filesOf(d);
   if (d === "units") {
     let tests: string[] = [];
     try {
@@ -147,7 +154,7 @@ for (const d of detectors as DetectorName[]) {
 const summary: MutationSummary & { wallS: number; filesMutated: string; seed: number } = {
   ...summarizeMutation(reports, timingsByDetector.campaign ?? [], timingsByDetector),
   wallS: Math.round((performance.now() - started) / 1000),
-  filesMutated: files ?? "each detector's files (mutation/detectors.mjs)",
+  filesMutated: detectors.map((d) => `${d}: ${filesOf(d) ?? "its files (mutation/detectors.mjs)"}`).join("; "),
   seed: Number(flags.seed ?? 20261124),
 };
 writeFileSync(join(out, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);

@@ -11,7 +11,7 @@ const mutant = (id: string, line: number, status: string): StrykerMutant => ({
   status,
 });
 const floors = (most: number) => ({
-  ci: { files: ["a.ts"], detectors: ["scenarios"] },
+  ci: { scenarios: ["a.ts"] },
   survivors: { "a.ts": { scenarios: most } },
 });
 
@@ -39,10 +39,25 @@ describe("mutation floors as survivor counts", () => {
     const s = summarizeMutation({ campaign: { files: { "b.ts": { mutants: [mutant("0", 1, "Survived")] } } } });
     expect(floorBreaches(s, floors(0))).toEqual([]);
     const repo = parseFloors(readFileSync("mutation/threshold.json", "utf8"));
-    expect(repo.ok && repo.value.ci).toEqual({ files: ["src/upgrade/preblocker.ts"], detectors: ["scenarios"] });
-    expect(parseFloors('{"ci":{"files":[],"detectors":[]},"survivors":{"a.ts":{"campaign":-1}}}')).toEqual({
+    expect(repo.ok && repo.value.ci).toEqual({
+      scenarios: ["src/upgrade/preblocker.ts"],
+      campaign: ["src/chain/consensus.ts"],
+    });
+    expect(parseFloors('{"ci":{"scenarios":["a.ts"]},"survivors":{"a.ts":{"campaign":-1}}}')).toEqual({
       ok: false,
       error: "survivors.a.ts.campaign: expected a count ≥ 0, got -1",
     });
+  });
+
+  it("refuses a CI detector without a floor for its file: CI would run it and check nothing", () => {
+    expect(parseFloors('{"ci":{"campaign":["a.ts"]},"survivors":{"a.ts":{"scenarios":3}}}')).toEqual({
+      ok: false,
+      error: "ci.campaign: a.ts has no campaign floor in survivors, so CI would check nothing",
+    });
+    expect(parseFloors('{"ci":{"campaign":[]},"survivors":{}}')).toEqual({
+      ok: false,
+      error: "ci.campaign: expected a non-empty list of files",
+    });
+    expect(parseFloors('{"ci":{"campaign":["a.ts"]},"survivors":{"a.ts":{"campaign":0}}}').ok).toBe(true);
   });
 });

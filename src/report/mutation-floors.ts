@@ -6,8 +6,11 @@ import type { MutationSummary } from "./mutation-summary.js";
  * detectors kill cannot make room for a new survivor. Contract: pure.
  */
 export interface MutationFloors {
-  /** What `npm run mutate -- --ci` runs: these files, these detectors. */
-  readonly ci: { readonly files: readonly string[]; readonly detectors: readonly string[] };
+  /**
+   * What `npm run mutate -- --ci` runs: detector → the files it mutates there. Every file of it has a floor for that
+   * detector (parseFloors refuses one without), so each detector CI runs is held to a floor.
+   */
+  readonly ci: Readonly<Record<string, readonly string[]>>;
   /** file → detector → the most unsettled mutants allowed. */
   readonly survivors: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
@@ -20,23 +23,31 @@ export function parseFloors(text: string): { ok: true; value: MutationFloors } |
   } catch (e) {
     return { ok: false, error: `not JSON: ${(e as Error).message}` };
   }
-  const o = v as { ci?: { files?: unknown; detectors?: unknown }; survivors?: unknown };
+  const o = v as { ci?: unknown; survivors?: unknown };
   const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
-  if (typeof o !== "object" || o === null || !strings(o.ci?.files) || !strings(o.ci?.detectors))
-    return { ok: false, error: "ci: expected {files: [...], detectors: [...]}" };
+  if (typeof o !== "object" || o === null || typeof o.ci !== "object" || o.ci === null || Array.isArray(o.ci))
+    return { ok: false, error: "ci: expected {detector: [files...]}" };
   if (typeof o.survivors !== "object" || o.survivors === null)
     return { ok: false, error: "survivors: expected an object" };
-  for (const [file, byDetector] of Object.entries(o.survivors)) {
+  const survivors = o.survivors as Record<string, unknown>;
+  for (const [file, byDetector] of Object.entries(survivors)) {
     if (typeof byDetector !== "object" || byDetector === null)
       return { ok: false, error: `survivors.${file}: expected detector → count` };
     for (const [d, n] of Object.entries(byDetector))
       if (!Number.isSafeInteger(n) || (n as number) < 0)
         return { ok: false, error: `survivors.${file}.${d}: expected a count ≥ 0, got ${JSON.stringify(n)}` };
   }
+  for (const [d, files] of Object.entries(o.ci)) {
+    if (!strings(files) || files.length === 0)
+      return { ok: false, error: `ci.${d}: expected a non-empty list of files` };
+    for (const f of files)
+      if ((survivors[f] as Record<string, unknown> | undefined)?.[d] === undefined)
+        return { ok: false, error: `ci.${d}: ${f} has no ${d} floor in survivors, so CI would check nothing` };
+  }
   return {
     ok: true,
     value: {
-      ci: { files: o.ci!.files as string[], detectors: o.ci!.detectors as string[] },
+      ci: o.ci as Record<string, string[]>,
       survivors: o.survivors as Record<string, Record<string, number>>,
     },
   };
