@@ -101,6 +101,9 @@ describe("BlockTimeSource.idleTimes: a run of block times in one call", () => {
           [700, 9000, 1_000_000_000 + 20_000_000],
           [40, 41, Number.POSITIVE_INFINITY],
           [40, 41, 0],
+          // Starting and ending on the boundaries of the chunks of draws (1,024 heights each).
+          [1025, 3073, Number.POSITIVE_INFINITY],
+          [1024, 2049, Number.POSITIVE_INFINITY],
         ] as const) {
           const startMs = 1_000_000_000;
           const out = new Float64Array(heightEnd - from + 3);

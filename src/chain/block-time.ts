@@ -152,18 +152,8 @@ export class BlockTimeSource {
         }
         break;
       }
-      case "uniform": {
-        const d = this.#streamDraws();
-        const base = this.#base;
-        const width = this.#width;
-        for (; h < heightEnd; h++) {
-          if (h > d.heights) d.drawTo(h);
-          t += base + Math.floor(d.u1(h) * width);
-          if (t >= limitMs) break;
-          out[at + h - from] = t;
-        }
-        break;
-      }
+      case "uniform":
+        return this.#uniformIdleTimes(from, heightEnd, startMs, limitMs, out, at);
       case "normal":
         for (; h < heightEnd; h++) {
           if (h > this.#computed) this.#computeTo(h);
@@ -174,6 +164,40 @@ export class BlockTimeSource {
         break;
       case "drift":
         return present(this.#drift, DRIFT).idleTimes(from, heightEnd, startMs, limitMs, out, at);
+    }
+    return h - from;
+  }
+
+  /**
+   * `idleTimes` of a uniform model: the hot loop of an explorer trial (about 130,000 idle blocks each). The same sums
+   * in the same order as adding `interval(h)` one by one, read straight from each chunk of draws (no call, no bounds
+   * check of the chunk per block).
+   */
+  #uniformIdleTimes(
+    from: number,
+    heightEnd: number,
+    startMs: number,
+    limitMs: number,
+    out: Float64Array,
+    at: number,
+  ): number {
+    const d = this.#streamDraws();
+    const base = this.#base;
+    const width = this.#width;
+    const shift = at - from;
+    let t = startMs;
+    let h = from;
+    // Each pass ends a chunk of draws (or the run): at most one pass per DRAW_CHUNK heights.
+    while (h < heightEnd) {
+      if (h > d.heights) d.drawTo(h);
+      const i = h - 1;
+      const draws = present(d.chunks[i >> DRAW_CHUNK_BITS], DRAWN);
+      const stop = Math.min(heightEnd, h + DRAW_CHUNK - (i & DRAW_CHUNK_MASK));
+      for (let k = 2 * (i & DRAW_CHUNK_MASK); h < stop; h++, k += 2) {
+        t += base + Math.floor((draws[k] as number) * width);
+        if (t >= limitMs) return h - from;
+        out[shift + h] = t;
+      }
     }
     return h - from;
   }
