@@ -132,4 +132,30 @@ describe("MsgVoteWeighted", () => {
       ),
     ).toBe("total weight lower than 1.00: invalid vote option");
   });
+
+  it("names each option by its Go enum name in the error of an invalid weight", () => {
+    const c = new TestChain();
+    const id = c.submitActive();
+    const names: [number, string][] = [
+      [VoteOption.YES, "VOTE_OPTION_YES"],
+      [VoteOption.ABSTAIN, "VOTE_OPTION_ABSTAIN"],
+      [VoteOption.NO, "VOTE_OPTION_NO"],
+      [VoteOption.NO_WITH_VETO, "VOTE_OPTION_NO_WITH_VETO"],
+    ];
+    for (const [option, name] of names)
+      expect(text(castWeighted(c, id, bob, [[option, "2"]]).result)).toBe(
+        `option:${name} weight:"2" : invalid vote option`,
+      );
+  });
+
+  it("leaves a zero option or an empty weight out of the option's text, as gogoproto's compact text does", () => {
+    const c = new TestChain();
+    const id = c.submitActive();
+    expect(text(castWeighted(c, id, bob, [[VoteOption.UNSPECIFIED, "1"]]).result)).toBe(
+      'weight:"1" : invalid vote option',
+    );
+    expect(text(castWeighted(c, id, bob, [[VoteOption.YES, ""]]).result)).toBe(
+      "option:VOTE_OPTION_YES : invalid vote option",
+    );
+  });
 });
