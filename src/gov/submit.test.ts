@@ -1,9 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { alice, attrs, DAY, setMsg, TestChain, testMsg } from "../../test/kit/gov.js";
+import { alice, attrs, DAY, setMsg, submitMsg, TestChain, testMsg } from "../../test/kit/gov.js";
 import { addressOfName, govAuthority } from "../core/address.js";
 import { errorText } from "../core/errors.js";
+import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
 import { ParamsSchema, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
 import { defaultParams } from "./params.js";
 
@@ -42,6 +43,7 @@ describe("MsgSubmitProposal checks, in order", () => {
       "metadata summary 'x' must equal proposal summary 'Summary': invalid proposal content",
     );
     expect(errorOf(c.submit({ metadata: '{"title":5}' }))).toBe("ok"); // does not decode: free text
+    expect(errorOf(c.submit({ metadata: '{"title":"Title","summary":"Summary","details":"d"}' }))).toBe("ok");
   });
 
   it("validates the initial deposit before the proposal messages", () => {
@@ -49,6 +51,25 @@ describe("MsgSubmitProposal checks, in order", () => {
     expect(errorOf(c.submit({ deposit: "10000000atom", messages: [testMsg("/test.v1.MsgNoRoute")] }))).toBe(
       "deposited 10000000atom, but gov accepts only the following denom(s): [stake]: invalid deposit denom",
     );
+  });
+
+  it("an initial deposit that is not valid coins is refused as it is written, before the ratio (keeper validateInitialDeposit)", () => {
+    const c = new TestChain();
+    const submitWith = (coins: [string, string][]) => {
+      const msg = submitMsg({});
+      msg.initialDeposit = coins.map(([amount, denom]) => create(CoinSchema, { denom, amount }));
+      return c.tx((ctx) => c.gov.submitProposal(ctx, msg));
+    };
+    expect(errorOf(submitWith([["0", "stake"]]))).toBe("0stake: invalid coins");
+    expect(
+      errorOf(
+        submitWith([
+          ["10000000", "stake"],
+          ["1", "atom"],
+        ]),
+      ),
+    ).toBe("10000000stake,1atom: invalid coins");
+    expect(errorOf(submitWith([["10000000", "stake"]]))).toBe("ok");
   });
 
   it("min_deposit_ratio rejects an empty initial deposit under default params", () => {
@@ -90,6 +111,7 @@ describe("MsgSubmitProposal checks, in order", () => {
     expect(errorOf(c.submit({ metadata: "m".repeat(256) }))).toBe("got metadata with length 256: metadata too long");
     expect(errorOf(c.submit({ metadata: "m".repeat(255) }))).toBe("ok");
     expect(errorOf(c.submit({ summary: "s".repeat(10_201) }))).toBe("got summary with length 10201: summary too long");
+    expect(errorOf(c.submit({ summary: "s".repeat(10_200) }))).toBe("ok");
     expect(errorOf(c.submit({ title: "t".repeat(256) }))).toBe("got metadata with length 256: metadata too long");
   });
 
