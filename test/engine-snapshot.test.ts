@@ -7,6 +7,7 @@ import {
   buildSimulation,
   forkSimulation,
   type Simulation,
+  type SimulationSnapshot,
   snapshotSimulation,
   stopConditionOf,
 } from "../src/scenario/simulate.js";
@@ -16,10 +17,12 @@ import { FAULT_BLOCKS_MAX, libraryUnderFaults, loadScenario, scenarioFiles, simu
 /**
  * Engine snapshots must be invisible: every library scenario, alone and under each planted fault, cut at several
  * points (block 1, a proposal voting, a node halted with its sidecar pending, the chain stalled, half way), then
- * snapshotted and restored (from the snapshot, and from a structuredClone of it), runs to the same trace hash,
- * report and per-node final state as the original from that cut. A fork at block 1 (how the harness forks a ready
- * chain) also ends exactly where a run without a cut ends: the library's reference run (test/kit/reference-runs.ts).
- * Cuts that stop at the same condition (the first halt is often the sidecar's) are one cut: the same computation.
+ * snapshotted and forked, runs to the same trace hash, report and per-node final state as the run without a cut;
+ * the fork equals its original at the cut, and so does a fork from a structuredClone of the snapshot, which neither
+ * the original nor the fork changed by running on. The run without a cut (its trace kept, for the cut points) ends
+ * where the library's reference run ends (test/kit/reference-runs.ts, no trace kept). One original stops at every
+ * cut in turn, then runs on to the end too. Cuts that stop at the same condition (the first halt is often the
+ * sidecar's) are one cut: the same computation.
  */
 
 const build = (s: Scenario, keepTrace = false): Simulation => {
@@ -93,46 +96,83 @@ function uncutRun(s: Scenario, stop: StopCondition) {
   const endStop: StopCondition = byMaxBlocks
     ? { ...stop, untilHeight: Math.min(stop.untilHeight ?? Number.POSITIVE_INFINITY, ref.height) }
     : stop;
-  return { ref, end: simulationEnd(s, ref), endStop };
+  return { ref, end: simulationEnd(s, ref), endStop, fromHeight };
 }
 
+type End = ReturnType<typeof simulationEnd>;
+
 /**
- * Cuts a run of `s` at `cut`, forks it, and checks the fork at the cut and at the end: the original and the fork, run on
- * to `endStop`, both end where the run without a cut ends (`end`). The snapshot stays as it was while both ran on (its
- * v8 serialization, every byte), and a fork from a structuredClone of it equals the original at the cut.
+ * Where `cut` stops a run in `ref`'s course, to order the cuts: the time, and at one time a height stop before a time
+ * stop. A height at or below the first block stops at the start; one past `ref`'s last block, never.
  */
-function checkCut(s: Scenario, cut: Cut, endStop: StopCondition, end: ReturnType<typeof simulationEnd>): void {
-  const original = build(s);
+function positionOf(ref: Simulation, cut: Cut): readonly [number, number] {
+  const { untilHeight, untilTimeMs = Number.POSITIVE_INFINITY } = cut.stop;
+  const heightAtMs =
+    untilHeight === undefined || untilHeight > ref.height
+      ? Number.POSITIVE_INFINITY
+      : (ref.blocks.timeMs(untilHeight) ?? Number.NEGATIVE_INFINITY);
+  return heightAtMs <= untilTimeMs ? [heightAtMs, 0] : [untilTimeMs, 1];
+}
+
+const fork = (s: Scenario, from: SimulationSnapshot): Simulation => {
+  const f = forkSimulation(s, from);
+  if (!f.ok) throw new Error(f.error);
+  return f.value;
+};
+
+/**
+ * Cuts `original` (a run of `s`) at `cut` and forks it: the fork equals the original at the cut, and run on to
+ * `run.endStop` it ends where the run without a cut ends (`run.end`). Returns what `checkSnapshotKept` checks once the
+ * original has run on too.
+ */
+function checkCut(s: Scenario, original: Simulation, cut: Cut, run: ReturnType<typeof uncutRun>) {
+  const { endStop, end, fromHeight } = run;
+  // The original has not passed the cut (a height at or below the first block stops at the start).
+  const { untilHeight = Number.POSITIVE_INFINITY, untilTimeMs = Number.POSITIVE_INFINITY } = cut.stop;
+  const before = original.height <= Math.max(untilHeight, fromHeight) && original.nowMs <= untilTimeMs;
+  expect({ cut: cut.name, before }).toEqual({
+    cut: cut.name,
+    before: true,
+  });
   original.run(cut.stop);
   const snap = snapshotSimulation(original);
-  const snapBytes = serialize(snap);
-  const fork = (from: typeof snap) => {
-    const f = forkSimulation(s, from);
-    if (!f.ok) throw new Error(f.error);
-    return f.value;
-  };
-  const forked = fork(snap);
   const atCut = { cut: cut.name, ...simulationEnd(s, original) };
+  const forked = fork(s, snap);
   expect({ cut: cut.name, ...simulationEnd(s, forked) }).toEqual(atCut);
-  original.run(endStop);
   forked.run(endStop);
-  const tagged = { cut: cut.name, ...end };
-  expect({ cut: cut.name, ...simulationEnd(s, original) }).toEqual(tagged);
-  expect({ cut: cut.name, ...simulationEnd(s, forked) }).toEqual(tagged);
-  // Neither run changed the snapshot, and a copy of it forks to the same chain.
-  expect({ cut: cut.name, unchanged: serialize(snap).equals(snapBytes) }).toEqual({ cut: cut.name, unchanged: true });
-  expect({ cut: cut.name, ...simulationEnd(s, fork(structuredClone(snap))) }).toEqual(atCut);
+  expect({ cut: cut.name, ...simulationEnd(s, forked) }).toEqual({ cut: cut.name, ...end });
+  return { cut, snap, bytes: serialize(snap), atCut };
 }
 
 /**
- * Every cut of `s` (under `stop`) against the run without a cut; that run's end is returned. Under a planted fault a
- * chain may never settle (`missed-halt`), so every run ends at the uncut run's height, not FAULT_BLOCKS_MAX past its cut.
+ * After the original and the fork ran on, the snapshot is as it was (its v8 serialization, every byte), and a fork
+ * from a structuredClone of it equals the original at the cut.
  */
-function checkCuts(s: Scenario, stop: StopCondition): ReturnType<typeof simulationEnd> {
-  const { ref, end, endStop } = uncutRun(s, stop);
+function checkSnapshotKept(s: Scenario, kept: ReturnType<typeof checkCut>): void {
+  const { cut, snap, bytes, atCut } = kept;
+  expect({ cut: cut.name, unchanged: serialize(snap).equals(bytes) }).toEqual({ cut: cut.name, unchanged: true });
+  expect({ cut: cut.name, ...simulationEnd(s, fork(s, structuredClone(snap))) }).toEqual(atCut);
+}
+
+/**
+ * Every cut of `s` (under `stop`) against the run without a cut; that run's end is returned. One original stops at
+ * every cut in the order the run meets them, then runs on to the end, which is the uncut run's end too. Under a
+ * planted fault a chain may never settle (`missed-halt`), so every run ends at the uncut run's height, not
+ * FAULT_BLOCKS_MAX past its cut.
+ */
+function checkCuts(s: Scenario, stop: StopCondition): End {
+  const run = uncutRun(s, stop);
+  const { ref, end, endStop } = run;
   const cuts = cutsOf(s, ref, stop);
   expect(cuts[0]?.stop).toEqual({ untilHeight: 1 });
-  for (const cut of cuts) checkCut(s, cut, endStop, end);
+  const ordered = cuts
+    .map((cut) => ({ cut, at: positionOf(ref, cut) }))
+    .sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1]);
+  const original = build(s);
+  const kept = ordered.map(({ cut }) => checkCut(s, original, cut, run));
+  original.run(endStop);
+  expect(simulationEnd(s, original)).toEqual(end);
+  for (const k of kept) checkSnapshotKept(s, k);
   return end;
 }
 
