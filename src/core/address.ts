@@ -19,7 +19,7 @@ import { utf8 } from "./bytes.js";
 export const DEFAULT_BECH32_PREFIX = "chain";
 
 /** The reference's decode bound (`bech32.Decode(bech, 1023)` in `types/bech32/bech32.go`). */
-const BECH32_LENGTH_MAX = 1023;
+export const BECH32_LENGTH_MAX = 1023;
 /** BIP-173: the human-readable part has 1 to 83 characters. */
 const HRP_LENGTH_MAX = 83;
 

@@ -35,6 +35,7 @@ export const SdkErrors = {
   ErrInsufficientFunds: register("sdk", 5, "insufficient funds"),
   ErrUnknownRequest: register("sdk", 6, "unknown request"),
   ErrInvalidAddress: register("sdk", 7, "invalid address"),
+  ErrUnknownAddress: register("sdk", 9, "unknown address"),
   ErrInvalidCoins: register("sdk", 10, "invalid coins"),
   ErrUnauthorized: register("sdk", 4, "unauthorized"),
   ErrInvalidRequest: register("sdk", 18, "invalid request"),

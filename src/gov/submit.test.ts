@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { alice, attrs, DAY, setMsg, submitMsg, TestChain, testMsg } from "../../test/kit/gov.js";
-import { addressOfName, govAuthority } from "../core/address.js";
+import { addressFromBytes, addressOfName, decodeAddress, govAuthority } from "../core/address.js";
 import { errorText } from "../core/errors.js";
 import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
 import { ParamsSchema, ProposalStatus } from "../gen/chain/gov/v1/gov_pb.js";
@@ -130,6 +130,25 @@ describe("MsgSubmitProposal checks, in order", () => {
       "/test.v1.MsgNoRoute: proposal message not recognized by router",
     );
     expect(c.router.calls).toEqual([]); // nothing is executed at submission
+  });
+
+  it("a signer that is no address of the chain is refused by the address codec (GetMsgV1Signers), before the count", () => {
+    const c = new TestChain();
+    const gov = decodeAddress(govAuthority())!;
+    // The gov account's own bytes under another prefix: the codec refuses the prefix; the bytes are never compared.
+    const otherPrefix = testMsg("/test.v1.MsgSet", { signer: addressFromBytes(gov, "osmo") });
+    expect(errorOf(c.submit({ messages: [otherPrefix] }))).toBe(
+      "hrp does not match bech32 prefix: expected 'chain' got 'osmo': internal logic error",
+    );
+    const notBech32 = c.submit({ messages: [testMsg("/test.v1.MsgTwoSigners", { signer: "gov" })] });
+    expect(errorOf(notBech32)).toMatch(/^decoding bech32 failed: /);
+    const long = addressFromBytes(new Uint8Array(256), "chain");
+    expect(errorOf(c.submit({ messages: [testMsg("/test.v1.MsgSet", { signer: long })] }))).toBe(
+      "address max length is 255, got 256: unknown address",
+    );
+    // Upper case is the same bech32 string: the signer is the gov account.
+    const upper = testMsg("/test.v1.MsgSet", { signer: govAuthority().toUpperCase() });
+    expect(errorOf(c.submit({ messages: [upper] }))).toBe("ok");
   });
 
   it("a failed submission leaves no trace (ids are not consumed)", () => {

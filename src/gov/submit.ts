@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { type Coins, coinsFromProto, formatCoins, isAllGTE, validateCoins } from "../bank/coins.js";
-import { govAuthority } from "../core/address.js";
+import { addressFromBytes, decodeAddress, govAuthority } from "../core/address.js";
 import { unixMs } from "../core/brand.js";
 import { bytesEqual, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
@@ -12,7 +12,7 @@ import {
   type MsgSubmitProposalResponse,
   MsgSubmitProposalResponseSchema,
 } from "../gen/chain/gov/v1/tx_pb.js";
-import { addressProblem, anyPrefixBytes } from "./address-check.js";
+import { addressError, addressProblem } from "./address-check.js";
 import { Dec } from "./dec.js";
 import { addDeposit, validateDepositDenom } from "./deposit.js";
 import type { GovDeps } from "./deps.js";
@@ -59,25 +59,29 @@ function checkLengths(d: GovDeps, msg: MsgSubmitProposal): Result<void, ChainErr
 }
 
 /**
- * Each proposal message: its ValidateBasic passes, it has exactly one signer and that signer is the gov module
- * account, and a route exists. Messages are not executed now.
+ * Each proposal message: its ValidateBasic passes, its signers decode (GetMsgV1Signers: the chain's address codec, whose
+ * error is returned as it is), it has exactly one signer and that signer is the gov module account (the text names
+ * it re-encoded, `sdk.AccAddress(signer).String()`), and a route exists. Messages are not executed now.
  */
 function checkMessages(
   d: GovDeps,
   msg: MsgSubmitProposal,
   facts: readonly (MsgFacts | undefined)[],
 ): Result<void, ChainError> {
-  const gov = anyPrefixBytes(govAuthority(d.bech32Prefix))!;
+  const gov = decodeAddress(govAuthority(d.bech32Prefix), d.bech32Prefix)!;
   for (const [i, m] of msg.messages.entries()) {
     const f = facts[i];
     if (f === undefined) return err(wrap(GovErrors.ErrUnroutableProposalMsg, m.typeUrl));
     if (f.validateBasicError !== undefined) {
       return err(wrap(GovErrors.ErrInvalidProposalMsg, errorText(f.validateBasicError)));
     }
+    for (const signer of f.signers) {
+      const bad = addressError(signer, d.bech32Prefix);
+      if (bad !== undefined) return err(bad);
+    }
     if (f.signers.length !== 1) return err(wrap(GovErrors.ErrInvalidSigner));
-    const signer = f.signers[0]!;
-    const bytes = anyPrefixBytes(signer);
-    if (bytes === undefined || !bytesEqual(bytes, gov)) return err(wrap(GovErrors.ErrInvalidSigner, signer));
+    const bytes = decodeAddress(f.signers[0]!, d.bech32Prefix)!;
+    if (!bytesEqual(bytes, gov)) return err(wrap(GovErrors.ErrInvalidSigner, addressFromBytes(bytes, d.bech32Prefix)));
   }
   return ok(undefined);
 }
