@@ -34,10 +34,13 @@ export const detectorFiles = (detector) => (detector === "devnet" ? DEVNET_LOGIC
 /** The campaign detector's seed unless `npm run mutate -- --seed N` gives another. */
 export const DEFAULT_SEED = 20261124;
 
-/** The campaign detector's command at a seed. */
-export const campaignCommand = (seed) =>
+/**
+ * The campaign detector's command at a seed; `prefixShare` adds `check --prefix-share` (the campaign's runs as
+ * extensions of shared command prefixes, docs/performance.md "Shared prefixes").
+ */
+export const campaignCommand = (seed, prefixShare = false) =>
   // One thread: Stryker already runs a detector per core, and each worker thread would load the sources anew.
-  `node mutation/detect.mjs check --seed ${seed} --bail --no-page --workers 1 --json --report-dir .mutation-out --regressions-dir .mutation-out`;
+  `node mutation/detect.mjs check --seed ${seed} --bail --no-page --workers 1 --json --report-dir .mutation-out --regressions-dir .mutation-out${prefixShare ? " --prefix-share" : ""}`;
 
 /**
  * Each detector, as the command Stryker's command runner executes per mutant (a non-zero exit kills it), or the

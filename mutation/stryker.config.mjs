@@ -1,9 +1,9 @@
 // StrykerJS configuration for one detector at a time (`MUTATE_DETECTOR=campaign|scenarios|units`); the driver
 // `scripts/mutate.ts` (npm run mutate) runs each detector and merges the reports. MUTATE_FILES narrows the
 // mutated files (comma-separated), MUTATE_OUT is the detector's report folder, MUTATE_SEED the campaign's seed,
-// MUTATE_TIMEOUT_MS Stryker's timeoutMS.
+// MUTATE_TIMEOUT_MS Stryker's timeoutMS, MUTATE_PREFIX_SHARE=1 the campaign with shared prefixes.
 import { availableParallelism } from "node:os";
-import { campaignCommand, DETECTORS, detectorFiles } from "./detectors.mjs";
+import { campaignCommand, DEFAULT_SEED, DETECTORS, detectorFiles } from "./detectors.mjs";
 
 const detector = process.env.MUTATE_DETECTOR ?? "scenarios";
 if (!(detector in DETECTORS)) throw new Error(`MUTATE_DETECTOR: unknown detector "${detector}"`);
@@ -11,8 +11,11 @@ const files = process.env.MUTATE_FILES ? process.env.MUTATE_FILES.split(",") : d
 const out = process.env.MUTATE_OUT ?? `reports/mutation/${detector}`;
 const seed = process.env.MUTATE_SEED;
 if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error(`MUTATE_SEED: expected an integer, got "${seed}"`);
+const prefixShare = process.env.MUTATE_PREFIX_SHARE === "1";
 const command =
-  detector === "campaign" && seed !== undefined ? campaignCommand(Number(seed)) : DETECTORS[detector].command;
+  detector === "campaign" && (seed !== undefined || prefixShare)
+    ? campaignCommand(seed === undefined ? DEFAULT_SEED : Number(seed), prefixShare)
+    : DETECTORS[detector].command;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -38,6 +38,7 @@ interface Flags {
   readonly ci?: boolean;
   readonly seed?: string;
   readonly timeoutMs?: string;
+  readonly prefixShare?: boolean;
 }
 
 const program = new Command("mutate")
@@ -52,6 +53,7 @@ const program = new Command("mutate")
   .option("--threshold <percent>", "exit 1 when a detector's score over all files is below this")
   .option("--ci", "CI's bounded run: mutation/threshold.json's `ci` (detector → files)")
   .option("--seed <n>", "the campaign detector's seed (default 20261124)")
+  .option("--prefix-share", "the campaign detector with shared command prefixes (check --prefix-share)")
   .option(
     "--timeout-ms <ms>",
     "added to twice the unmutated run's time to make Stryker's timeout (default 20000); raise it on a loaded machine",
@@ -138,6 +140,7 @@ for (const d of detectors as DetectorName[]) {
       ...(flags.concurrency === undefined ? {} : { MUTATE_CONCURRENCY: flags.concurrency }),
       ...(flags.seed === undefined ? {} : { MUTATE_SEED: flags.seed }),
       ...(flags.timeoutMs === undefined ? {} : { MUTATE_TIMEOUT_MS: flags.timeoutMs }),
+      ...(flags.prefixShare === true ? { MUTATE_PREFIX_SHARE: "1" } : {}),
     },
   });
   if (r.status !== 0 || !existsSync(join(dir, "mutation.json")))
@@ -151,11 +154,12 @@ for (const d of detectors as DetectorName[]) {
       .map((l) => JSON.parse(l) as DetectorTiming);
 }
 
-const summary: MutationSummary & { wallS: number; filesMutated: string; seed: number } = {
+const summary: MutationSummary & { wallS: number; filesMutated: string; seed: number; prefixShare: boolean } = {
   ...summarizeMutation(reports, timingsByDetector.campaign ?? [], timingsByDetector),
   wallS: Math.round((performance.now() - started) / 1000),
   filesMutated: detectors.map((d) => `${d}: ${filesOf(d) ?? "its files (mutation/detectors.mjs)"}`).join("; "),
   seed: Number(flags.seed ?? 20261124),
+  prefixShare: flags.prefixShare === true,
 };
 writeFileSync(join(out, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
 for (const l of mutationTable(summary)) process.stdout.write(`${l}\n`);

@@ -30,4 +30,23 @@ describe("npm run mutate: flags", () => {
       delete process.env.MUTATE_TIMEOUT_MS;
     }
   });
+
+  it("--prefix-share runs the campaign detector with check --prefix-share, at the seed asked or the default", async () => {
+    const load = async (share: string | undefined, seed: string | undefined) => {
+      const set = (k: string, v: string | undefined) =>
+        v === undefined ? delete process.env[k] : (process.env[k] = v);
+      set("MUTATE_DETECTOR", "campaign");
+      set("MUTATE_PREFIX_SHARE", share);
+      set("MUTATE_SEED", seed);
+      const url = new URL(`../mutation/stryker.config.mjs?share=${share}&seed=${seed}`, import.meta.url).href;
+      return ((await import(url)) as { default: { commandRunner: { command: string } } }).default.commandRunner.command;
+    };
+    try {
+      expect(await load("1", "3")).toMatch(/ check --seed 3 .* --prefix-share$/);
+      expect(await load("1", undefined)).toMatch(/ check --seed 20261124 .* --prefix-share$/);
+      expect(await load(undefined, "3")).not.toContain("--prefix-share");
+    } finally {
+      for (const k of ["MUTATE_DETECTOR", "MUTATE_PREFIX_SHARE", "MUTATE_SEED"]) delete process.env[k];
+    }
+  });
 });
