@@ -16,6 +16,7 @@ import { Session } from "./session.js";
 import {
   driveSession,
   familySeed,
+  pinnedConstant,
   runExtension,
   SharedPrefixArbitrary,
   type SharedPrefixOptions,
@@ -197,7 +198,15 @@ function runsOf(o: PropertyRunOptions): fc.Arbitrary<Run> {
     fc.tuple(sidecarArb, govArb, variant),
     fc.commands(commands, { maxCommands: prefix, size: "max" }),
     fc.commands(commands, { maxCommands: Math.max(1, maxCommands - prefix), size: "+1" }),
-    { ...shared, seedOf: (k) => familySeed(shared.campaignSeed, o.property.name, k) },
+    {
+      ...shared,
+      seedOf: (k) => familySeed(shared.campaignSeed, o.property.name, k),
+      // Stratified: family k of a property checked in several world variants is in variant k mod n, so every
+      // variant has a family when there are at least as many families as variants.
+      ...(worlds === undefined || worlds.length < 2
+        ? {}
+        : { familyWorld: (k: number) => fc.tuple(sidecarArb, govArb, pinnedConstant(worlds, k % worlds.length)) }),
+    },
   );
 }
 

@@ -11,7 +11,7 @@ import { scenarioToYaml } from "../scenario/serialize.js";
 import { type CampaignOptions, runCampaign } from "./campaign.js";
 import { type CommandData, emptyModel, HarnessCommand, type HarnessModel, runCommand } from "./commands.js";
 import { commandArbitraries } from "./commands-arbitraries.js";
-import { checkProperty } from "./property.js";
+import { checkProperty, HOLDS, type Property } from "./property.js";
 import { govArb, runProperty, sidecarArb } from "./run-property.js";
 import { Session } from "./session.js";
 import { SHARED_PREFIX_DEFAULTS } from "./shared-prefix.js";
@@ -177,5 +177,36 @@ describe("shrinking a run that extends a shared prefix", () => {
     const parsed = parseScenario("model-agreement.yaml", scenarioToYaml(cx.document));
     expect(parsed.ok ? [] : parsed.error).toEqual([]);
     if (parsed.ok) expect(runScenario(parsed.value).report.passed).toBe(false);
+  });
+});
+
+describe("the families of a property checked in several world variants", () => {
+  // A property that always holds, checked in every world variant: which variants its runs meet is the sampling's.
+  const everywhere: Property = {
+    name: "holds-everywhere",
+    statement: "always holds",
+    kind: "always",
+    catches: [],
+    worlds: WORLD_VARIANTS,
+    check: () => HOLDS,
+  };
+  /** The world variant a session runs in, read from the scenario it writes (plan v2's store upgrades). */
+  const variantOf = (s: Session) => JSON.stringify(s.document().binaries?.v2?.upgrades?.v2?.storeUpgrades ?? {});
+
+  it("cover every variant at every campaign seed, so that a few families cannot all miss one", () => {
+    for (const campaignSeed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+      const seen = new Set<string>();
+      const r = runProperty({
+        property: everywhere,
+        seed: campaignSeed,
+        numRuns: 24,
+        maxCommands: 3,
+        // Every run extends a family: the variants met are the families' own.
+        sharedPrefixes: { families: 4, prefixCommands: 2, extensionPercent: 100, campaignSeed },
+        onSession: (s) => seen.add(variantOf(s)),
+      });
+      expect(r.passed, `campaign seed ${campaignSeed}`).toBe(true);
+      expect(seen.size, `campaign seed ${campaignSeed}: ${[...seen].join(" ")}`).toBe(WORLD_VARIANTS.length);
+    }
   });
 });

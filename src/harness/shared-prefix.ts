@@ -13,9 +13,11 @@ import type { WorldOptions } from "./world.js";
  * Runs that share their command prefixes (issue #28, "Shared prefixes"): a property's runs generated as a tree of
  * command prefixes, each prefix executed once and forked for its extensions.
  *
- * 1. Families. Family `k` of a property is a world and a prefix of commands, drawn by the family arbitrary (the run's
- *    world, then `fc.commands` of at most `prefixCommands`) from a random seeded by (campaign seed, property, k)
- *    alone, so every unit of the property, on any worker, draws the same families.
+ * 1. Families. Family `k` of a property is a world and a prefix of commands, drawn by the family arbitrary (the
+ *    world of family `k`, then `fc.commands` of at most `prefixCommands`) from a random seeded by (campaign seed,
+ *    property, k) alone, so every unit of the property, on any worker, draws the same families. The caller may pin
+ *    a part of family `k`'s world to `k` (stratification: run-property.ts gives family `k` of a property checked in
+ *    several world variants the variant `k mod n`, so that a few families cannot all miss one).
  * 2. Sampling. Each run is, in `extensionPercent` runs of 100, an extension of family `k` (k uniform in
  *    [0, families)): the family's world and prefix, then freshly generated extension commands; otherwise an
  *    independent run, drawn by the property's own run arbitrary as without shared prefixes.
@@ -80,21 +82,30 @@ function runValue<I, W>(run: SharedRun<I, W>): SharedRun<I, W> {
  * property's own run arbitrary (independent runs); `world`, `prefix` and `extension` draw the parts of the others.
  */
 export class SharedPrefixArbitrary<I, W> extends fc.Arbitrary<SharedRun<I, W>> {
-  readonly #family: fc.Arbitrary<[W, Cmds]>;
+  readonly #prefix: fc.Arbitrary<Cmds>;
   readonly #whole: fc.Arbitrary<[W, Cmds, Cmds]>;
 
+  /**
+   * `world` draws a run's world and shrinks it; `familyWorld(k)`, when given, draws family `k`'s world instead. Its
+   * values and contexts must be `world`'s own (a detached run shrinks them with `world`).
+   */
   constructor(
     readonly base: fc.Arbitrary<I>,
     world: fc.Arbitrary<W>,
     prefix: fc.Arbitrary<Cmds>,
     readonly extension: fc.Arbitrary<Cmds>,
-    readonly o: SharedPrefixOptions & { readonly seedOf: (k: number) => number },
+    readonly o: SharedPrefixOptions & {
+      readonly seedOf: (k: number) => number;
+      readonly familyWorld?: (k: number) => fc.Arbitrary<W>;
+    },
   ) {
     super();
     assert(o.families >= 1 && o.extensionPercent >= 0 && o.extensionPercent <= 100, "shared prefixes: bad options");
-    this.#family = fc.tuple(world, prefix);
+    this.#prefix = prefix;
     this.#whole = fc.tuple(world, prefix, extension);
+    this.#world = world;
   }
+  readonly #world: fc.Arbitrary<W>;
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<SharedRun<I, W>> {
     if (mrng.nextInt(0, 99) >= this.o.extensionPercent) {
@@ -129,7 +140,8 @@ export class SharedPrefixArbitrary<I, W> extends fc.Arbitrary<SharedRun<I, W>> {
 
   /** Family `k`'s world and prefix, drawn afresh (new commands, none run yet) from the family's own random. */
   family(k: number): fc.Value<[W, Cmds]> {
-    return this.#family.generate(new fc.Random(xoroshiro128plus(this.o.seedOf(k))), undefined);
+    const world = this.o.familyWorld?.(k) ?? this.#world;
+    return fc.tuple(world, this.#prefix).generate(new fc.Random(xoroshiro128plus(this.o.seedOf(k))), undefined);
   }
 
   #extensionOf(k: number, e: fc.Value<Cmds>): fc.Value<SharedRun<I, W>> {
@@ -231,4 +243,24 @@ export function runExtension(
   fc.modelRun(() => ({ model, real: replay }), extension);
   observe?.(session, model, false);
   throw entry.failure.error;
+}
+
+/**
+ * `values[i]`, always, as `fc.constantFrom(...values)` gives it (its context is the index), so a value drawn here
+ * shrinks with constantFrom's shrinker as one it drew.
+ */
+export function pinnedConstant<T>(values: readonly T[], i: number): fc.Arbitrary<T> {
+  assert(i >= 0 && i < values.length, "pinnedConstant: index out of range");
+  const all = fc.constantFrom(...values);
+  return new (class extends fc.Arbitrary<T> {
+    generate(): fc.Value<T> {
+      return new fc.Value(values[i] as T, i);
+    }
+    canShrinkWithoutContext(value: unknown): value is T {
+      return all.canShrinkWithoutContext(value);
+    }
+    shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+      return all.shrink(value, context);
+    }
+  })();
 }
