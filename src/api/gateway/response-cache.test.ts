@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { backendOf, ctxAt, newKeeper, upgradeChain } from "../../../test/kit/api.js";
 import { makePlan } from "../../upgrade/plan.js";
@@ -55,5 +56,46 @@ describe("the gateway's response cache", () => {
     const bytes = g.cacheBytes;
     get(g, hot, ua("n0"));
     expect(g.cacheBytes).toBe(bytes);
+  });
+
+  it("answers every request exactly as the uncached pipeline does, whether it misses, is admitted or hits", () => {
+    const g = gatewayOver(upgradeChain(6));
+    const target = fc.constantFrom(
+      "/chain/upgrade/v1beta1/current_plan",
+      "/chain/upgrade/v1beta1/module_versions",
+      "/chain/upgrade/v1beta1/module_versions?module_name=bank",
+      "/chain/upgrade/v1beta1/module_versions?module_name=%zz",
+      "/chain/upgrade/v1beta1/applied_plan/v2",
+      "/chain/upgrade/v1beta1/applied_plan/v%32",
+      "/chain/upgrade//v1beta1/authority",
+      "/chain/upgrade/v1beta1/authority:get",
+      "/chain/upgrade/v1beta1/nothing",
+      "/chain/./upgrade/v1beta1/current_plan?",
+    );
+    const header = fc.constantFrom(
+      ["x-chain-block-height", "3"],
+      ["X-Chain-Block-Height", "5"],
+      ["x-chain-block-height", "-1"],
+      ["x-chain-block-height", "99"],
+      ["Grpc-Metadata-X-Chain-Block-Height", "2"],
+      ["User-Agent", "a"],
+      ["User-Agent", "b\u00e9"],
+      ["Grpc-Timeout", "1S"],
+      ["Grpc-Timeout", "-1S"],
+      ["Grpc-Metadata-Foo-Bin", "!!"],
+      ["Grpc-Metadata-Bad Key", "x"],
+      ["X-Trace", "1"],
+    );
+    const request = fc.record({ target, headers: fc.array(header, { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 1, maxLength: 30 }), (requests) => {
+        for (const { target, headers } of requests) {
+          const head = { method: "GET", target, rawHeaders: ["Host", "x", ...headers.flat()] };
+          const expected = g.handleRead({ ...head, body: { ok: true, value: "" } });
+          expect(g.handleWithoutBody(head)).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
