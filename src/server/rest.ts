@@ -205,7 +205,7 @@ function serveRequest(
   const requestGen = deadlines.gen(socket);
   if (req.complete) deadlines.disarm(socket);
   else
-    req.once("end", () => {
+    req.on("end", () => {
       if (deadlines.gen(socket) === requestGen) deadlines.disarm(socket);
     });
   // 2. The write deadline.
@@ -216,7 +216,7 @@ function serveRequest(
     }, limits.writeTimeoutMs);
     res.once("close", () => clearTimeout(writeTimer));
   }
-  // "finish" is emitted once per response: `on` spares the `once` wrapper.
+  // "finish" (like the request's "end") is emitted once: `on` spares the `once` wrapper.
   res.on("finish", () => {
     clearTimeout(writeTimer);
     if (!socket.destroyed) deadlines.arm(socket);
