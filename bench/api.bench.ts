@@ -9,7 +9,7 @@ import { type BenchResult, median, result } from "./bench.js";
  * servers run in one child process (so the load generator does not share their event loop), on loopback only; each
  * measurement is bounded (DURATION_S seconds, CONNECTIONS connections), bare and real measured in the same run.
  * Two kinds of load:
- * - cached: the same request over and over (the gateway's response cache answers all but the first);
+ * - cached: the same request over and over (the gateway's response cache answers all but the first two);
  * - uncached: `module_versions`, gov's proposal 1 and bank's balances of val1, each at up to 1,500 heights in turn
  *   (bench/api-requests.ts), which the 1,024-entry cache never answers, at UNCACHED_CONNECTIONS connections, in
  *   alternating rounds: req/s, the p99 latency and the server's CPU time per request (process.cpuUsage() of the

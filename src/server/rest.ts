@@ -205,7 +205,7 @@ function serveRequest(
   const requestGen = deadlines.gen(socket);
   if (req.complete) deadlines.disarm(socket);
   else
-    req.once("end", () => {
+    req.on("end", () => {
       if (deadlines.gen(socket) === requestGen) deadlines.disarm(socket);
     });
   // 2. The write deadline.
@@ -216,7 +216,8 @@ function serveRequest(
     }, limits.writeTimeoutMs);
     res.once("close", () => clearTimeout(writeTimer));
   }
-  res.once("finish", () => {
+  // "finish" (like the request's "end") is emitted once: `on` spares the `once` wrapper.
+  res.on("finish", () => {
     clearTimeout(writeTimer);
     if (!socket.destroyed) deadlines.arm(socket);
   });
@@ -226,21 +227,20 @@ function serveRequest(
     writeRaw(socket, VERSION_NOT_SUPPORTED);
     return;
   }
-  // 4. The gateway.
-  let bodyUnread = false;
-  const gwReq: GatewayRequest = {
-    method: req.method ?? "GET",
-    target: req.url ?? "/",
-    rawHeaders: req.rawHeaders,
-    readBody: bodyReader(req, limits.maxBodyBytes, () => {
-      bodyUnread = true;
-    }),
-  };
-  const direct = gateway.handleWithoutBody(gwReq);
+  // 4. The gateway: synchronously when the request needs no body (no body reader is built for it).
+  const head = { method: req.method ?? "GET", target: req.url ?? "/", rawHeaders: req.rawHeaders };
+  const direct = gateway.handleWithoutBody(head);
   if (direct !== undefined) {
     writeResponse(res, direct);
     return;
   }
+  let bodyUnread = false;
+  const gwReq: GatewayRequest = {
+    ...head,
+    readBody: bodyReader(req, limits.maxBodyBytes, () => {
+      bodyUnread = true;
+    }),
+  };
   gateway.handle(gwReq).then(
     (r) => writeResponse(res, r, bodyUnread),
     () => writeResponse(res, INTERNAL, bodyUnread),

@@ -80,6 +80,10 @@ const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => c.toUpperCa
 
 type FormResult = Result<QueryValues, { message: string; close: boolean }>;
 
+/** A POST of a form (grpc-gateway's method-override and form fallback apply only to those). */
+const isFormPost = (method: string, raw: RawHeaders): boolean =>
+  method === "POST" && firstHeader(raw, "content-type") === FORM_CT;
+
 /**
  * The REST gateway of docs/node-api.md §2: request-target checks (400), CORS (§4), path cleaning (301), Swagger (§3), then
  * the grpc-gateway v1.16 mux over the routes built from the descriptors, and each route's handler: AnnotateContext
@@ -203,7 +207,7 @@ export class Gateway {
     if (this.#opts.swagger && (cleaned === "/swagger" || cleaned.startsWith("/swagger/"))) {
       return this.#swagger(cleaned, extra);
     }
-    return this.#mux(req, body, { ...target, path: cleaned }, extra);
+    return this.#mux(req, body, target, extra);
   }
 
   #swagger(path: string, extra: HeaderList): GatewayResponse {
@@ -255,9 +259,8 @@ export class Gateway {
     }
     let method = req.method;
     let form: QueryValues | undefined;
-    const isFallback = (): boolean => method === "POST" && firstHeader(req.rawHeaders, "content-type") === FORM_CT;
     const override = firstHeader(req.rawHeaders, "x-http-method-override");
-    if (override !== "" && isFallback()) {
+    if (override !== "" && isFormPost(method, req.rawHeaders)) {
       method = asciiUpper(override);
       if (body === undefined) return NEEDS_BODY;
       const f = this.#parseForm(body, target);
@@ -273,7 +276,7 @@ export class Gateway {
       for (const route of routes) {
         const params = matchTemplate(route.template, comps, verb);
         if (params === undefined) continue;
-        if (!isFallback()) return statusResponse(NOT_IMPLEMENTED, extra);
+        if (!isFormPost(method, req.rawHeaders)) return statusResponse(NOT_IMPLEMENTED, extra);
         if (form === undefined) {
           if (body === undefined) return NEEDS_BODY;
           const f = this.#parseForm(body, target);

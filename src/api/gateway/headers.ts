@@ -98,7 +98,7 @@ const METADATA_PREFIX = "Grpc-Metadata-";
 
 /** The SDK's CustomGRPCHeaderMatcher over grpc-gateway's DefaultHeaderMatcher. */
 function matchIncoming(key: string, header: string): string | undefined {
-  if (key.toLowerCase() === header) return header;
+  if (sameName(key, header)) return header;
   if (PERMANENT.has(key)) return `grpcgateway-${key}`;
   if (key.startsWith(METADATA_PREFIX)) return key.slice(METADATA_PREFIX.length);
   return undefined;
@@ -172,6 +172,16 @@ export function forwardedMetadata(raw: RawHeaders, header = HEIGHT_HEADER): Resu
 }
 
 const LEGAL_KEY = /^[0-9a-z\-_.]+$/;
+/** Keys found legal so far (a client sends the same few on every request), at most LEGAL_KEYS_MAX. */
+const legalKeys = new Set<string>();
+const LEGAL_KEYS_MAX = 1024;
+
+function isLegalKey(key: string): boolean {
+  if (legalKeys.has(key)) return true;
+  if (!LEGAL_KEY.test(key)) return false;
+  if (legalKeys.size < LEGAL_KEYS_MAX) legalKeys.add(key);
+  return true;
+}
 
 /**
  * grpc-go's client-side metadata validation (internal/metadata ValidatePair), a status Internal on failure: keys in
@@ -181,7 +191,7 @@ export function validateMetadata(pairs: readonly MetadataPair[]): Status | undef
   for (const { key, value } of pairs) {
     if (key === "") return { code: Code.Internal, message: "there is an empty key in the header" };
     if (key.startsWith(":")) continue;
-    if (!LEGAL_KEY.test(key)) {
+    if (!isLegalKey(key)) {
       return {
         code: Code.Internal,
         message: `header key ${JSON.stringify(key)} contains illegal characters not in [0-9a-z-_.]`,

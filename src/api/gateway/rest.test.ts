@@ -677,6 +677,34 @@ describe("listener limits", () => {
     expect(elapsed).toBeLessThan(2500);
   });
 
+  it("re-arms rpc-read-timeout after each response: an active keep-alive connection stays, an idle one closes", async () => {
+    const s = net.connect(limited, "127.0.0.1");
+    s.on("error", () => {});
+    let text = "";
+    s.on("data", (c: Buffer) => {
+      text += c.toString("latin1");
+    });
+    const closed = new Promise((r) => s.once("close", r));
+    await new Promise((r) => s.once("connect", r));
+    // Five requests 400 ms apart: 1.6 s in all, longer than the 1 s deadline, which each response re-arms.
+    const answers = () => text.split("HTTP/1.1 200 OK").length - 1;
+    for (let i = 1; i <= 5; i++) {
+      s.write(`GET ${UP}/authority HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const until = Date.now() + 2000;
+      while (answers() < i && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      expect(answers()).toBe(i);
+      if (i < 5) await new Promise((r) => setTimeout(r, 400));
+    }
+    // Then idle: closed one deadline after the last response.
+    const idleFrom = Date.now();
+    const outcome = await Promise.race([closed.then(() => "closed"), new Promise((r) => setTimeout(r, 3000, "open"))]);
+    s.destroy();
+    expect(outcome).toBe("closed");
+    const idle = Date.now() - idleFrom;
+    expect(idle).toBeGreaterThanOrEqual(900);
+    expect(idle).toBeLessThan(2500);
+  });
+
   it("caps bodies at rpc-max-body-bytes when the form fallback reads one", async () => {
     const form: Headers = [["Content-Type", "application/x-www-form-urlencoded"]];
     const r = await rawRequest(limited, {

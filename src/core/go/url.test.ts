@@ -16,6 +16,36 @@ describe("Go url unescape", () => {
     expect(urlUnescape("a+b", "path")).toEqual({ ok: true, value: "a+b" });
     expect(urlUnescape("a+b", "query")).toEqual({ ok: true, value: "a b" });
   });
+  it("gives what the character-by-character decoder gives, with or without something to decode", () => {
+    /** The decoder without the nothing-to-decode shortcut. */
+    const reference = (s: string, mode: "path" | "query"): { ok: boolean; value?: string } => {
+      let out = "";
+      for (let i = 0; i < s.length; ) {
+        if (s[i] === "%") {
+          const hex = s.slice(i + 1, i + 3);
+          if (!/^[0-9a-fA-F]{2}$/.test(hex)) return { ok: false };
+          out += String.fromCharCode(Number.parseInt(hex, 16));
+          i += 3;
+        } else {
+          out += s[i] === "+" && mode === "query" ? " " : s[i];
+          i++;
+        }
+      }
+      return { ok: true, value: out };
+    };
+    const s = fc
+      .array(fc.constantFrom("a", "/", "+", "%", "2", "F", "z", "\u00e9", " "), { maxLength: 10 })
+      .map((a) => a.join(""));
+    fc.assert(
+      fc.property(s, fc.constantFrom("path" as const, "query" as const), (x, mode) => {
+        const r = urlUnescape(x, mode);
+        const ref = reference(x, mode);
+        expect(r.ok).toBe(ref.ok);
+        if (r.ok) expect(r.value).toBe(ref.value);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe("Go url.ParseQuery", () => {
