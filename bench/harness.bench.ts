@@ -45,7 +45,8 @@ import { type BenchResult, median, result } from "./bench.js";
  *
  * `harness-user-check-runs-per-s` is what a user gets: `chainsim check --runs 100 --workers 1` in a fresh process
  * (the pre-built CLI when current), its runs over the wall time from spawn to exit, against the warm single-thread
- * figure of the same run.
+ * figure of the same run. Its CPU per run against the warm campaign's goes to stderr (on a shared machine the
+ * steadier comparison; in CPU the background compiler's work during the fresh process's climb counts too).
  */
 export const name = "harness";
 
