@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -45,7 +45,8 @@ import { type BenchResult, median, result } from "./bench.js";
  *
  * `harness-user-check-runs-per-s` is what a user gets: `chainsim check --runs 100 --workers 1` in a fresh process
  * (the pre-built CLI when current), its runs over the wall time from spawn to exit, against the warm single-thread
- * figure of the same run.
+ * figure of the same run. Its CPU per run against the warm campaign's goes to stderr (on a shared machine the
+ * steadier comparison; in CPU the background compiler's work during the fresh process's climb counts too).
  */
 export const name = "harness";
 
@@ -173,6 +174,13 @@ export async function run(): Promise<BenchResult[]> {
   process.stderr.write(
     `harness: a user's \`chainsim check --runs ${USER_RUNS} --workers 1\`: ${user.runs} runs in ${user.ms.toFixed(0)} ms from spawn to exit = ${(user.runs / (user.ms / 1000)).toFixed(1)} runs/s (the campaign alone: ${user.campaignRunsPerS.toFixed(1)} runs/s)\n`,
   );
+  if (user.cpuMs !== undefined) {
+    const warmMsPerRun = harnessCpuMs / h.runs;
+    const userMsPerRun = user.cpuMs / user.runs;
+    process.stderr.write(
+      `harness: the user's check in CPU: ${user.cpuMs.toFixed(0)} ms = ${userMsPerRun.toFixed(2)} ms per run, against ${warmMsPerRun.toFixed(2)} ms per run warm: ${(warmMsPerRun / userMsPerRun).toFixed(3)}x\n`,
+    );
+  }
   const all = await allCores(campaign);
   process.stderr.write(
     `harness: ${all.threads} worker threads: ${all.runs} runs in ${all.ms.toFixed(0)} ms = ${(all.runs / (all.ms / 1000)).toFixed(1)} runs/s\n`,
@@ -216,20 +224,41 @@ function sharedPrefixCampaigns(
 /** Runs per property of the user's campaign (`chainsim check`'s default). */
 const USER_RUNS = 100;
 
-/** `chainsim check --runs USER_RUNS --workers 1` as a user runs it: a fresh process, timed from spawn to exit. */
-function userCheck(): { runs: number; ms: number; campaignRunsPerS: number } {
+/**
+ * CPU time (user + system, ms) of this process's waited-for children, from /proc/self/stat (`cutime`, `cstime`, in
+ * Linux's fixed 100 ticks per second); undefined where there is no /proc.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of stat(5); the slice starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `chainsim check --runs USER_RUNS --workers 1` as a user runs it: a fresh process, timed from spawn to exit, with
+ * its CPU time (the bench's other children have ended by then, so the difference is this child's).
+ */
+function userCheck(): { runs: number; ms: number; campaignRunsPerS: number; cpuMs: number | undefined } {
   const dir = mkdtempSync(join(tmpdir(), "chainsim-bench-"));
   try {
     const args = ["bin/chainsim.js", "check", "--runs", String(USER_RUNS), "--workers", "1", "--seed", String(SEED)];
     const flags = ["--no-page", "--json", "--report-dir", dir, "--regressions-dir", dir];
+    const cpu0 = childrenCpuMs();
     const t0 = performance.now();
     const p = spawnSync(process.execPath, [...args, ...flags], { encoding: "utf8", maxBuffer: 64 << 20 });
     const ms = performance.now() - t0;
+    const cpu1 = childrenCpuMs();
     if (p.status !== 0 && p.status !== 1) throw new Error(`chainsim check exited ${p.status}: ${p.stderr.slice(-500)}`);
     const out = JSON.parse(p.stdout) as { runs: number; runsPerS: number; verdict: string };
     if (out.verdict !== "passed")
       process.stderr.write(`harness: warning: the user's campaign at seed ${SEED} did not pass (${out.verdict})\n`);
-    return { runs: out.runs, ms, campaignRunsPerS: out.runsPerS };
+    const cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
+    return { runs: out.runs, ms, campaignRunsPerS: out.runsPerS, cpuMs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

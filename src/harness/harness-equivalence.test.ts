@@ -33,17 +33,27 @@ describe("the harness's shortcuts, on and off", () => {
   // the generator's draws for the seed); the passing campaign is the test above. Not
   // nondeterministic-genesis: its genesis carries a process-global counter, so no two campaigns in one process print
   // the same violation (session.test.ts holds forks to fresh chains under it).
-  for (const [fault, verdict] of [
-    ["off-by-one-due-height", "failed"],
-    ["ignore-cancel", "passed"],
-    ["unanimous-consensus", "failed"],
-    ["missed-halt", "failed"],
-    ["no-early-halt", "failed"],
-    ["keep-first-schedule", "passed"],
-    ["allow-past-plans", "failed"],
+  // Under missed-halt no chain settles (a due plan stays stored), so every block of an advance executes: at the
+  // default 30 commands its two campaigns cost about 16 s of CPU, half the file. At 15 commands they cost about 10 s
+  // and still fail, with four counterexamples to shrink alike instead of three (correct-height,
+  // graceful-halt, liveness, model-agreement; docs/performance.md, "`npm test`").
+  for (const [fault, verdict, maxCommands] of [
+    ["off-by-one-due-height", "failed", undefined],
+    ["ignore-cancel", "passed", undefined],
+    ["unanimous-consensus", "failed", undefined],
+    ["missed-halt", "failed", 15],
+    ["no-early-halt", "failed", undefined],
+    ["keep-first-schedule", "passed", undefined],
+    ["allow-past-plans", "failed", undefined],
   ] as const) {
     it(`under ${fault}: the same campaign, counterexamples included`, () => {
-      const o: CampaignOptions = { ...base, runsPerProperty: 4, runsPerUnit: 4, faults: [fault] };
+      const o: CampaignOptions = {
+        ...base,
+        runsPerProperty: 4,
+        runsPerUnit: 4,
+        faults: [fault],
+        ...(maxCommands === undefined ? {} : { maxCommands }),
+      };
       const fast = timeless(runCampaign(o, { clock }));
       expect(fast.verdict).toBe(verdict);
       expect(fast).toEqual(reference(o));
