@@ -14,7 +14,7 @@ import { HistoricalKVStore } from "./versioned-kv.js";
  * The latin1 read path of a past version (HistoricalMemKVStore, the store-name seek of CommittedStores.readAt)
  * against the byte-array path it replaced, on the same histories: every get, has and bounded iteration in both
  * directions at every retained version, and the store names of every version across store additions and
- * deletions. Keys and bounds include 0x00 (escaped) and 0xff (prefix ends) bytes.
+ * deletions, and which stores a fresh view has before it lists them. Keys and bounds include 0x00 (escaped) and 0xff (prefix ends) bytes.
  */
 
 const STORES = ["acc", "bank", "gov", "g\u0000v"];
@@ -117,6 +117,8 @@ describe("a past version read in latin1 form equals the byte-array read", () => 
           const [f, s] = [fast.readAt(v), slow.readAt(v)];
           expect(f.ok && s.ok).toBe(true);
           if (!f.ok || !s.ok) continue;
+          // A fresh view answers presence per store (one seek each) before it has listed its stores.
+          for (const name of [...STORES, "absent"]) expect(f.value.hasStore(name)).toBe(s.value.hasStore(name));
           expect(f.value.storeNames()).toEqual(s.value.storeNames());
           for (const name of s.value.storeNames()) {
             expect(hex(f.value.getKVStore(name).iterator(undefined, undefined))).toEqual(
