@@ -131,3 +131,34 @@ describe("a past version read in latin1 form equals the byte-array read", () => 
     );
   });
 });
+
+describe("a forward scan of a past version over many keys", () => {
+  it("equals the byte-array read across its chunks, with keys of many versions and keys born later", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(59), fc.option(fc.nat(3), { nil: undefined })), { minLength: 300, maxLength: 600 }),
+        fc.integer({ min: 3, max: 40 }),
+        (writes, perCommit) => {
+          const mem = new MemBackend();
+          const ms = new VersionedMultiStore({ storeNames: ["s"], pruning: PRUNE_NOTHING, backend: mem });
+          writes.forEach(([k, v], i) => {
+            const key = Uint8Array.of(k >> 4, k & 15, 0);
+            if (v === undefined) ms.getKVStore("s").delete(key);
+            else ms.getKVStore("s").set(key, Uint8Array.of(v, i & 255));
+            if (i % perCommit === perCommit - 1) ms.commit();
+          });
+          ms.commit();
+          const snapshot = mem.fork();
+          for (let v = 1; v <= ms.latestVersion(); v++) {
+            const fast = new HistoricalMemKVStore(snapshot, "s", v);
+            const slow = new HistoricalKVStore(snapshot, "s", v);
+            expect(hex(fast.iterator(undefined, undefined))).toEqual(hex(slow.iterator(undefined, undefined)));
+            const lo = Uint8Array.of(2);
+            expect(hex(fast.iterator(lo, Uint8Array.of(7, 3)))).toEqual(hex(slow.iterator(lo, Uint8Array.of(7, 3))));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -85,6 +85,15 @@ export class MemBackend implements StoreBackend {
     return this.#tree.last(start, end);
   }
 
+  /** PersistentBTree.scan over the entries with start <= key < end, keys in latin1 form (skips and stops by `fn`). */
+  scanLatin1(
+    start: string,
+    end: string | undefined,
+    fn: (key: string, value: Uint8Array) => string | undefined | null,
+  ) {
+    this.#tree.scan(start, end, fn);
+  }
+
   /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */
   forEachLatin1(start: string, end: string | undefined, fn: (key: string, value: Uint8Array) => void): void {
     this.#tree.forEachEntry(start, end, fn);

@@ -84,3 +84,38 @@ describe("PersistentBTree", () => {
     );
   });
 });
+
+describe("PersistentBTree.scan", () => {
+  it("visits what a sorted map's walk with the same skips and stop visits", () => {
+    // After each visited key: go on (0), skip ahead by a few keys' worth (1..3 as a suffix bump), or stop (4).
+    const choice = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(batches, key, fc.option(key, { nil: undefined }), choice, (bs, lo, hi, choices) => {
+        let t = PersistentBTree.empty<number>();
+        const m = new Map<string, number>();
+        for (const b of bs) {
+          t = apply(t, b);
+          applyModel(m, b);
+        }
+        const stepOf = (k: string, n: number): string | undefined | null => {
+          const c = choices[n % choices.length]!;
+          if (c === 0) return undefined;
+          if (c === 4 && n > 20) return null;
+          return c === 4 ? undefined : `${k.slice(0, 1)}${String.fromCharCode(k.charCodeAt(1) + c)}`;
+        };
+        const visited: string[] = [];
+        t.scan(lo, hi, (k) => stepOf(k, visited.push(k) - 1));
+        const expected: string[] = [];
+        let from = lo;
+        for (const [k] of sortedModel(m)) {
+          if (k < from || !inRange(k, lo, hi)) continue;
+          const step = stepOf(k, expected.push(k) - 1);
+          if (step === null) break;
+          if (step !== undefined) from = step;
+        }
+        expect(visited).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
