@@ -90,10 +90,16 @@ describe("PersistentBTree.scan", () => {
     // After each visited key: go on (0), skip ahead by a few keys' worth (1..3 as a suffix bump), or stop (4).
     const choice = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 40 });
     fc.assert(
-      fc.property(batches, key, fc.option(key, { nil: undefined }), choice, (bs, lo, hi, choices) => {
+      fc.property(fc.nat(400), batches, key, fc.option(key, { nil: undefined }), choice, (n, bs, lo, hi, choices) => {
+        // A filled tree first (up to 401 keys: several leaves and a branch level), then the edits.
+        const fill: Op[] = Array.from({ length: n + 1 }, (_, i) => ({
+          kind: "set",
+          key: i.toString(36).padStart(2, "0"),
+          val: i,
+        }));
         let t = PersistentBTree.empty<number>();
         const m = new Map<string, number>();
-        for (const b of bs) {
+        for (const b of [fill, ...bs]) {
           t = apply(t, b);
           applyModel(m, b);
         }
