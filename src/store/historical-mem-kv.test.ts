@@ -4,8 +4,9 @@ import { PlainBackend } from "../../test/kit/plain-backend.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
-import { HistoricalMemKVStore } from "./historical-mem-kv.js";
-import { MemBackend } from "./mem-backend.js";
+import { HistoricalMemKVStore, versionLatin1 } from "./historical-mem-kv.js";
+import { encodeVersion } from "./layout.js";
+import { bytesToLatin1, MemBackend } from "./mem-backend.js";
 import { PRUNE_NOTHING, type PruningOptions } from "./pruning.js";
 import { VersionedMultiStore } from "./versioned.js";
 import { HistoricalKVStore } from "./versioned-kv.js";
@@ -160,5 +161,14 @@ describe("a forward scan of a past version over many keys", () => {
       ),
       { numRuns: 25 },
     );
+  });
+});
+
+describe("versionLatin1", () => {
+  it("is encodeVersion in latin1 form for every safe integer", () => {
+    for (const v of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1]) {
+      expect(versionLatin1(v)).toBe(bytesToLatin1(encodeVersion(v)));
+    }
+    fc.assert(fc.property(fc.maxSafeNat(), (v) => versionLatin1(v) === bytesToLatin1(encodeVersion(v))));
   });
 });

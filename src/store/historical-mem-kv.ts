@@ -1,5 +1,5 @@
 import type { KVStore } from "../core/kv.js";
-import { encodeVersion, escStore, isPresent, untag } from "./layout.js";
+import { escStore, isPresent, untag } from "./layout.js";
 import { bytesToLatin1, type MemBackend } from "./mem-backend.js";
 
 /**
@@ -75,14 +75,37 @@ const ITERATOR_CHUNK = 32;
 const GROUP_WALK_MAX = 4;
 
 const storePrefixes = new Map<string, string>();
-/** 0x01 esc(store) in latin1 form, memoised (store names are few). */
+/** prefixEndLatin1 of each memoised store prefix. */
+const storeEnds = new Map<string, string | undefined>();
+/** A bound on the memoised store prefixes (store names are few). */
+const STORE_PREFIXES_MAX = 1024;
+/** 0x01 esc(store) in latin1 form, memoised with its prefix end. */
 function historyStorePrefixLatin1(store: string): string {
   let p = storePrefixes.get(store);
   if (p === undefined) {
     p = `\u0001${bytesToLatin1(escStore(store))}`;
-    storePrefixes.set(store, p);
+    if (storePrefixes.size < STORE_PREFIXES_MAX) {
+      storePrefixes.set(store, p);
+      storeEnds.set(store, prefixEndLatin1(p));
+    }
   }
   return p;
+}
+
+/** layout.ts encodeVersion(version) in latin1 form (8 code units, big-endian), without the byte array. */
+export function versionLatin1(version: number): string {
+  const hi = Math.floor(version / 0x1_0000_0000);
+  const lo = version >>> 0;
+  return String.fromCharCode(
+    (hi >>> 24) & 0xff,
+    (hi >>> 16) & 0xff,
+    (hi >>> 8) & 0xff,
+    hi & 0xff,
+    lo >>> 24,
+    (lo >>> 16) & 0xff,
+    (lo >>> 8) & 0xff,
+    lo & 0xff,
+  );
 }
 
 export class HistoricalMemKVStore implements KVStore {
@@ -99,8 +122,8 @@ export class HistoricalMemKVStore implements KVStore {
     this.#store = store;
     this.#version = version;
     this.#prefix = historyStorePrefixLatin1(store);
-    this.#end = prefixEndLatin1(this.#prefix);
-    this.#versionEnd = bytesToLatin1(encodeVersion(version + 1));
+    this.#end = storeEnds.has(store) ? storeEnds.get(store) : prefixEndLatin1(this.#prefix);
+    this.#versionEnd = versionLatin1(version + 1);
   }
 
   /** Step 1: the tagged value of the key group `group` at this view's version. */

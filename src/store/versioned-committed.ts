@@ -4,6 +4,7 @@ import { err, ok, plain, type Result } from "../core/errors.js";
 import { sha256Of } from "../core/sha256.js";
 import { appHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
+import { versionLatin1 } from "./historical-mem-kv.js";
 import {
   after,
   changeVersionPrefix,
@@ -278,7 +279,7 @@ export class CommittedStores {
  * historical-mem-kv.test.ts hold both to #storesAt).
  */
 function storesAtMem(mem: MemBackend, version: number): MountedStores {
-  const versionEnd = bytesToLatin1(encodeVersion(version + 1));
+  const versionEnd = versionLatin1(version + 1);
   let names: readonly string[] | undefined;
   const asked = new Map<string, boolean>();
   return {
