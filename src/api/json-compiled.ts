@@ -277,7 +277,8 @@ function enumWriter(e: DescEnum): ValueWriter {
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in ms (toJson's range). */
 const TIME_MS_MIN = -62_135_596_800_000;
 const TIME_MS_MAX = 253_402_300_799_000;
-const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+/** "00" to "59": two-digit fields of a time (built once). */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, i) => (i < 10 ? `0${i}` : String(i)));
 
 /**
  * A Timestamp as toJson writes it (`new Date(ms).toISOString()` with the nanos trimmed), quoted; undefined when
@@ -302,8 +303,9 @@ export function timestampText(t: Timestamp): string | undefined {
   const hh = Math.floor(secOfDay / 3600);
   const mm = Math.floor((secOfDay % 3600) / 60);
   const ss = secOfDay % 60;
-  const date = `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}`;
-  return `"${date}T${pad2(hh)}:${pad2(mm)}:${pad2(ss)}${fraction(t.nanos)}Z"`;
+  const y = year >= 1000 ? String(year) : String(year).padStart(4, "0");
+  const d = TWO_DIGITS;
+  return `"${y}-${d[month]}-${d[day]}T${d[hh]}:${d[mm]}:${d[ss]}${t.nanos === 0 ? "" : fraction(t.nanos)}Z"`;
 }
 
 /** The nanos as toJson trims them: none, or 3, 6 or 9 digits. */
