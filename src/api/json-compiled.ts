@@ -26,10 +26,7 @@ import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
  *    payload); the other well-known types as `toJson` writes them.
  * 4. A message with a map field is rendered by `renderMessage` whole (map keys are sorted there).
  *
- * 5. HTML escaping (Go's `<>&` U+2028 U+2029) applies to string values only: keys, enum names and type URLs are
- *    escaped once when compiled, numbers, base64 and times never need it, and a fallback's text comes escaped.
- *
- * Per-process state only: the
+ * The text is not HTML-escaped here (json.ts does that once on the whole body). Per-process state only: the
  * writers depend on descriptors and options, never on the messages they write.
  */
 
@@ -37,9 +34,9 @@ import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
 export interface CompiledJsonDeps {
   readonly nonNullable: ReadonlySet<string> | undefined;
   readonly registry: Registry | undefined;
-  /** The reference path's text of a message (json.ts renderMessage + write, HTML-escaped). */
+  /** The reference path's text of a message (json.ts renderMessage + write, no HTML escaping). */
   readonly reference: (desc: DescMessage, msg: Message) => string;
-  /** `toJson` of a well-known type as JSON text, HTML-escaped; a failure is a MarshalError. */
+  /** `toJson` of a well-known type as JSON text; a failure is a MarshalError. */
   readonly wellKnown: (desc: DescMessage, msg: Message) => string;
   readonly marshalError: (message: string) => Error;
 }
@@ -67,7 +64,7 @@ export class CompiledJson {
     this.#deps = deps;
   }
 
-  /** The whole text of `msg`, HTML-escaped. */
+  /** The whole text of `msg` (without HTML escaping). */
   text(desc: DescMessage, msg: Message): string {
     if (isWkt(desc)) return this.#deps.reference(desc, msg);
     return `{${this.of(desc).body(msg)}}`;
@@ -94,7 +91,7 @@ export class CompiledJson {
 
   #oneof(fields: readonly DescField[]): FieldWriter {
     const byCase = new Map<string, readonly [string, ValueWriter]>();
-    for (const f of fields) byCase.set(f.localName, [`${goHtmlEscape(JSON.stringify(f.name))}:`, this.#oneofValue(f)]);
+    for (const f of fields) byCase.set(f.localName, [`${JSON.stringify(f.name)}:`, this.#oneofValue(f)]);
     const localName = fields[0]!.oneof!.localName;
     return (m) => {
       const adt = m[localName] as { case: string | undefined; value: unknown };
@@ -112,7 +109,7 @@ export class CompiledJson {
   }
 
   #field(desc: DescMessage, f: DescField): FieldWriter {
-    const key = `${goHtmlEscape(JSON.stringify(f.name))}:`;
+    const key = `${JSON.stringify(f.name)}:`;
     const local = f.localName;
     switch (f.fieldKind) {
       case "message": {
@@ -181,7 +178,7 @@ export class CompiledJson {
     const inner = registry === undefined ? undefined : anyUnpack(any, registry);
     if (inner === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
     const desc = registry!.getMessage(inner.$typeName)!;
-    const head = `"@type":${stringText(any.typeUrl)}`;
+    const head = `"@type":${JSON.stringify(any.typeUrl)}`;
     if (isWkt(desc)) return `{${head},"value":${this.#deps.reference(desc, inner)}}`;
     const body = this.of(desc).body(inner);
     return body === "" ? `{${head}}` : `{${head},${body}}`;
@@ -217,21 +214,7 @@ const floatText: ValueWriter = (v) => {
   if (n === Number.NEGATIVE_INFINITY) return '"-Infinity"';
   return JSON.stringify(n);
 };
-const HTML_UNSAFE = /[<>&\u2028\u2029]/;
-
-/** Go encoding/json HTML-safe escaping applied after standard JSON string escaping. */
-export function goHtmlEscape(json: string): string {
-  if (!HTML_UNSAFE.test(json)) return json;
-  return json
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
-
-/** A string value, HTML-escaped here: the only text of a compiled writer that can hold `<>&` U+2028 U+2029. */
-const stringText: ValueWriter = (v) => goHtmlEscape(JSON.stringify(v));
+const stringText: ValueWriter = (v) => JSON.stringify(v);
 const boolText: ValueWriter = (v) => (v === true ? "true" : "false");
 const bytesText: ValueWriter = (v) => `"${base64Encode(v as Uint8Array)}"`;
 
