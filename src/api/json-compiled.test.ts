@@ -1,5 +1,5 @@
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import { FieldDescriptorProtoSchema, TimestampSchema } from "@bufbuild/protobuf/wkt";
+import { FieldDescriptorProtoSchema, TimestampSchema, UninterpretedOptionSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { messageArbitrary } from "../../test/kit/proto-arbitrary.js";
@@ -59,8 +59,10 @@ describe("compiled gateway JSON writers", () => {
     for (const desc of anyTypes) holdsFor(desc, NODE_JSON, 40);
   });
 
-  it("write oneofs, proto2 explicit presence, enums and doubles as the reflective renderer does", () => {
-    for (const desc of [HttpRuleSchema, TxSchema, FieldDescriptorProtoSchema]) holdsFor(desc, NODE_JSON, 150);
+  it("write oneofs, proto2 explicit presence and required fields, enums and doubles as the reflective renderer does", () => {
+    for (const desc of [HttpRuleSchema, TxSchema, FieldDescriptorProtoSchema, UninterpretedOptionSchema]) {
+      holdsFor(desc, NODE_JSON, 150);
+    }
   });
 
   it("write without options (no registry, nothing non-nullable) as the reflective renderer does", () => {

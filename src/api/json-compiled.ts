@@ -24,7 +24,8 @@ import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
  *    `"0001-01-01T00:00:00Z"`); Timestamp in RFC 3339 with its nanos trimmed to 0, 3, 6 or 9 digits (out of
  *    range: toJson's error); Any as `{"@type": <url as stored>, ...payload fields}` (`"value"` for a well-known
  *    payload); the other well-known types as `toJson` writes them.
- * 4. A message with a map field is rendered by `renderMessage` whole (map keys are sorted there).
+ * 4. A message with a map field or a proto2 required field is rendered by `renderMessage` whole (map keys are
+ *    sorted there, and an unset required field fails as toJson fails).
  *
  * The text is not HTML-escaped here (json.ts does that once on the whole body). Per-process state only: the
  * writers depend on descriptors and options, never on the messages they write.
@@ -73,7 +74,8 @@ export class CompiledJson {
   of(desc: DescMessage): CompiledMessage {
     let c = this.#compiled.get(desc);
     if (c !== undefined) return c;
-    if (desc.fields.some((f) => f.fieldKind === "map")) {
+    // Map keys are sorted and proto2 required fields checked by the reference path.
+    if (desc.fields.some((f) => f.fieldKind === "map" || f.presence === 3 /* LEGACY_REQUIRED */)) {
       const reference = this.#deps.reference;
       c = { body: (msg) => reference(desc, msg).slice(1, -1) };
       this.#compiled.set(desc, c);
