@@ -1,4 +1,5 @@
 import type { BackendWrite, StoreBackend } from "./backend.js";
+import { scanTree } from "./btree-scan.js";
 import { PersistentBTree, type TreeImage } from "./persistent-btree.js";
 
 /**
@@ -85,13 +86,13 @@ export class MemBackend implements StoreBackend {
     return this.#tree.last(start, end);
   }
 
-  /** PersistentBTree.scan over the entries with start <= key < end, keys in latin1 form (skips and stops by `fn`). */
+  /** scanTree (btree-scan.ts) over the entries with start <= key < end, keys in latin1 form (skips, stops by `fn`). */
   scanLatin1(
     start: string,
     end: string | undefined,
     fn: (key: string, value: Uint8Array) => string | undefined | null,
   ) {
-    this.#tree.scan(start, end, fn);
+    scanTree(this.#tree.image(), start, end, fn);
   }
 
   /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { scanTree } from "./btree-scan.js";
 import { PersistentBTree } from "./persistent-btree.js";
 
 type Op =
@@ -85,7 +86,7 @@ describe("PersistentBTree", () => {
   });
 });
 
-describe("PersistentBTree.scan", () => {
+describe("scanTree", () => {
   it("visits what a sorted map's walk with the same skips and stop visits", () => {
     // After each visited key: go on (0), skip ahead by a few keys' worth (1..3 as a suffix bump), or stop (4).
     const choice = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 40 });
@@ -110,7 +111,7 @@ describe("PersistentBTree.scan", () => {
           return c === 4 ? undefined : `${k.slice(0, 1)}${String.fromCharCode(k.charCodeAt(1) + c)}`;
         };
         const visited: string[] = [];
-        t.scan(lo, hi, (k) => stepOf(k, visited.push(k) - 1));
+        scanTree(t.image(), lo, hi, (k) => stepOf(k, visited.push(k) - 1));
         const expected: string[] = [];
         let from = lo;
         for (const [k] of sortedModel(m)) {

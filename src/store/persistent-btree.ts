@@ -36,7 +36,7 @@ type Node<V> = Leaf<V> | Branch<V>;
 export type TreeImage<V> = Node<V>;
 
 /** First index i with keys[i] >= key (keys.length when none). */
-function lowerBound(keys: readonly string[], key: string): number {
+export function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -60,7 +60,7 @@ function upperBound(keys: readonly string[], key: string): number {
 }
 
 /** The child of a branch whose range contains `key` (the first child for keys below every separator). */
-const childFor = (keys: readonly string[], key: string): number => Math.max(0, upperBound(keys, key) - 1);
+export const childFor = (keys: readonly string[], key: string): number => Math.max(0, upperBound(keys, key) - 1);
 
 function own<V>(node: Node<V>, owner: Owner): Node<V> {
   if (node.owner === owner) return node;
@@ -270,30 +270,6 @@ export class PersistentBTree<V> {
     return r === BELOW ? undefined : r;
   }
 
-  /**
-   * Walks the entries with start <= key < end ascending, over this tree (a snapshot), calling `fn` on each: it
-   * returns undefined to go on, a key above the current one to skip to (the walk resumes at the first entry at or
-   * above it: a binary search in the leaf when it is there, a descent from the root otherwise), or null to stop.
-   * One descent for a walk over neighbouring groups of keys instead of two seeks per group.
-   */
-  scan(start: string, end: string | undefined, fn: (key: string, val: V) => string | undefined | null): void {
-    let from = start;
-    // Each pass starts with a descent at `from`, which only moves forward (asserted), so the passes are bounded
-    // by the keys of the range.
-    for (;;) {
-      const stack: Frame<V>[] = [];
-      let node = this.#root;
-      while (!node.leaf) {
-        const index = childFor(node.keys, from);
-        stack.push({ node, index });
-        node = node.kids[index]!;
-      }
-      const next = scanFrom(node, lowerBound(node.keys, from), stack, end, fn);
-      if (next === null) return;
-      from = next;
-    }
-  }
-
   /** Entries with start <= key < end (bounds optional), descending. A snapshot of this tree. */
   *entriesReverse(start: string | undefined, end: string | undefined): Generator<readonly [string, V]> {
     const stack: Frame<V>[] = [];
@@ -368,45 +344,4 @@ function lastIn<V>(
     if (r !== undefined) return r;
   }
   return undefined;
-}
-
-/**
- * PersistentBTree.scan from entry `i` of `leaf` (the path to it on `stack`): null when the walk ends, or the key a
- * skip beyond the leaf resumes at (the caller descends to it).
- */
-function scanFrom<V>(
-  leaf: Leaf<V>,
-  i: number,
-  stack: Frame<V>[],
-  end: string | undefined,
-  fn: (key: string, val: V) => string | undefined | null,
-): string | null {
-  let node = leaf;
-  for (;;) {
-    const keys = node.keys;
-    for (; i < keys.length; i++) {
-      const k = keys[i]!;
-      if (end !== undefined && k >= end) return null;
-      const step = fn(k, node.vals[i]!);
-      if (step === undefined) continue;
-      if (step === null) return null;
-      if (!(step > k)) throw new Error(`scan: skip to ${JSON.stringify(step)} is not above ${JSON.stringify(k)}`);
-      if (step > keys[keys.length - 1]!) return step;
-      i = lowerBound(keys, step) - 1;
-    }
-    let frame = stack.at(-1);
-    while (frame !== undefined && frame.index + 1 >= frame.node.kids.length) {
-      stack.pop();
-      frame = stack.at(-1);
-    }
-    if (frame === undefined) return null;
-    frame.index++;
-    let n = frame.node.kids[frame.index]!;
-    while (!n.leaf) {
-      stack.push({ node: n, index: 0 });
-      n = n.kids[0]!;
-    }
-    node = n;
-    i = 0;
-  }
 }
