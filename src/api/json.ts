@@ -9,6 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { isReflectMessage, type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
 import { type Any, anyUnpack } from "@bufbuild/protobuf/wkt";
+import { CompiledJson } from "./json-compiled.js";
 
 /**
  * Gateway JSON (docs/node-api.md §2.4): the reference's gogo JSONPb with `EmitDefaults: true, OrigName: true`. Built on
@@ -313,7 +314,36 @@ function writeOrdered(v: OrderedJson): string {
 /** Compact, Go-escaped JSON text of an ordered value. */
 export const stringifyGo = (v: OrderedJson): string => goHtmlEscape(write(v));
 
-/** Gateway JSON text of a message; throws MarshalError where the reference marshaller fails. */
-export function gatewayJson(desc: DescMessage, msg: Message, opts: GatewayJsonOptions = {}): string {
+/**
+ * Gateway JSON text of a message by the reflective renderer (renderMessage): the reference the compiled writers
+ * (json-compiled.ts) are held to, and their path for map fields and nested well-known payloads.
+ */
+export function gatewayJsonReference(desc: DescMessage, msg: Message, opts: GatewayJsonOptions = {}): string {
   return stringifyGo(renderMessage(desc, msg, opts));
+}
+
+const compiledByOptions = new WeakMap<GatewayJsonOptions, CompiledJson>();
+const NO_OPTIONS: GatewayJsonOptions = {};
+/** The compiled writers of `opts` (built once per options object, each type's writer on first use). */
+function compiledOf(opts: GatewayJsonOptions): CompiledJson {
+  let c = compiledByOptions.get(opts);
+  if (c === undefined) {
+    c = new CompiledJson({
+      nonNullable: opts.nonNullable,
+      registry: opts.registry,
+      reference: (desc, msg) => write(renderMessage(desc, msg, opts)),
+      wellKnown: (desc, msg) => JSON.stringify(toJsonSafe(desc, msg, opts)),
+      marshalError: (message) => new MarshalError(message),
+    });
+    compiledByOptions.set(opts, c);
+  }
+  return c;
+}
+
+/**
+ * Gateway JSON text of a message; throws MarshalError where the reference marshaller fails. Written by the
+ * compiled per-type writers (json-compiled.ts), byte for byte the text of gatewayJsonReference.
+ */
+export function gatewayJson(desc: DescMessage, msg: Message, opts: GatewayJsonOptions = NO_OPTIONS): string {
+  return goHtmlEscape(compiledOf(opts).text(desc, msg));
 }

@@ -4,8 +4,9 @@ import { PlainBackend } from "../../test/kit/plain-backend.js";
 import { fromHex, toHex } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
-import { HistoricalMemKVStore } from "./historical-mem-kv.js";
-import { MemBackend } from "./mem-backend.js";
+import { HistoricalMemKVStore, versionLatin1 } from "./historical-mem-kv.js";
+import { encodeVersion } from "./layout.js";
+import { bytesToLatin1, MemBackend } from "./mem-backend.js";
 import { PRUNE_NOTHING, type PruningOptions } from "./pruning.js";
 import { VersionedMultiStore } from "./versioned.js";
 import { HistoricalKVStore } from "./versioned-kv.js";
@@ -14,7 +15,7 @@ import { HistoricalKVStore } from "./versioned-kv.js";
  * The latin1 read path of a past version (HistoricalMemKVStore, the store-name seek of CommittedStores.readAt)
  * against the byte-array path it replaced, on the same histories: every get, has and bounded iteration in both
  * directions at every retained version, and the store names of every version across store additions and
- * deletions. Keys and bounds include 0x00 (escaped) and 0xff (prefix ends) bytes.
+ * deletions, and which stores a fresh view has before it lists them. Keys and bounds include 0x00 (escaped) and 0xff (prefix ends) bytes.
  */
 
 const STORES = ["acc", "bank", "gov", "g\u0000v"];
@@ -117,6 +118,8 @@ describe("a past version read in latin1 form equals the byte-array read", () => 
           const [f, s] = [fast.readAt(v), slow.readAt(v)];
           expect(f.ok && s.ok).toBe(true);
           if (!f.ok || !s.ok) continue;
+          // A fresh view answers presence per store (one seek each) before it has listed its stores.
+          for (const name of [...STORES, "absent"]) expect(f.value.hasStore(name)).toBe(s.value.hasStore(name));
           expect(f.value.storeNames()).toEqual(s.value.storeNames());
           for (const name of s.value.storeNames()) {
             expect(hex(f.value.getKVStore(name).iterator(undefined, undefined))).toEqual(
@@ -127,5 +130,45 @@ describe("a past version read in latin1 form equals the byte-array read", () => 
       }),
       { numRuns: 120 },
     );
+  });
+});
+
+describe("a forward scan of a past version over many keys", () => {
+  it("equals the byte-array read across its chunks, with keys of many versions and keys born later", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(59), fc.option(fc.nat(3), { nil: undefined })), { minLength: 300, maxLength: 600 }),
+        fc.integer({ min: 3, max: 40 }),
+        (writes, perCommit) => {
+          const mem = new MemBackend();
+          const ms = new VersionedMultiStore({ storeNames: ["s"], pruning: PRUNE_NOTHING, backend: mem });
+          writes.forEach(([k, v], i) => {
+            const key = Uint8Array.of(k >> 4, k & 15, 0);
+            if (v === undefined) ms.getKVStore("s").delete(key);
+            else ms.getKVStore("s").set(key, Uint8Array.of(v, i & 255));
+            if (i % perCommit === perCommit - 1) ms.commit();
+          });
+          ms.commit();
+          const snapshot = mem.fork();
+          for (let v = 1; v <= ms.latestVersion(); v++) {
+            const fast = new HistoricalMemKVStore(snapshot, "s", v);
+            const slow = new HistoricalKVStore(snapshot, "s", v);
+            expect(hex(fast.iterator(undefined, undefined))).toEqual(hex(slow.iterator(undefined, undefined)));
+            const lo = Uint8Array.of(2);
+            expect(hex(fast.iterator(lo, Uint8Array.of(7, 3)))).toEqual(hex(slow.iterator(lo, Uint8Array.of(7, 3))));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe("versionLatin1", () => {
+  it("is encodeVersion in latin1 form for every safe integer", () => {
+    for (const v of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1]) {
+      expect(versionLatin1(v)).toBe(bytesToLatin1(encodeVersion(v)));
+    }
+    fc.assert(fc.property(fc.maxSafeNat(), (v) => versionLatin1(v) === bytesToLatin1(encodeVersion(v))));
   });
 });

@@ -1,5 +1,5 @@
 import type { KVStore } from "../core/kv.js";
-import { encodeVersion, escStore, isPresent, untag } from "./layout.js";
+import { escStore, isPresent, untag } from "./layout.js";
 import { bytesToLatin1, type MemBackend } from "./mem-backend.js";
 
 /**
@@ -10,8 +10,9 @@ import { bytesToLatin1, type MemBackend } from "./mem-backend.js";
  * gateway"); `src/store/historical-mem-kv.test.ts` holds it to the byte-array path.
  *
  * 1. get/has: the newest history entry of the key at or below the version (one reverse seek).
- * 2. iterator: seek the first history key of the next key group; a group born after the version is skipped
- *    without a lookup; otherwise step 1 on the group; then jump past the group.
+ * 2. iterator: one scan of the tree over the history keys in the range: a group born after the version is
+ *    skipped at its first key; otherwise its entries are stepped through up to the version (step 1 after a
+ *    few), then the scan skips past the group.
  * 3. reverseIterator: seek the last history key below the bound, step 1 on its group, continue below the group.
  */
 
@@ -68,15 +69,43 @@ function versionOfLatin1(k: string): number {
   return hi * 0x1_0000_0000 + lo;
 }
 
+/** Entries a forward iterator gathers per scan of the tree. */
+const ITERATOR_CHUNK = 32;
+/** Versions of one key a forward scan steps through before it seeks the one at its version. */
+const GROUP_WALK_MAX = 4;
+
 const storePrefixes = new Map<string, string>();
-/** 0x01 esc(store) in latin1 form, memoised (store names are few). */
+/** prefixEndLatin1 of each memoised store prefix. */
+const storeEnds = new Map<string, string | undefined>();
+/** A bound on the memoised store prefixes (store names are few). */
+const STORE_PREFIXES_MAX = 1024;
+/** 0x01 esc(store) in latin1 form, memoised with its prefix end. */
 function historyStorePrefixLatin1(store: string): string {
   let p = storePrefixes.get(store);
   if (p === undefined) {
     p = `\u0001${bytesToLatin1(escStore(store))}`;
-    storePrefixes.set(store, p);
+    if (storePrefixes.size < STORE_PREFIXES_MAX) {
+      storePrefixes.set(store, p);
+      storeEnds.set(store, prefixEndLatin1(p));
+    }
   }
   return p;
+}
+
+/** layout.ts encodeVersion(version) in latin1 form (8 code units, big-endian), without the byte array. */
+export function versionLatin1(version: number): string {
+  const hi = Math.floor(version / 0x1_0000_0000);
+  const lo = version >>> 0;
+  return String.fromCharCode(
+    (hi >>> 24) & 0xff,
+    (hi >>> 16) & 0xff,
+    (hi >>> 8) & 0xff,
+    hi & 0xff,
+    lo >>> 24,
+    (lo >>> 16) & 0xff,
+    (lo >>> 8) & 0xff,
+    lo & 0xff,
+  );
 }
 
 export class HistoricalMemKVStore implements KVStore {
@@ -93,8 +122,8 @@ export class HistoricalMemKVStore implements KVStore {
     this.#store = store;
     this.#version = version;
     this.#prefix = historyStorePrefixLatin1(store);
-    this.#end = prefixEndLatin1(this.#prefix);
-    this.#versionEnd = bytesToLatin1(encodeVersion(version + 1));
+    this.#end = storeEnds.has(store) ? storeEnds.get(store) : prefixEndLatin1(this.#prefix);
+    this.#versionEnd = versionLatin1(version + 1);
   }
 
   /** Step 1: the tagged value of the key group `group` at this view's version. */
@@ -132,24 +161,67 @@ export class HistoricalMemKVStore implements KVStore {
     return key === undefined ? undefined : [key, untag(t).slice()];
   }
 
-  /** Step 2. */
+  /** Step 2, in chunks of at most ITERATOR_CHUNK entries (the walk stays lazy for a caller that stops early). */
   *iterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
     let [lo, hi] = this.#bounds(start, end);
-    const version = this.#version;
     for (;;) {
-      const first = this.#mem.firstLatin1(lo, hi);
-      if (first === undefined) return;
-      const k = first[0];
-      const group = k.slice(0, k.length - 8);
-      // The first entry of a group is its oldest retained version; a later-born key cannot exist at `version`.
-      if (versionOfLatin1(k) <= version) {
-        const entry = this.#entry(group);
-        if (entry !== undefined) yield entry;
-      }
-      const next = prefixEndLatin1(group);
-      if (next === undefined) return;
-      lo = next;
+      const chunk: Entry[] = [];
+      const resume = this.#groups(lo, hi, chunk);
+      yield* chunk;
+      if (resume === undefined) return;
+      lo = resume;
     }
+  }
+
+  /**
+   * Step 2 by one scan of the tree: the present entries of the key groups from `lo` go to `out` until it holds
+   * ITERATOR_CHUNK; the key to resume at, or undefined when the range is done. Within a group the walk goes
+   * entry by entry (versions ascend) and moves on at the first version above this view's; a group with more than
+   * GROUP_WALK_MAX versions at or below it is read by one seek instead (step 1).
+   */
+  #groups(lo: string, hi: string | undefined, out: Entry[]): string | undefined {
+    const version = this.#version;
+    let group = "";
+    let best: Uint8Array | undefined;
+    let walked = 0;
+    let resume: string | undefined;
+    const finish = (): boolean => {
+      if (best !== undefined && isPresent(best)) {
+        const key = unescapeLatin1(group, this.#prefix.length);
+        if (key !== undefined) out.push([key, untag(best).slice()]);
+      }
+      best = undefined;
+      group = "";
+      return out.length >= ITERATOR_CHUNK;
+    };
+    /** Done with the current group: emit it, then skip past it (or stop with the resume key when out is full). */
+    const leave = (): string | null => {
+      const next = prefixEndLatin1(group);
+      if (finish()) resume = next;
+      return next === undefined || resume !== undefined ? null : next;
+    };
+    this.#mem.scanLatin1(lo, hi, (k, v) => {
+      if (group !== "" && !(k.length === group.length + 8 && k.startsWith(group))) {
+        if (finish()) {
+          resume = k;
+          return null;
+        }
+      }
+      if (group === "") {
+        group = k.slice(0, k.length - 8);
+        walked = 0;
+        // The first entry of a group is its oldest retained version; a later-born key cannot exist at `version`.
+        if (versionOfLatin1(k) > version) return leave();
+      } else if (versionOfLatin1(k) > version) {
+        return leave();
+      }
+      best = v;
+      if (++walked < GROUP_WALK_MAX) return undefined;
+      best = this.#at(group);
+      return leave();
+    });
+    if (resume === undefined && group !== "") finish();
+    return resume;
   }
 
   /** Step 3. */

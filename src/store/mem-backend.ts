@@ -1,4 +1,5 @@
 import type { BackendWrite, StoreBackend } from "./backend.js";
+import { scanTree } from "./btree-scan.js";
 import { PersistentBTree, type TreeImage } from "./persistent-btree.js";
 
 /**
@@ -83,6 +84,15 @@ export class MemBackend implements StoreBackend {
   /** The last entry with start <= key < end, keys in latin1 form (`entriesReverseLatin1(start, end).next()`). */
   lastLatin1(start: string, end: string | undefined): readonly [string, Uint8Array] | undefined {
     return this.#tree.last(start, end);
+  }
+
+  /** scanTree (btree-scan.ts) over the entries with start <= key < end, keys in latin1 form (skips, stops by `fn`). */
+  scanLatin1(
+    start: string,
+    end: string | undefined,
+    fn: (key: string, value: Uint8Array) => string | undefined | null,
+  ) {
+    scanTree(this.#tree.image(), start, end, fn);
   }
 
   /** Calls `fn` for each entry with start <= key < end, keys in latin1 form, ascending (no per-entry arrays). */

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { scanTree } from "./btree-scan.js";
 import { PersistentBTree } from "./persistent-btree.js";
 
 type Op =
@@ -81,6 +82,47 @@ describe("PersistentBTree", () => {
     });
     expect([...t.entriesReverse(undefined, undefined)].map(([, v]) => v)).toEqual(
       Array.from({ length: 10 }, (_, i) => 19_999 - i),
+    );
+  });
+});
+
+describe("scanTree", () => {
+  it("visits what a sorted map's walk with the same skips and stop visits", () => {
+    // After each visited key: go on (0), skip ahead by a few keys' worth (1..3 as a suffix bump), or stop (4).
+    const choice = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(fc.nat(400), batches, key, fc.option(key, { nil: undefined }), choice, (n, bs, lo, hi, choices) => {
+        // A filled tree first (up to 401 keys: several leaves and a branch level), then the edits.
+        const fill: Op[] = Array.from({ length: n + 1 }, (_, i) => ({
+          kind: "set",
+          key: i.toString(36).padStart(2, "0"),
+          val: i,
+        }));
+        let t = PersistentBTree.empty<number>();
+        const m = new Map<string, number>();
+        for (const b of [fill, ...bs]) {
+          t = apply(t, b);
+          applyModel(m, b);
+        }
+        const stepOf = (k: string, n: number): string | undefined | null => {
+          const c = choices[n % choices.length]!;
+          if (c === 0) return undefined;
+          if (c === 4 && n > 20) return null;
+          return c === 4 ? undefined : `${k.slice(0, 1)}${String.fromCharCode(k.charCodeAt(1) + c)}`;
+        };
+        const visited: string[] = [];
+        scanTree(t.image(), lo, hi, (k) => stepOf(k, visited.push(k) - 1));
+        const expected: string[] = [];
+        let from = lo;
+        for (const [k] of sortedModel(m)) {
+          if (k < from || !inRange(k, lo, hi)) continue;
+          const step = stepOf(k, expected.push(k) - 1);
+          if (step === null) break;
+          if (step !== undefined) from = step;
+        }
+        expect(visited).toEqual(expected);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -36,7 +36,7 @@ type Node<V> = Leaf<V> | Branch<V>;
 export type TreeImage<V> = Node<V>;
 
 /** First index i with keys[i] >= key (keys.length when none). */
-function lowerBound(keys: readonly string[], key: string): number {
+export function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -60,7 +60,7 @@ function upperBound(keys: readonly string[], key: string): number {
 }
 
 /** The child of a branch whose range contains `key` (the first child for keys below every separator). */
-const childFor = (keys: readonly string[], key: string): number => Math.max(0, upperBound(keys, key) - 1);
+export const childFor = (keys: readonly string[], key: string): number => Math.max(0, upperBound(keys, key) - 1);
 
 function own<V>(node: Node<V>, owner: Owner): Node<V> {
   if (node.owner === owner) return node;

@@ -10,23 +10,37 @@ import { HistoricalKVStore, LatestKVStore } from "./versioned-kv.js";
  * change what it reads. Stores that did not exist at that version are not mounted here; writes throw
  * (wrap it in `new CacheMulti(view)` for a throw-away writable branch, as the reference's
  * CacheMultiStoreWithVersion gives). A store's reader is built when first asked for (a query reads one or two
- * stores of the view); over the in-memory backend a past version reads through HistoricalMemKVStore.
+ * stores of the view); over the in-memory backend a past version reads through HistoricalMemKVStore, and which
+ * stores it has is read per store asked for (MountedStores).
  */
+/**
+ * The stores of a view's version: all of them in byte order, and whether one is there. A past version's answers
+ * `has` by one seek per name asked (versioned-committed.ts), without listing every store of the version.
+ */
+export interface MountedStores {
+  names(): readonly string[];
+  has(name: string): boolean;
+}
+
+/** MountedStores over a list known in advance (`names` in byte order). */
+export function listedStores(names: readonly string[]): MountedStores {
+  const set = new Set(names);
+  return { names: () => names, has: (name) => set.has(name) };
+}
+
 export class VersionView implements MultiStore {
   readonly version: number;
   readonly #snapshot: StoreBackend;
   readonly #isLatest: boolean;
-  readonly #names: readonly string[];
-  readonly #mounted: ReadonlySet<string>;
+  readonly #mounted: MountedStores;
   readonly #stores = new Map<string, KVStore>();
 
-  /** `names` in byte order; `isLatest` reads the latest index instead of the history. */
-  constructor(snapshot: StoreBackend, version: number, names: readonly string[], isLatest: boolean) {
+  /** `isLatest` reads the latest index instead of the history. */
+  constructor(snapshot: StoreBackend, version: number, mounted: MountedStores, isLatest: boolean) {
     this.version = version;
     this.#snapshot = snapshot;
     this.#isLatest = isLatest;
-    this.#names = names;
-    this.#mounted = new Set(names);
+    this.#mounted = mounted;
   }
   getKVStore(name: string): KVStore {
     let s = this.#stores.get(name);
@@ -47,6 +61,6 @@ export class VersionView implements MultiStore {
     return this.#mounted.has(name);
   }
   storeNames(): readonly string[] {
-    return this.#names;
+    return this.#mounted.names();
   }
 }

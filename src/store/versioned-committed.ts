@@ -4,6 +4,7 @@ import { err, ok, plain, type Result } from "../core/errors.js";
 import { sha256Of } from "../core/sha256.js";
 import { appHash, sortNames } from "./app-hash.js";
 import type { BackendWrite, StoreBackend } from "./backend.js";
+import { versionLatin1 } from "./historical-mem-kv.js";
 import {
   after,
   changeVersionPrefix,
@@ -23,7 +24,7 @@ import {
 import { bytesToLatin1, latin1ToBytes, MemBackend } from "./mem-backend.js";
 import { type PruningOptions, prunesAt } from "./pruning.js";
 import type { CommitId, MultiStore, StoreError } from "./types.js";
-import { VersionView } from "./version-view.js";
+import { listedStores, type MountedStores, VersionView } from "./version-view.js";
 
 /**
  * The committed half of the versioned multistore (versioned.ts): the backend and what it says about the commits:
@@ -144,9 +145,15 @@ export class CommittedStores {
   /** A read-only view of a retained version (a snapshot: later commits and pruning do not affect it). */
   readAt(version: number): Result<MultiStore, StoreError> {
     if (!this.#retained(version)) return err(plain(ERR_VERSION_DOES_NOT_EXIST));
-    const isLatest = version === this.#latest;
-    const names = isLatest ? this.#committed.keys() : this.#namesAt(version);
-    return ok(new VersionView(this.backend.fork(), version, sortNames(names), isLatest));
+    const snapshot = this.backend.fork();
+    if (version === this.#latest) {
+      return ok(new VersionView(snapshot, version, listedStores(sortNames(this.#committed.keys())), true));
+    }
+    const mounted =
+      snapshot instanceof MemBackend
+        ? storesAtMem(snapshot, version)
+        : listedStores(sortNames(this.#storesAt(version).keys()));
+    return ok(new VersionView(snapshot, version, mounted, false));
   }
 
   appHashAt(version: number): Result<Uint8Array, StoreError> {
@@ -244,29 +251,6 @@ export class CommittedStores {
     return v === undefined ? 0 : decodeVersion(v, 0);
   }
 
-  /**
-   * The names of the stores present at `version`: #storesAt without the hashes, by point seeks in latin1 form over
-   * the in-memory backend (a read at a past height asks for it; versioned-committed.test.ts holds it to #storesAt).
-   */
-  #namesAt(version: number): Iterable<string> {
-    const mem = this.backend;
-    if (!(mem instanceof MemBackend)) return this.#storesAt(version).keys();
-    const names: string[] = [];
-    const versionEnd = bytesToLatin1(encodeVersion(version + 1));
-    let lo = STORES_LATIN1;
-    for (let i = 0; i < STORES_MAX; i++) {
-      const first = mem.firstLatin1(lo, STORES_END_LATIN1);
-      if (first === undefined) return names;
-      const group = first[0].slice(0, first[0].length - 8);
-      const name = recordName(group);
-      if (name === undefined) return names;
-      const rec = mem.lastLatin1(group, group + versionEnd);
-      if (rec !== undefined && isPresent(rec[1])) names.push(name);
-      lo = `${group.slice(0, -1)}${String.fromCharCode(group.charCodeAt(group.length - 1) + 1)}`;
-    }
-    throw new AssertionError(`more than ${STORES_MAX} store records`);
-  }
-
   /** Every store present at `version` with its content hash (the newest record <= version per store). */
   #storesAt(version: number): Map<string, Uint8Array> {
     const out = new Map<string, Uint8Array>();
@@ -286,6 +270,64 @@ export class CommittedStores {
       lo = next;
     }
   }
+}
+
+/**
+ * The stores present at a past `version` over an in-memory snapshot, in latin1 form by point seeks: `has(name)`
+ * is one reverse seek on that store's records (memoised in the view), `names()` walks every store record (a read at
+ * a past height asks `has` for the one or two stores it reads; versioned-committed.test.ts and
+ * historical-mem-kv.test.ts hold both to #storesAt).
+ */
+function storesAtMem(mem: MemBackend, version: number): MountedStores {
+  const versionEnd = versionLatin1(version + 1);
+  let names: readonly string[] | undefined;
+  const asked = new Map<string, boolean>();
+  return {
+    names: () => {
+      names ??= sortNames(namesAt(mem, versionEnd));
+      return names;
+    },
+    has(name) {
+      let h = asked.get(name);
+      if (h === undefined) {
+        const group = recordGroup(name);
+        const rec = mem.lastLatin1(group, group + versionEnd);
+        h = rec !== undefined && isPresent(rec[1]);
+        if (asked.size < ASKED_MAX) asked.set(name, h);
+      }
+      return h;
+    },
+  };
+}
+/** A bound on the presence answers a view keeps. */
+const ASKED_MAX = 256;
+
+/** Every store present at the version whose encoding + 1 is `versionEnd`: each store record group in turn. */
+function namesAt(mem: MemBackend, versionEnd: string): string[] {
+  const names: string[] = [];
+  let lo = STORES_LATIN1;
+  for (let i = 0; i < STORES_MAX; i++) {
+    const first = mem.firstLatin1(lo, STORES_END_LATIN1);
+    if (first === undefined) return names;
+    const group = first[0].slice(0, first[0].length - 8);
+    const name = recordName(group);
+    if (name === undefined) return names;
+    const rec = mem.lastLatin1(group, group + versionEnd);
+    if (rec !== undefined && isPresent(rec[1])) names.push(name);
+    lo = `${group.slice(0, -1)}${String.fromCharCode(group.charCodeAt(group.length - 1) + 1)}`;
+  }
+  throw new AssertionError(`more than ${STORES_MAX} store records`);
+}
+
+const recordGroups = new Map<string, string>();
+/** A store's record group (0x04 esc(name)) in latin1 form, memoised up to STORES_MAX names. */
+function recordGroup(name: string): string {
+  let g = recordGroups.get(name);
+  if (g === undefined) {
+    g = bytesToLatin1(storeRecordPrefix(name));
+    if (recordGroups.size < STORES_MAX) recordGroups.set(name, g);
+  }
+  return g;
 }
 
 const STORES_LATIN1 = bytesToLatin1(STORES_PREFIX);

@@ -1,0 +1,303 @@
+import {
+  create,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type Message,
+  type Registry,
+  ScalarType,
+} from "@bufbuild/protobuf";
+import { base64Encode } from "@bufbuild/protobuf/wire";
+import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
+
+/**
+ * Gateway JSON (json.ts, docs/node-api.md §2.4) by per-type writers compiled once per descriptor and options: the
+ * text of a message is written straight from its fields, without `toJson`, reflection or an ordered tree. The
+ * reference for every byte is json.ts's `renderMessage` (itself `toJson` patched per the descriptor); the writers
+ * follow it field kind by field kind:
+ *
+ * 1. Keys: the proto field names in declaration order; an unset oneof is left out, a set one keyed by its field.
+ * 2. Scalars as `toJson` writes them: 32-bit integers as numbers, 64-bit integers as strings, floats with `NaN`
+ *    and `±Infinity` as strings, enums by value name (the number when unnamed), bytes as padded standard base64;
+ *    empty singular bytes and an unset explicit-presence scalar are `null`.
+ * 3. Messages: unset is `null`, or the zero value for gogoproto non-nullable fields (a zero Timestamp is
+ *    `"0001-01-01T00:00:00Z"`); Timestamp in RFC 3339 with its nanos trimmed to 0, 3, 6 or 9 digits (out of
+ *    range: toJson's error); Any as `{"@type": <url as stored>, ...payload fields}` (`"value"` for a well-known
+ *    payload); the other well-known types as `toJson` writes them.
+ * 4. A message with a map field or a proto2 required field is rendered by `renderMessage` whole (map keys are
+ *    sorted there, and an unset required field fails as toJson fails).
+ *
+ * The text is not HTML-escaped here (json.ts does that once on the whole body). Per-process state only: the
+ * writers depend on descriptors and options, never on the messages they write.
+ */
+
+/** What the writers need of json.ts (passed in, so that json.ts stays the one entry point). */
+export interface CompiledJsonDeps {
+  readonly nonNullable: ReadonlySet<string> | undefined;
+  readonly registry: Registry | undefined;
+  /** The reference path's text of a message (json.ts renderMessage + write, no HTML escaping). */
+  readonly reference: (desc: DescMessage, msg: Message) => string;
+  /** `toJson` of a well-known type as JSON text; a failure is a MarshalError. */
+  readonly wellKnown: (desc: DescMessage, msg: Message) => string;
+  readonly marshalError: (message: string) => Error;
+}
+
+/** A compiled message writer: its fields' `"key":value` pairs joined by commas, without braces. */
+export interface CompiledMessage {
+  body(msg: Message): string;
+}
+
+type ValueWriter = (v: unknown) => string;
+/** A field's `"key":value` text, or undefined to leave the key out (an unset oneof). */
+type FieldWriter = (m: Record<string, unknown>) => string | undefined;
+
+const TIMESTAMP = "google.protobuf.Timestamp";
+const ANY = "google.protobuf.Any";
+const ZERO_TIME_TEXT = '"0001-01-01T00:00:00Z"';
+const isWkt = (d: DescMessage): boolean => d.typeName.startsWith("google.protobuf.");
+
+/** Compiles writers for one options object; `of(desc)` is built once per descriptor (recursive types included). */
+export class CompiledJson {
+  readonly #deps: CompiledJsonDeps;
+  readonly #compiled = new Map<DescMessage, CompiledMessage>();
+
+  constructor(deps: CompiledJsonDeps) {
+    this.#deps = deps;
+  }
+
+  /** The whole text of `msg` (without HTML escaping). */
+  text(desc: DescMessage, msg: Message): string {
+    if (isWkt(desc)) return this.#deps.reference(desc, msg);
+    return `{${this.of(desc).body(msg)}}`;
+  }
+
+  of(desc: DescMessage): CompiledMessage {
+    let c = this.#compiled.get(desc);
+    if (c !== undefined) return c;
+    // Map keys are sorted and proto2 required fields checked by the reference path.
+    if (desc.fields.some((f) => f.fieldKind === "map" || f.presence === 3 /* LEGACY_REQUIRED */)) {
+      const reference = this.#deps.reference;
+      c = { body: (msg) => reference(desc, msg).slice(1, -1) };
+      this.#compiled.set(desc, c);
+      return c;
+    }
+    const writers: FieldWriter[] = [];
+    c = { body: (msg) => joinFields(writers, msg as unknown as Record<string, unknown>) };
+    // Registered before its fields compile, so that a recursive type finds itself.
+    this.#compiled.set(desc, c);
+    for (const member of desc.members) {
+      writers.push(member.kind === "oneof" ? this.#oneof(member.fields) : this.#field(desc, member));
+    }
+    return c;
+  }
+
+  #oneof(fields: readonly DescField[]): FieldWriter {
+    const byCase = new Map<string, readonly [string, ValueWriter]>();
+    for (const f of fields) byCase.set(f.localName, [`${JSON.stringify(f.name)}:`, this.#oneofValue(f)]);
+    const localName = fields[0]!.oneof!.localName;
+    return (m) => {
+      const adt = m[localName] as { case: string | undefined; value: unknown };
+      if (adt.case === undefined) return undefined;
+      const w = byCase.get(adt.case);
+      return w === undefined ? undefined : w[0] + w[1](adt.value);
+    };
+  }
+
+  #oneofValue(f: DescField): ValueWriter {
+    if (f.fieldKind === "message") return this.#messageValue(f.message);
+    if (f.fieldKind === "enum") return enumWriter(f.enum);
+    if (f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES) return singularBytes;
+    return f.fieldKind === "scalar" ? scalarWriter(f.scalar) : () => "null";
+  }
+
+  #field(desc: DescMessage, f: DescField): FieldWriter {
+    const key = `${JSON.stringify(f.name)}:`;
+    const local = f.localName;
+    switch (f.fieldKind) {
+      case "message": {
+        const value = this.#messageValue(f.message);
+        const unset = this.#unsetText(desc, f as DescField & { message: DescMessage });
+        return (m) => {
+          const v = m[local];
+          return key + (v === undefined ? unset() : value(v));
+        };
+      }
+      case "list": {
+        const item: ValueWriter =
+          f.listKind === "message"
+            ? this.#messageValue(f.message)
+            : f.listKind === "enum"
+              ? enumWriter(f.enum)
+              : scalarWriter(f.scalar);
+        return (m) => key + listText(m[local] as readonly unknown[], item);
+      }
+      case "map":
+        throw new Error(`map field ${f.name} reaches a compiled writer`);
+      default: {
+        const bytes = f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES;
+        const value = bytes ? singularBytes : f.fieldKind === "enum" ? enumWriter(f.enum) : scalarWriter(f.scalar);
+        if (f.presence === 2 /* IMPLICIT */) return (m) => key + value(m[local]);
+        // Explicit presence: toJson leaves an unset field out (a default on the prototype is unset), read as null.
+        return (m) => {
+          const v = m[local];
+          return key + (v !== undefined && Object.hasOwn(m, local) ? value(v) : "null");
+        };
+      }
+    }
+  }
+
+  /** The text of an unset message field: null, or the zero value of a non-nullable one (built on first use). */
+  #unsetText(desc: DescMessage, f: DescField & { message: DescMessage }): () => string {
+    if (this.#deps.nonNullable?.has(`${desc.typeName}.${f.name}`) !== true) return () => "null";
+    if (f.message.typeName === TIMESTAMP) return () => ZERO_TIME_TEXT;
+    let zero: string | undefined;
+    return () => {
+      zero ??= this.#messageValue(f.message)(create(f.message));
+      return zero;
+    };
+  }
+
+  #messageValue(d: DescMessage): ValueWriter {
+    if (d.typeName === ANY) return (v) => this.#anyText(v as Any);
+    if (d.typeName === TIMESTAMP) {
+      const wellKnown = this.#deps.wellKnown;
+      return (v) => timestampText(v as Timestamp) ?? wellKnown(d, v as Message);
+    }
+    if (isWkt(d)) {
+      const wellKnown = this.#deps.wellKnown;
+      return (v) => wellKnown(d, v as Message);
+    }
+    let c: CompiledMessage | undefined;
+    return (v) => {
+      c ??= this.of(d);
+      return `{${c.body(v as Message)}}`;
+    };
+  }
+
+  /** Any: the payload unpacked with the registry (an unresolvable type is the reference's marshal error). */
+  #anyText(any: Any): string {
+    const registry = this.#deps.registry;
+    const inner = registry === undefined ? undefined : anyUnpack(any, registry);
+    if (inner === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
+    const desc = registry!.getMessage(inner.$typeName)!;
+    const head = `"@type":${JSON.stringify(any.typeUrl)}`;
+    if (isWkt(desc)) return `{${head},"value":${this.#deps.reference(desc, inner)}}`;
+    const body = this.of(desc).body(inner);
+    return body === "" ? `{${head}}` : `{${head},${body}}`;
+  }
+}
+
+function joinFields(writers: readonly FieldWriter[], m: Record<string, unknown>): string {
+  let out = "";
+  for (let i = 0; i < writers.length; i++) {
+    const t = writers[i]!(m);
+    if (t === undefined) continue;
+    out = out === "" ? t : `${out},${t}`;
+  }
+  return out;
+}
+
+function listText(items: readonly unknown[], item: ValueWriter): string {
+  if (items.length === 0) return "[]";
+  let out = `[${item(items[0])}`;
+  for (let i = 1; i < items.length; i++) out += `,${item(items[i])}`;
+  return `${out}]`;
+}
+
+const singularBytes: ValueWriter = (v) =>
+  (v as Uint8Array).length === 0 ? "null" : `"${base64Encode(v as Uint8Array)}"`;
+
+const int32Text: ValueWriter = (v) => JSON.stringify(v);
+const int64Text: ValueWriter = (v) => (typeof v === "bigint" ? `"${v}"` : JSON.stringify(String(v)));
+const floatText: ValueWriter = (v) => {
+  const n = v as number;
+  if (Number.isNaN(n)) return '"NaN"';
+  if (n === Number.POSITIVE_INFINITY) return '"Infinity"';
+  if (n === Number.NEGATIVE_INFINITY) return '"-Infinity"';
+  return JSON.stringify(n);
+};
+const stringText: ValueWriter = (v) => JSON.stringify(v);
+const boolText: ValueWriter = (v) => (v === true ? "true" : "false");
+const bytesText: ValueWriter = (v) => `"${base64Encode(v as Uint8Array)}"`;
+
+function scalarWriter(s: ScalarType): ValueWriter {
+  switch (s) {
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return int64Text;
+    case ScalarType.FLOAT:
+    case ScalarType.DOUBLE:
+      return floatText;
+    case ScalarType.STRING:
+      return stringText;
+    case ScalarType.BOOL:
+      return boolText;
+    case ScalarType.BYTES:
+      return bytesText;
+    default:
+      return int32Text;
+  }
+}
+
+const enumWriters = new WeakMap<DescEnum, ValueWriter>();
+/** An enum value by its name as toJson writes it; a number the enum does not name is written as the number. */
+function enumWriter(e: DescEnum): ValueWriter {
+  let w = enumWriters.get(e);
+  if (w !== undefined) return w;
+  if (e.typeName === "google.protobuf.NullValue") {
+    w = () => "null";
+  } else {
+    const names = new Map<number, string>();
+    for (const v of e.values)
+      if (!names.has(v.number)) names.set(v.number, JSON.stringify(e.value[v.number]!.jsonName));
+    w = (v) => names.get(v as number) ?? JSON.stringify(v);
+  }
+  enumWriters.set(e, w);
+  return w;
+}
+
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in ms (toJson's range). */
+const TIME_MS_MIN = -62_135_596_800_000;
+const TIME_MS_MAX = 253_402_300_799_000;
+/** "00" to "59": two-digit fields of a time (built once). */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, i) => (i < 10 ? `0${i}` : String(i)));
+
+/**
+ * A Timestamp as toJson writes it (`new Date(ms).toISOString()` with the nanos trimmed), quoted; undefined when
+ * toJson would fail (out of range, bad nanos), so that the caller takes toJson's error.
+ */
+export function timestampText(t: Timestamp): string | undefined {
+  const seconds = Number(t.seconds);
+  const ms = seconds * 1000;
+  if (!(ms >= TIME_MS_MIN && ms <= TIME_MS_MAX) || t.nanos < 0 || t.nanos > 999_999_999) return undefined;
+  const days = Math.floor(seconds / 86_400);
+  const secOfDay = seconds - days * 86_400;
+  // Civil date from days since 1970-01-01 (Howard Hinnant's days_from_civil inverse).
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const hh = Math.floor(secOfDay / 3600);
+  const mm = Math.floor((secOfDay % 3600) / 60);
+  const ss = secOfDay % 60;
+  const y = year >= 1000 ? String(year) : String(year).padStart(4, "0");
+  const d = TWO_DIGITS;
+  return `"${y}-${d[month]}-${d[day]}T${d[hh]}:${d[mm]}:${d[ss]}${t.nanos === 0 ? "" : fraction(t.nanos)}Z"`;
+}
+
+/** The nanos as toJson trims them: none, or 3, 6 or 9 digits. */
+function fraction(nanos: number): string {
+  if (nanos === 0) return "";
+  const s = String(nanos + 1_000_000_000).slice(1);
+  if (s.endsWith("000000")) return `.${s.slice(0, 3)}`;
+  if (s.endsWith("000")) return `.${s.slice(0, 6)}`;
+  return `.${s}`;
+}
