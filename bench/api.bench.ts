@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import autocannon from "autocannon";
+import { build } from "esbuild";
 import { CACHED_REQUESTS, CPU_PATH, UNCACHED_HEIGHTS } from "./api-requests.js";
 import { type BenchResult, median, result } from "./bench.js";
 
@@ -14,6 +15,10 @@ import { type BenchResult, median, result } from "./bench.js";
  *   (bench/api-requests.ts), which the 1,024-entry cache never answers, at UNCACHED_CONNECTIONS connections, in
  *   alternating rounds: req/s, the p99 latency and the server's CPU time per request (process.cpuUsage() of the
  *   server process around each round; only one server is loaded at a time), for both servers.
+ * The child runs the servers as users run `chainsim serve`: bundled by esbuild as the CLI's build is
+ * (scripts/build-cli.mjs; into node_modules/.cache, where the external packages resolve), not through tsx, whose
+ * transform wraps every named function created at run time in a `__name` call the built CLI does not make (about 8%
+ * of an uncached gov request's CPU in process).
  * Target: real ≥ 70% of bare requests/s, uncached too. The bare server is bound by the load generator (its CPU
  * per request is a fraction of what the generator spends), so the CPU per request says more on a loaded machine.
  */
@@ -39,8 +44,29 @@ interface Servers {
   readonly stop: () => Promise<void>;
 }
 
+/** Where the bundled child goes: inside the repository, so that its external packages resolve from node_modules. */
+const SERVER_BUNDLE = "node_modules/.cache/chainsim-bench/api-server.mjs";
+
+/** bench/api-server.ts bundled as the CLI is (scripts/build-cli.mjs: same platform, target, externals, banner). */
+async function bundleServer(): Promise<string> {
+  await build({
+    entryPoints: ["bench/api-server.ts"],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["classic-level", "piscina", "swagger-ui-dist", "tsx", "tsx/*", "@grpc/*", "esbuild"],
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: "warning",
+  });
+  return SERVER_BUNDLE;
+}
+
 async function startServers(): Promise<Servers> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/api-server.ts"], {
+  const child = spawn(process.execPath, [await bundleServer()], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const ports = await new Promise<Omit<Servers, "stop">>((resolve, reject) => {
