@@ -9,6 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { civilFromDays } from "../core/go/time.js";
 
 /**
  * Gateway JSON (json.ts, docs/node-api.md §2.4) by per-type writers compiled once per descriptor and options: the
@@ -275,16 +276,7 @@ export function timestampText(t: Timestamp): string | undefined {
   if (!(ms >= TIME_MS_MIN && ms <= TIME_MS_MAX) || t.nanos < 0 || t.nanos > 999_999_999) return undefined;
   const days = Math.floor(seconds / 86_400);
   const secOfDay = seconds - days * 86_400;
-  // Civil date from days since 1970-01-01 (Howard Hinnant's days_from_civil inverse).
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const { y: year, m: month, d: day } = civilFromDays(days);
   const hh = Math.floor(secOfDay / 3600);
   const mm = Math.floor((secOfDay % 3600) / 60);
   const ss = secOfDay % 60;

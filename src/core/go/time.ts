@@ -247,7 +247,7 @@ export function parseRfc3339(text: string): Result<UnixMs, string> {
 export const TIME_MAX_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 
 /** Civil date of a day count since 1970-01-01 (H. Hinnant's algorithm; exact for every safe integer). */
-function civilFromDays(days: number): { y: number; m: number; d: number } {
+export function civilFromDays(days: number): { y: number; m: number; d: number } {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
