@@ -82,8 +82,11 @@ function runValue<I, W>(run: SharedRun<I, W>): SharedRun<I, W> {
  * property's own run arbitrary (independent runs); `world`, `prefix` and `extension` draw the parts of the others.
  */
 export class SharedPrefixArbitrary<I, W> extends fc.Arbitrary<SharedRun<I, W>> {
+  readonly #world: fc.Arbitrary<W>;
   readonly #prefix: fc.Arbitrary<Cmds>;
   readonly #whole: fc.Arbitrary<[W, Cmds, Cmds]>;
+  /** Family k's arbitrary (its world and prefix), built once per k (k < families). */
+  readonly #families = new Map<number, fc.Arbitrary<[W, Cmds]>>();
 
   /**
    * `world` draws a run's world and shrinks it; `familyWorld(k)`, when given, draws family `k`'s world instead. Its
@@ -101,11 +104,10 @@ export class SharedPrefixArbitrary<I, W> extends fc.Arbitrary<SharedRun<I, W>> {
   ) {
     super();
     assert(o.families >= 1 && o.extensionPercent >= 0 && o.extensionPercent <= 100, "shared prefixes: bad options");
+    this.#world = world;
     this.#prefix = prefix;
     this.#whole = fc.tuple(world, prefix, extension);
-    this.#world = world;
   }
-  readonly #world: fc.Arbitrary<W>;
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<SharedRun<I, W>> {
     if (mrng.nextInt(0, 99) >= this.o.extensionPercent) {
@@ -140,8 +142,13 @@ export class SharedPrefixArbitrary<I, W> extends fc.Arbitrary<SharedRun<I, W>> {
 
   /** Family `k`'s world and prefix, drawn afresh (new commands, none run yet) from the family's own random. */
   family(k: number): fc.Value<[W, Cmds]> {
-    const world = this.o.familyWorld?.(k) ?? this.#world;
-    return fc.tuple(world, this.#prefix).generate(new fc.Random(xoroshiro128plus(this.o.seedOf(k))), undefined);
+    let family = this.#families.get(k);
+    if (family === undefined) {
+      assert(k >= 0 && k < this.o.families, "shared prefixes: no such family");
+      family = fc.tuple(this.o.familyWorld?.(k) ?? this.#world, this.#prefix);
+      this.#families.set(k, family);
+    }
+    return family.generate(new fc.Random(xoroshiro128plus(this.o.seedOf(k))), undefined);
   }
 
   #extensionOf(k: number, e: fc.Value<Cmds>): fc.Value<SharedRun<I, W>> {

@@ -74,22 +74,23 @@ const ITERATOR_CHUNK = 32;
 /** Versions of one key a forward scan steps through before it seeks the one at its version. */
 const GROUP_WALK_MAX = 4;
 
-const storePrefixes = new Map<string, string>();
-/** prefixEndLatin1 of each memoised store prefix. */
-const storeEnds = new Map<string, string | undefined>();
-/** A bound on the memoised store prefixes (store names are few). */
-const STORE_PREFIXES_MAX = 1024;
-/** 0x01 esc(store) in latin1 form, memoised with its prefix end. */
-function historyStorePrefixLatin1(store: string): string {
-  let p = storePrefixes.get(store);
-  if (p === undefined) {
-    p = `\u0001${bytesToLatin1(escStore(store))}`;
-    if (storePrefixes.size < STORE_PREFIXES_MAX) {
-      storePrefixes.set(store, p);
-      storeEnds.set(store, prefixEndLatin1(p));
-    }
+/** A store's history key range in latin1 form: 0x01 esc(store), and the end of that prefix. */
+interface StoreRange {
+  readonly prefix: string;
+  readonly end: string | undefined;
+}
+const storeRanges = new Map<string, StoreRange>();
+/** A bound on the memoised store ranges (store names are few). */
+const STORE_RANGES_MAX = 1024;
+/** The history key range of `store`, memoised. */
+function historyStoreRange(store: string): StoreRange {
+  let r = storeRanges.get(store);
+  if (r === undefined) {
+    const prefix = `\u0001${bytesToLatin1(escStore(store))}`;
+    r = { prefix, end: prefixEndLatin1(prefix) };
+    if (storeRanges.size < STORE_RANGES_MAX) storeRanges.set(store, r);
   }
-  return p;
+  return r;
 }
 
 /** layout.ts encodeVersion(version) in latin1 form (8 code units, big-endian), without the byte array. */
@@ -121,8 +122,9 @@ export class HistoricalMemKVStore implements KVStore {
     this.#mem = mem;
     this.#store = store;
     this.#version = version;
-    this.#prefix = historyStorePrefixLatin1(store);
-    this.#end = storeEnds.has(store) ? storeEnds.get(store) : prefixEndLatin1(this.#prefix);
+    const range = historyStoreRange(store);
+    this.#prefix = range.prefix;
+    this.#end = range.end;
     this.#versionEnd = versionLatin1(version + 1);
   }
 
