@@ -57,7 +57,7 @@ export interface SharedPrefixOptions {
 }
 
 /** The default of `check --prefix-share` (chosen by measurement: docs/performance.md "Shared prefixes"). */
-export const SHARED_PREFIX_DEFAULTS: SharedPrefixOptions = { families: 4, prefixCommands: 16, extensionPercent: 90 };
+export const SHARED_PREFIX_DEFAULTS: SharedPrefixOptions = { families: 4, prefixCommands: 16, extensionPercent: 75 };
 
 /** The seed of family `k` of `property` in campaign `seed` (sha256, first 4 bytes, 31 bits; as unit seeds). */
 export function familySeed(seed: number, property: string, k: number): number {
