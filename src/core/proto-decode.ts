@@ -1,0 +1,433 @@
+import {
+  create,
+  type DescField,
+  type DescMessage,
+  fromBinary,
+  type MessageShape,
+  protoInt64,
+  ScalarType,
+} from "@bufbuild/protobuf";
+
+/**
+ * Protobuf binary decoding compiled once per descriptor: `decodeMessage(schema, bytes)` returns what protobuf-es
+ * `fromBinary(schema, bytes)` returns (the reference for every value: field values, `$unknown` entries, which fields
+ * are set), with a reader per field built once instead of the reflective dispatch per record.
+ *
+ * 1. Covered: proto3 messages whose fields are scalars, open enums, lists (packed or not, as protobuf-es accepts
+ *    both) and messages of covered types (well-known Any, Timestamp, Duration among them). A type with a map, a
+ *    wrapper or Struct field, a group, a 64-bit `jstype` string or another edition is not covered: `fromBinary`
+ *    decodes it whole (and any type that holds it).
+ * 2. Records are read as protobuf-es reads them: fields in any order, a repeated singular message merged into the
+ *    first, the last scalar wins, unknown fields kept in `$unknown` as `{no, wireType, data}` with `data` a view of
+ *    the input, bytes values views of the input.
+ * 3. Anything unusual (a wire type other than the field's, a record running past its message's end, a group, a
+ *    varint too long, invalid UTF-8 in a string, nesting deeper than protobuf-es's limit of 100) stops the compiled
+ *    path and the whole input is decoded again by `fromBinary`, which then returns or throws as it does.
+ *
+ * Per-process state only: the compiled readers depend on descriptors, never on the bytes decoded.
+ */
+
+const RECURSION_LIMIT = 100;
+const EDITION_PROTO3 = 999;
+/** Wire types. */
+const VARINT = 0;
+const BIT64 = 1;
+const LENGTH_DELIMITED = 2;
+const BIT32 = 5;
+
+/** Stops the compiled path (caught by decodeMessage, which falls back to fromBinary). */
+class NotCompiled extends Error {}
+const stop = (): never => {
+  throw new NotCompiled();
+};
+
+/** A position in the input; bounds as protobuf-es checks them (against the whole input). */
+class Cursor {
+  pos = 0;
+  lo = 0;
+  hi = 0;
+  #view: DataView | undefined;
+  constructor(readonly buf: Uint8Array) {}
+
+  view(): DataView {
+    this.#view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    return this.#view;
+  }
+
+  /** An unsigned varint of at most 5 bytes (tags, lengths, 32-bit values); longer ones stop. */
+  u32(): number {
+    const buf = this.buf;
+    let result = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      const b = buf[this.pos++];
+      if (b === undefined) return stop();
+      result += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return result > 0xffff_ffff ? stop() : result;
+    }
+    return stop();
+  }
+
+  /** A varint of at most 10 bytes into lo/hi (the two 32-bit halves). */
+  v64(): void {
+    const buf = this.buf;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < 10; i++) {
+      const b = buf[this.pos++];
+      if (b === undefined) stop();
+      const bits = b! & 0x7f;
+      if (i < 4) lo |= bits << (7 * i);
+      else if (i === 4) {
+        lo |= (bits & 0x0f) << 28;
+        hi = bits >> 4;
+      } else hi |= bits << (7 * i - 32);
+      if (b! < 0x80) {
+        this.lo = lo;
+        this.hi = hi;
+        return;
+      }
+    }
+    stop();
+  }
+
+  /** The end of a length-delimited record that starts here (its length read). */
+  lengthEnd(): number {
+    const len = this.u32();
+    const end = this.pos + len;
+    return end > this.buf.length ? stop() : end;
+  }
+
+  skip(wireType: number): void {
+    if (wireType === VARINT) this.v64();
+    else if (wireType === BIT64) this.pos += 8;
+    else if (wireType === BIT32) this.pos += 4;
+    else if (wireType === LENGTH_DELIMITED) this.pos = this.lengthEnd();
+    else stop();
+    if (this.pos > this.buf.length) stop();
+  }
+}
+
+type ValueReader = (c: Cursor) => unknown;
+
+const MAX_SAFE_HI = 0x20_0000; // 2^53 / 2^32
+/** A uint64 varint (as protobuf-es: a bigint). */
+const u64 = (c: Cursor): bigint => {
+  c.v64();
+  const hi = c.hi >>> 0;
+  return hi < MAX_SAFE_HI ? BigInt(hi * 0x1_0000_0000 + (c.lo >>> 0)) : protoInt64.uDec(c.lo, c.hi);
+};
+/** An int64 varint. */
+const i64 = (c: Cursor): bigint => {
+  c.v64();
+  const hi = c.hi >>> 0;
+  return hi < MAX_SAFE_HI ? BigInt(hi * 0x1_0000_0000 + (c.lo >>> 0)) : protoInt64.dec(c.lo, c.hi);
+};
+/** A varint read as protobuf-es's uint32 reads it (a longer one keeps its low 32 bits). */
+const varint32 = (c: Cursor): number => {
+  c.v64();
+  return c.lo >>> 0;
+};
+const fixed = (c: Cursor, n: number): number => {
+  const at = c.pos;
+  c.pos += n;
+  return c.pos > c.buf.length ? stop() : at;
+};
+
+/** Short ASCII strings are built by hand (as protobuf-es does up to 32 bytes); others by a TextDecoder. */
+const ASCII_BY_HAND_MAX = 32;
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const looseUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+function readString(c: Cursor, strict: boolean): string {
+  const end = c.lengthEnd();
+  const start = c.pos;
+  c.pos = end;
+  const buf = c.buf;
+  if (end - start <= ASCII_BY_HAND_MAX) {
+    let out = "";
+    let i = start;
+    for (; i < end; i++) {
+      const b = buf[i]!;
+      if (b > 0x7f) break;
+      out += String.fromCharCode(b);
+    }
+    if (i === end) return out;
+  }
+  const bytes = buf.subarray(start, end);
+  if (!strict) {
+    return looseUtf8.decode(bytes);
+  }
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return stop();
+  }
+}
+
+/** The reader of one scalar type and the wire type it is written with (enums are int32). */
+function scalarReader(type: ScalarType, strictUtf: boolean): readonly [ValueReader, number] {
+  switch (type) {
+    case ScalarType.STRING:
+      return [(c) => readString(c, strictUtf), LENGTH_DELIMITED];
+    case ScalarType.BYTES:
+      return [
+        (c) => {
+          const end = c.lengthEnd();
+          const v = c.buf.subarray(c.pos, end);
+          c.pos = end;
+          return v;
+        },
+        LENGTH_DELIMITED,
+      ];
+    case ScalarType.BOOL:
+      return [
+        (c) => {
+          c.v64();
+          return c.lo !== 0 || c.hi !== 0;
+        },
+        VARINT,
+      ];
+    case ScalarType.INT32:
+      return [(c) => varint32(c) | 0, VARINT];
+    case ScalarType.UINT32:
+      return [varint32, VARINT];
+    case ScalarType.SINT32:
+      return [
+        (c) => {
+          const z = varint32(c);
+          return (z >>> 1) ^ -(z & 1);
+        },
+        VARINT,
+      ];
+    case ScalarType.INT64:
+      return [i64, VARINT];
+    case ScalarType.UINT64:
+      return [u64, VARINT];
+    case ScalarType.SINT64:
+      return [
+        (c) => {
+          c.v64();
+          const s = -(c.lo & 1);
+          const lo = ((c.lo >>> 1) | ((c.hi & 1) << 31)) ^ s;
+          const hi = (c.hi >>> 1) ^ s;
+          return protoInt64.dec(lo, hi);
+        },
+        VARINT,
+      ];
+    case ScalarType.FIXED32:
+      return [(c) => c.view().getUint32(fixed(c, 4), true), BIT32];
+    case ScalarType.SFIXED32:
+      return [(c) => c.view().getInt32(fixed(c, 4), true), BIT32];
+    case ScalarType.FLOAT:
+      return [(c) => c.view().getFloat32(fixed(c, 4), true), BIT32];
+    case ScalarType.FIXED64:
+      return [(c) => c.view().getBigUint64(fixed(c, 8), true), BIT64];
+    case ScalarType.SFIXED64:
+      return [(c) => c.view().getBigInt64(fixed(c, 8), true), BIT64];
+    case ScalarType.DOUBLE:
+      return [(c) => c.view().getFloat64(fixed(c, 8), true), BIT64];
+  }
+}
+
+type Msg = Record<string, unknown> & { $unknown?: { no: number; wireType: number; data: Uint8Array }[] };
+/** Reads one record of a field into the message (the tag already read). */
+type FieldReader = (m: Msg, c: Cursor, wireType: number, depth: number) => void;
+
+interface Compiled {
+  /** undefined: the type is not covered (fromBinary decodes it). */
+  readonly fields: Map<number, FieldReader> | undefined;
+}
+
+const compiled = new WeakMap<DescMessage, Compiled>();
+/** Types being compiled (a recursive type is covered if the rest of it is). */
+const compiling = new Set<DescMessage>();
+
+/** Well-known types decoded as plain messages; the others have a local form of their own (wrappers, Struct...). */
+const PLAIN_WKT = new Set(["google.protobuf.Any", "google.protobuf.Timestamp", "google.protobuf.Duration"]);
+
+function covers(desc: DescMessage): boolean {
+  if (desc.file.edition !== EDITION_PROTO3) return false;
+  if (desc.typeName.startsWith("google.protobuf.") && !PLAIN_WKT.has(desc.typeName)) return false;
+  return true;
+}
+
+function compiledOf(desc: DescMessage): Compiled {
+  let c = compiled.get(desc);
+  if (c !== undefined) return c;
+  if (!covers(desc)) {
+    c = { fields: undefined };
+    compiled.set(desc, c);
+    return c;
+  }
+  const fields = new Map<number, FieldReader>();
+  c = { fields };
+  compiled.set(desc, c);
+  compiling.add(desc);
+  try {
+    for (const f of desc.fields) {
+      const r = fieldReader(f);
+      if (r === undefined) {
+        c = { fields: undefined };
+        compiled.set(desc, c);
+        return c;
+      }
+      fields.set(f.number, r);
+    }
+  } finally {
+    compiling.delete(desc);
+  }
+  return c;
+}
+
+/** A covered child type's fields (compiled now unless it is being compiled above us). */
+function childFields(desc: DescMessage): Map<number, FieldReader> | undefined | "pending" {
+  if (compiling.has(desc)) return "pending";
+  return compiledOf(desc).fields;
+}
+
+function fieldReader(f: DescField): FieldReader | undefined {
+  const local = f.localName;
+  switch (f.fieldKind) {
+    case "scalar":
+    case "enum": {
+      if (f.fieldKind === "scalar" && f.longAsString) return undefined;
+      if (f.fieldKind === "enum" && !f.enum.open) return undefined;
+      const [read, wire] = scalarReader(f.fieldKind === "enum" ? ScalarType.INT32 : f.scalar, f.utf8Validation);
+      const oneof = f.oneof?.localName;
+      if (oneof !== undefined) {
+        return (m, c, w) => {
+          if (w !== wire) stop();
+          m[oneof] = { case: local, value: read(c) };
+        };
+      }
+      return (m, c, w) => {
+        if (w !== wire) stop();
+        m[local] = read(c);
+      };
+    }
+    case "message":
+      return messageReader(f as DescField & { fieldKind: "message" });
+    case "list":
+      return listReader(f as DescField & { fieldKind: "list" });
+    default:
+      return undefined;
+  }
+}
+
+function messageReader(f: DescField & { fieldKind: "message" }): FieldReader | undefined {
+  if (f.delimitedEncoding) return undefined;
+  const child = f.message;
+  const fields = childFields(child);
+  if (fields === undefined) return undefined;
+  const readChild = childReader(child, fields);
+  const local = f.localName;
+  const oneof = f.oneof?.localName;
+  if (oneof !== undefined) {
+    return (m, c, w, depth) => {
+      if (w !== LENGTH_DELIMITED) stop();
+      const adt = m[oneof] as { case: string | undefined; value?: Msg };
+      const target = adt.case === local ? adt.value! : (create(child) as unknown as Msg);
+      readChild(target, c, depth);
+      m[oneof] = { case: local, value: target };
+    };
+  }
+  return (m, c, w, depth) => {
+    if (w !== LENGTH_DELIMITED) stop();
+    const target = (m[local] as Msg | undefined) ?? (create(child) as unknown as Msg);
+    readChild(target, c, depth);
+    m[local] = target;
+  };
+}
+
+function listReader(f: DescField & { fieldKind: "list" }): FieldReader | undefined {
+  const local = f.localName;
+  if (f.listKind === "message") {
+    if (f.delimitedEncoding) return undefined;
+    const child = f.message;
+    const fields = childFields(child);
+    if (fields === undefined) return undefined;
+    const readChild = childReader(child, fields);
+    return (m, c, w, depth) => {
+      if (w !== LENGTH_DELIMITED) stop();
+      const target = create(child) as unknown as Msg;
+      readChild(target, c, depth);
+      (m[local] as unknown[]).push(target);
+    };
+  }
+  if (f.listKind === "scalar" && f.longAsString) return undefined;
+  if (f.listKind === "enum" && !f.enum.open) return undefined;
+  const [read, wire] = scalarReader(f.listKind === "enum" ? ScalarType.INT32 : f.scalar, f.utf8Validation);
+  const packable = wire !== LENGTH_DELIMITED;
+  return (m, c, w) => {
+    const items = m[local] as unknown[];
+    if (packable && w === LENGTH_DELIMITED) {
+      const end = c.lengthEnd();
+      while (c.pos < end) items.push(read(c));
+      if (c.pos !== end) stop();
+      return;
+    }
+    if (w !== wire) stop();
+    items.push(read(c));
+  };
+}
+
+/** Reads a length-delimited child message into `target`; `fields` may be "pending" (a recursive type). */
+function childReader(
+  desc: DescMessage,
+  fields: Map<number, FieldReader> | "pending",
+): (target: Msg, c: Cursor, depth: number) => void {
+  let resolved = fields === "pending" ? undefined : fields;
+  return (target, c, depth) => {
+    resolved ??= compiledOf(desc).fields ?? stop();
+    const end = c.lengthEnd();
+    readFields(resolved, target, c, end, depth + 1);
+  };
+}
+
+function readFields(fields: Map<number, FieldReader>, m: Msg, c: Cursor, end: number, depth: number): void {
+  if (depth > RECURSION_LIMIT) stop();
+  while (c.pos < end) {
+    const tag = c.u32();
+    const no = tag >>> 3;
+    const wireType = tag & 7;
+    if (no === 0) stop();
+    const read = fields.get(no);
+    if (read !== undefined) {
+      read(m, c, wireType, depth);
+      continue;
+    }
+    const start = c.pos;
+    c.skip(wireType);
+    const unknown = m.$unknown ?? [];
+    unknown.push({ no, wireType, data: c.buf.subarray(start, c.pos) });
+    m.$unknown = unknown;
+  }
+  if (c.pos !== end) stop();
+}
+
+/**
+ * The compiled path alone: the message, or undefined when the type is not covered or the input is one the compiled
+ * path leaves to `fromBinary` (decodeMessage's fallback). Errors other than that are thrown.
+ */
+export function compiledDecode<Desc extends DescMessage>(
+  schema: Desc,
+  bytes: Uint8Array,
+): MessageShape<Desc> | undefined {
+  const fields = compiledOf(schema).fields;
+  if (fields === undefined) return undefined;
+  const m = create(schema) as unknown as Msg;
+  try {
+    readFields(fields, m, new Cursor(bytes), bytes.length, 1);
+  } catch (e) {
+    if (e instanceof NotCompiled) return undefined;
+    throw e;
+  }
+  return m as unknown as MessageShape<Desc>;
+}
+
+/**
+ * `fromBinary(schema, bytes)`, by the compiled readers where they cover the type (see the file header), else by
+ * `fromBinary` itself; on any input the compiled path does not take as protobuf-es does, `fromBinary` decides.
+ */
+export function decodeMessage<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
+  return compiledDecode(schema, bytes) ?? fromBinary(schema, bytes);
+}
