@@ -8,8 +8,9 @@ import {
   ScalarType,
 } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
-import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { Any, Timestamp } from "@bufbuild/protobuf/wkt";
 import { civilFromDays } from "../core/go/time.js";
+import { decodeMessage } from "../core/proto-decode.js";
 
 /**
  * Gateway JSON (json.ts, docs/node-api.md §2.4) by per-type writers compiled once per descriptor and options: the
@@ -175,17 +176,27 @@ export class CompiledJson {
     };
   }
 
-  /** Any: the payload unpacked with the registry (an unresolvable type is the reference's marshal error). */
+  /**
+   * Any: the payload unpacked with the registry as `anyUnpack` does it (the type named by the URL's last segment),
+   * decoded by the compiled decoder; an unresolvable type is the reference's marshal error.
+   */
   #anyText(any: Any): string {
     const registry = this.#deps.registry;
-    const inner = registry === undefined ? undefined : anyUnpack(any, registry);
-    if (inner === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
-    const desc = registry!.getMessage(inner.$typeName)!;
+    const desc = registry === undefined || any.typeUrl === "" ? undefined : registry.getMessage(typeUrlName(any.typeUrl));
+    if (desc === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
+    const inner = decodeMessage(desc, any.value);
     const head = `"@type":${JSON.stringify(any.typeUrl)}`;
     if (isWkt(desc)) return `{${head},"value":${this.#deps.reference(desc, inner)}}`;
     const body = this.of(desc).body(inner);
     return body === "" ? `{${head}}` : `{${head},${body}}`;
   }
+}
+
+/** The type name of an Any's URL (its last path segment), with `anyUnpack`'s error for an empty one. */
+function typeUrlName(url: string): string {
+  const name = url.slice(url.lastIndexOf("/") + 1);
+  if (name.length === 0) throw new Error(`invalid type url: ${url}`);
+  return name;
 }
 
 function joinFields(writers: readonly FieldWriter[], m: Record<string, unknown>): string {

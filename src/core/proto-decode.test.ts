@@ -151,7 +151,9 @@ const rewrite = fc.record({
   damage: fc.option(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean()), { nil: undefined }),
 });
 
-function rewritten(desc: DescMessage, bytes: Uint8Array, how: fc.RecordValue<typeof rewrite>): Uint8Array {
+type RewriteHow = typeof rewrite extends fc.Arbitrary<infer T> ? T : never;
+
+function rewritten(desc: DescMessage, bytes: Uint8Array, how: RewriteHow): Uint8Array {
   let recs = recordsOf(bytes);
   if (how.unpack) recs = unpacked(desc, recs);
   if (how.duplicate !== undefined && recs.length > 0) recs.push(recs[how.duplicate % recs.length]!);

@@ -133,29 +133,26 @@ const fixed = (c: Cursor, n: number): number => {
   return c.pos > c.buf.length ? stop() : at;
 };
 
-/** Short ASCII strings are built by hand (as protobuf-es does up to 32 bytes); others by a TextDecoder. */
-const ASCII_BY_HAND_MAX = 32;
+/** ASCII strings up to this length are built from their bytes directly (TextDecoder's call costs more). */
+const ASCII_DIRECT_MAX = 128;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const looseUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 function readString(c: Cursor, strict: boolean): string {
   const end = c.lengthEnd();
   const start = c.pos;
   c.pos = end;
-  const buf = c.buf;
-  if (end - start <= ASCII_BY_HAND_MAX) {
+  const bytes = c.buf.subarray(start, end);
+  if (end - start <= ASCII_DIRECT_MAX) {
     let out = "";
-    let i = start;
-    for (; i < end; i++) {
-      const b = buf[i]!;
+    let i = 0;
+    for (; i < bytes.length; i++) {
+      const b = bytes[i]!;
       if (b > 0x7f) break;
       out += String.fromCharCode(b);
     }
-    if (i === end) return out;
+    if (i === bytes.length) return out;
   }
-  const bytes = buf.subarray(start, end);
-  if (!strict) {
-    return looseUtf8.decode(bytes);
-  }
+  if (!strict) return looseUtf8.decode(bytes);
   try {
     return strictUtf8.decode(bytes);
   } catch {
