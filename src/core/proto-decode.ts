@@ -134,7 +134,7 @@ const fixed = (c: Cursor, n: number): number => {
 };
 
 /** ASCII strings up to this length are built from their bytes directly (TextDecoder's call costs more). */
-const ASCII_DIRECT_MAX = 128;
+const ASCII_DIRECT_MAX = 1024;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const looseUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 function readString(c: Cursor, strict: boolean): string {
@@ -143,14 +143,15 @@ function readString(c: Cursor, strict: boolean): string {
   c.pos = end;
   const bytes = c.buf.subarray(start, end);
   if (end - start <= ASCII_DIRECT_MAX) {
-    let out = "";
+    // One flat string from the codes (a string grown a character at a time is a rope that every reader flattens).
+    const codes: number[] = new Array(bytes.length);
     let i = 0;
     for (; i < bytes.length; i++) {
       const b = bytes[i]!;
       if (b > 0x7f) break;
-      out += String.fromCharCode(b);
+      codes[i] = b;
     }
-    if (i === bytes.length) return out;
+    if (i === bytes.length) return String.fromCharCode.apply(null, codes);
   }
   if (!strict) return looseUtf8.decode(bytes);
   try {
@@ -229,9 +230,16 @@ type Msg = Record<string, unknown> & { $unknown?: { no: number; wireType: number
 /** Reads one record of a field into the message (the tag already read). */
 type FieldReader = (m: Msg, c: Cursor, wireType: number, depth: number) => void;
 
+/** Reads a message's records from the cursor up to `end` into `m`. */
+type MessageRead = (m: Msg, c: Cursor, end: number, depth: number) => void;
+
 interface Compiled {
   /** undefined: the type is not covered (fromBinary decodes it). */
   readonly fields: Map<number, FieldReader> | undefined;
+  /** The generated reader (built once the fields are): undefined while compiling or when not covered. */
+  read?: MessageRead;
+  /** A new message as `create(desc)` makes it (generated, or create itself). */
+  make?: () => Msg;
 }
 
 const compiled = new WeakMap<DescMessage, Compiled>();
@@ -269,6 +277,8 @@ function compiledOf(desc: DescMessage): Compiled {
       }
       fields.set(f.number, r);
     }
+    c.make = makerOf(desc);
+    c.read = generatedRead(desc, fields);
   } finally {
     compiling.delete(desc);
   }
@@ -367,38 +377,149 @@ function listReader(f: DescField & { fieldKind: "list" }): FieldReader | undefin
   };
 }
 
-/** Reads a length-delimited child message into `target`; `fields` may be "pending" (a recursive type). */
+/** Reads a length-delimited child message into `target` (its type compiled on first use: it may be recursive). */
 function childReader(
   desc: DescMessage,
-  fields: Map<number, FieldReader> | "pending",
+  _fields: Map<number, FieldReader> | "pending",
 ): (target: Msg, c: Cursor, depth: number) => void {
-  let resolved = fields === "pending" ? undefined : fields;
+  let comp: Compiled | undefined;
   return (target, c, depth) => {
-    resolved ??= compiledOf(desc).fields ?? stop();
+    comp ??= compiledOf(desc);
+    const read = comp.read ?? stop();
     const end = c.lengthEnd();
-    readFields(resolved, target, c, end, depth + 1);
+    read(target, c, end, depth + 1);
   };
 }
 
-function readFields(fields: Map<number, FieldReader>, m: Msg, c: Cursor, end: number, depth: number): void {
-  if (depth > RECURSION_LIMIT) stop();
-  while (c.pos < end) {
-    const tag = c.u32();
-    const no = tag >>> 3;
-    const wireType = tag & 7;
-    if (no === 0) stop();
-    const read = fields.get(no);
-    if (read !== undefined) {
-      read(m, c, wireType, depth);
-      continue;
-    }
-    const start = c.pos;
-    c.skip(wireType);
-    const unknown = m.$unknown ?? [];
-    unknown.push({ no, wireType, data: c.buf.subarray(start, c.pos) });
-    m.$unknown = unknown;
+/** A new message of a child type: `make` of its compiled form once built, `create` until then. */
+function childMaker(desc: DescMessage): () => Msg {
+  let make: (() => Msg) | undefined;
+  return () => {
+    make ??= compiledOf(desc).make;
+    return make === undefined ? (create(desc) as unknown as Msg) : make();
+  };
+}
+
+/** The record of one field read by the generic readers (the generated code's default case), or kept as unknown. */
+function readOther(fields: Map<number, FieldReader>, m: Msg, c: Cursor, tag: number, depth: number): void {
+  const no = tag >>> 3;
+  const wireType = tag & 7;
+  if (no === 0) stop();
+  const read = fields.get(no);
+  if (read !== undefined) {
+    read(m, c, wireType, depth);
+    return;
   }
-  if (c.pos !== end) stop();
+  const start = c.pos;
+  c.skip(wireType);
+  const unknown = m.$unknown ?? [];
+  unknown.push({ no, wireType, data: c.buf.subarray(start, c.pos) });
+  m.$unknown = unknown;
+}
+
+/**
+ * The generated reader of a type: a switch on the whole tag, one case per field written with its own wire type
+ * (scalars, enums, messages, message lists, unpacked scalar lists), each storing by its own property access (one
+ * inline cache per type and field); every other record (oneofs, packed lists, a wire type not the field's, unknown
+ * fields) goes to readOther. The code names no value of any input: only local names quoted by JSON.stringify.
+ */
+function generatedRead(desc: DescMessage, fields: Map<number, FieldReader>): MessageRead {
+  const readers: unknown[] = [];
+  const cases: string[] = [];
+  for (const f of desc.fields) {
+    if (f.oneof !== undefined) continue;
+    const at = readers.length;
+    const prop = `m[${JSON.stringify(f.localName)}]`;
+    if (f.fieldKind === "scalar" || f.fieldKind === "enum") {
+      const [read, wire] = scalarReader(f.fieldKind === "enum" ? ScalarType.INT32 : f.scalar, f.utf8Validation);
+      readers.push(read);
+      cases.push(`case ${f.number * 8 + wire}: ${prop} = r[${at}](c); break;`);
+    } else if (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) {
+      const make = childMaker(f.message!);
+      const readChild = childReader(f.message!, "pending");
+      readers.push((existing: Msg | undefined, c: Cursor, depth: number) => {
+        const t = existing ?? make();
+        readChild(t, c, depth);
+        return t;
+      });
+      const value = `r[${at}](${f.fieldKind === "list" ? "undefined" : prop}, c, depth)`;
+      cases.push(
+        `case ${f.number * 8 + LENGTH_DELIMITED}: ${f.fieldKind === "list" ? `${prop}.push(${value})` : `${prop} = ${value}`}; break;`,
+      );
+    } else if (f.fieldKind === "list") {
+      const [read, wire] = scalarReader(f.listKind === "enum" ? ScalarType.INT32 : f.scalar, f.utf8Validation);
+      readers.push(read);
+      cases.push(`case ${f.number * 8 + wire}: ${prop}.push(r[${at}](c)); break;`);
+    }
+  }
+  const src = `"use strict"; return function read(m, c, end, depth) {
+    if (depth > ${RECURSION_LIMIT}) stop();
+    while (c.pos < end) {
+      const tag = c.u32();
+      switch (tag) { ${cases.join(" ")} default: other(fields, m, c, tag, depth); }
+    }
+    if (c.pos !== end) stop();
+  };`;
+  return new Function("r", "stop", "other", "fields", src)(readers, stop, readOther, fields) as MessageRead;
+}
+
+/** The zero value `create` gives an implicit-presence scalar or open enum field, as source text. */
+function zeroText(f: DescField & { fieldKind: "scalar" | "enum" }): string {
+  if (f.fieldKind === "enum") return "0";
+  switch (f.scalar) {
+    case ScalarType.STRING:
+      return '""';
+    case ScalarType.BOOL:
+      return "false";
+    case ScalarType.BYTES:
+      return "new Uint8Array(0)";
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return "0n";
+    default:
+      return "0";
+  }
+}
+
+/**
+ * A maker of new messages as `create(desc)` makes them (`$typeName`, then the members in order: a oneof unset,
+ * a list empty, an implicit-presence scalar its zero; message and explicit-presence fields absent), generated as
+ * one object literal; checked once against `create`, whose maker is used instead if they differ.
+ */
+function makerOf(desc: DescMessage): () => Msg {
+  const props = [`$typeName: ${JSON.stringify(desc.typeName)}`];
+  for (const member of desc.members) {
+    const key = JSON.stringify(member.localName);
+    if (member.kind === "oneof") props.push(`${key}: { case: undefined }`);
+    else if (member.fieldKind === "list") props.push(`${key}: []`);
+    else if ((member.fieldKind === "scalar" || member.fieldKind === "enum") && member.presence === 2 /* IMPLICIT */) {
+      props.push(`${key}: ${zeroText(member as DescField & { fieldKind: "scalar" | "enum" })}`);
+    }
+  }
+  const make = new Function(`"use strict"; return function make() { return { ${props.join(", ")} }; };`)() as () => Msg;
+  return sameShape(make(), create(desc) as unknown as Msg) ? make : () => create(desc) as unknown as Msg;
+}
+
+function sameShape(a: Msg, b: Msg): boolean {
+  const keys = Object.keys(a);
+  if (keys.join(",") !== Object.keys(b).join(",") || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  return keys.every((k) => {
+    const x = a[k];
+    const y = b[k];
+    if (x instanceof Uint8Array) return y instanceof Uint8Array && y.length === 0 && x.length === 0;
+    if (Array.isArray(x)) return Array.isArray(y) && y.length === 0 && x.length === 0;
+    if (typeof x === "object" && x !== null)
+      return (
+        typeof y === "object" &&
+        y !== null &&
+        (y as { case?: unknown }).case === undefined &&
+        Object.keys(y).join() === "case"
+      );
+    return x === y;
+  });
 }
 
 /**
@@ -409,11 +530,11 @@ export function compiledDecode<Desc extends DescMessage>(
   schema: Desc,
   bytes: Uint8Array,
 ): MessageShape<Desc> | undefined {
-  const fields = compiledOf(schema).fields;
-  if (fields === undefined) return undefined;
-  const m = create(schema) as unknown as Msg;
+  const comp = compiledOf(schema);
+  if (comp.read === undefined || comp.make === undefined) return undefined;
+  const m = comp.make();
   try {
-    readFields(fields, m, new Cursor(bytes), bytes.length, 1);
+    comp.read(m, new Cursor(bytes), bytes.length, 1);
   } catch (e) {
     if (e instanceof NotCompiled) return undefined;
     throw e;
