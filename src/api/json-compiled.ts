@@ -9,6 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import type { Any, Timestamp } from "@bufbuild/protobuf/wkt";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { civilFromDays } from "../core/go/time.js";
 import { decodeMessage } from "../core/proto-decode.js";
 
@@ -61,6 +62,8 @@ type ValueWriter = (v: unknown) => string;
 type FieldWriter = (v: unknown, m: Record<string, unknown>) => string | undefined;
 
 const TIMESTAMP = "google.protobuf.Timestamp";
+/** Any type URLs whose registry type is remembered (the served registry names a few dozen types). */
+const ANY_TYPES_MAX = 256;
 const ANY = "google.protobuf.Any";
 const ZERO_TIME_TEXT = '"0001-01-01T00:00:00Z"';
 const isWkt = (d: DescMessage): boolean => d.typeName.startsWith("google.protobuf.");
@@ -69,6 +72,7 @@ const isWkt = (d: DescMessage): boolean => d.typeName.startsWith("google.protobu
 export class CompiledJson {
   readonly #deps: CompiledJsonDeps;
   readonly #compiled = new Map<DescMessage, CompiledMessage>();
+  readonly #anyTypes = new BoundedCache<string, DescMessage>(ANY_TYPES_MAX);
 
   constructor(deps: CompiledJsonDeps) {
     this.#deps = deps;
@@ -177,14 +181,22 @@ export class CompiledJson {
     };
   }
 
+  /** The registry's type for an Any's URL (remembered per URL, at most ANY_TYPES_MAX: a pure lookup), or undefined. */
+  #anyType(typeUrl: string): DescMessage | undefined {
+    const known = this.#anyTypes.get(typeUrl);
+    if (known !== undefined) return known;
+    const registry = this.#deps.registry;
+    const desc = registry === undefined || typeUrl === "" ? undefined : registry.getMessage(typeUrlName(typeUrl));
+    if (desc !== undefined) this.#anyTypes.set(typeUrl, desc);
+    return desc;
+  }
+
   /**
    * Any: the payload unpacked with the registry as `anyUnpack` does it (the type named by the URL's last segment),
    * decoded by the compiled decoder; an unresolvable type is the reference's marshal error.
    */
   #anyText(any: Any): string {
-    const registry = this.#deps.registry;
-    const desc =
-      registry === undefined || any.typeUrl === "" ? undefined : registry.getMessage(typeUrlName(any.typeUrl));
+    const desc = this.#anyType(any.typeUrl);
     if (desc === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
     const inner = decodeMessage(desc, any.value);
     const head = `"@type":${stringText(any.typeUrl)}`;
