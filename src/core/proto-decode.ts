@@ -84,8 +84,14 @@ function compiledOf(desc: DescMessage): Compiled {
       }
       fields.set(f.number, r);
     }
-    c.make = makerOf(desc);
-    c.read = generatedRead(desc, fields);
+    try {
+      c.make = makerOf(desc);
+      c.read = generatedRead(desc, fields);
+    } catch {
+      // No code generation in this process (node --disallow-code-generation-from-strings): fromBinary decodes.
+      c = { fields: undefined };
+      compiled.set(desc, c);
+    }
   } finally {
     compiling.delete(desc);
   }
