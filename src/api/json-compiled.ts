@@ -8,8 +8,10 @@ import {
   ScalarType,
 } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
-import { type Any, anyUnpack, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { Any, Timestamp } from "@bufbuild/protobuf/wkt";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { civilFromDays } from "../core/go/time.js";
+import { decodeMessage } from "../core/proto-decode.js";
 
 /**
  * Gateway JSON (json.ts, docs/node-api.md §2.4) by per-type writers compiled once per descriptor and options: the
@@ -28,17 +30,21 @@ import { civilFromDays } from "../core/go/time.js";
  * 4. A message with a map field or a proto2 required field is rendered by `renderMessage` whole (map keys are
  *    sorted there, and an unset required field fails as toJson fails).
  *
- * The text is not HTML-escaped here (json.ts does that once on the whole body). Per-process state only: the
- * writers depend on descriptors and options, never on the messages they write.
+ * 5. The text is HTML-escaped as it is written, like Go encoding/json (`<` `>` `&` U+2028 U+2029 as `\uXXXX`): only
+ *    string values can hold those characters (keys and enum names are proto identifiers, the rest digits, base64
+ *    and timestamps), so each string is escaped when quoted, and the reference path's text by `deps.reference` /
+ *    `deps.wellKnown` (escaping is per character, so escaping the parts escapes the whole).
+ *
+ * Per-process state only: the writers depend on descriptors and options, never on the messages they write.
  */
 
 /** What the writers need of json.ts (passed in, so that json.ts stays the one entry point). */
 export interface CompiledJsonDeps {
   readonly nonNullable: ReadonlySet<string> | undefined;
   readonly registry: Registry | undefined;
-  /** The reference path's text of a message (json.ts renderMessage + write, no HTML escaping). */
+  /** The reference path's text of a message (json.ts renderMessage + write), HTML-escaped. */
   readonly reference: (desc: DescMessage, msg: Message) => string;
-  /** `toJson` of a well-known type as JSON text; a failure is a MarshalError. */
+  /** `toJson` of a well-known type as JSON text, HTML-escaped; a failure is a MarshalError. */
   readonly wellKnown: (desc: DescMessage, msg: Message) => string;
   readonly marshalError: (message: string) => Error;
 }
@@ -49,10 +55,15 @@ export interface CompiledMessage {
 }
 
 type ValueWriter = (v: unknown) => string;
-/** A field's `"key":value` text, or undefined to leave the key out (an unset oneof). */
-type FieldWriter = (m: Record<string, unknown>) => string | undefined;
+/**
+ * A field's `"key":value` text from its value `v` (the oneof's ADT for a oneof) and the message `m`, or undefined to
+ * leave the key out (an unset oneof).
+ */
+type FieldWriter = (v: unknown, m: Record<string, unknown>) => string | undefined;
 
 const TIMESTAMP = "google.protobuf.Timestamp";
+/** Any type URLs whose registry type is remembered (the served registry names a few dozen types). */
+const ANY_TYPES_MAX = 256;
 const ANY = "google.protobuf.Any";
 const ZERO_TIME_TEXT = '"0001-01-01T00:00:00Z"';
 const isWkt = (d: DescMessage): boolean => d.typeName.startsWith("google.protobuf.");
@@ -61,12 +72,13 @@ const isWkt = (d: DescMessage): boolean => d.typeName.startsWith("google.protobu
 export class CompiledJson {
   readonly #deps: CompiledJsonDeps;
   readonly #compiled = new Map<DescMessage, CompiledMessage>();
+  readonly #anyTypes = new BoundedCache<string, DescMessage>(ANY_TYPES_MAX);
 
   constructor(deps: CompiledJsonDeps) {
     this.#deps = deps;
   }
 
-  /** The whole text of `msg` (without HTML escaping). */
+  /** The whole text of `msg`, HTML-escaped. */
   text(desc: DescMessage, msg: Message): string {
     if (isWkt(desc)) return this.#deps.reference(desc, msg);
     return `{${this.of(desc).body(msg)}}`;
@@ -83,7 +95,8 @@ export class CompiledJson {
       return c;
     }
     const writers: FieldWriter[] = [];
-    c = { body: (msg) => joinFields(writers, msg as unknown as Record<string, unknown>) };
+    let body: ((m: Record<string, unknown>) => string) | undefined;
+    c = { body: (msg) => (body ??= bodyOf(desc, writers))(msg as unknown as Record<string, unknown>) };
     // Registered before its fields compile, so that a recursive type finds itself.
     this.#compiled.set(desc, c);
     for (const member of desc.members) {
@@ -94,10 +107,9 @@ export class CompiledJson {
 
   #oneof(fields: readonly DescField[]): FieldWriter {
     const byCase = new Map<string, readonly [string, ValueWriter]>();
-    for (const f of fields) byCase.set(f.localName, [`${JSON.stringify(f.name)}:`, this.#oneofValue(f)]);
-    const localName = fields[0]!.oneof!.localName;
-    return (m) => {
-      const adt = m[localName] as { case: string | undefined; value: unknown };
+    for (const f of fields) byCase.set(f.localName, [keyText(f), this.#oneofValue(f)]);
+    return (v) => {
+      const adt = v as { case: string | undefined; value: unknown };
       if (adt.case === undefined) return undefined;
       const w = byCase.get(adt.case);
       return w === undefined ? undefined : w[0] + w[1](adt.value);
@@ -112,16 +124,13 @@ export class CompiledJson {
   }
 
   #field(desc: DescMessage, f: DescField): FieldWriter {
-    const key = `${JSON.stringify(f.name)}:`;
+    const key = keyText(f);
     const local = f.localName;
     switch (f.fieldKind) {
       case "message": {
         const value = this.#messageValue(f.message);
         const unset = this.#unsetText(desc, f as DescField & { message: DescMessage });
-        return (m) => {
-          const v = m[local];
-          return key + (v === undefined ? unset() : value(v));
-        };
+        return (v) => key + (v === undefined ? unset() : value(v));
       }
       case "list": {
         const item: ValueWriter =
@@ -130,19 +139,16 @@ export class CompiledJson {
             : f.listKind === "enum"
               ? enumWriter(f.enum)
               : scalarWriter(f.scalar);
-        return (m) => key + listText(m[local] as readonly unknown[], item);
+        return (v) => key + listText(v as readonly unknown[], item);
       }
       case "map":
         throw new Error(`map field ${f.name} reaches a compiled writer`);
       default: {
         const bytes = f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES;
         const value = bytes ? singularBytes : f.fieldKind === "enum" ? enumWriter(f.enum) : scalarWriter(f.scalar);
-        if (f.presence === 2 /* IMPLICIT */) return (m) => key + value(m[local]);
+        if (f.presence === 2 /* IMPLICIT */) return (v) => key + value(v);
         // Explicit presence: toJson leaves an unset field out (a default on the prototype is unset), read as null.
-        return (m) => {
-          const v = m[local];
-          return key + (v !== undefined && Object.hasOwn(m, local) ? value(v) : "null");
-        };
+        return (v, m) => key + (v !== undefined && Object.hasOwn(m, local) ? value(v) : "null");
       }
     }
   }
@@ -175,27 +181,67 @@ export class CompiledJson {
     };
   }
 
-  /** Any: the payload unpacked with the registry (an unresolvable type is the reference's marshal error). */
-  #anyText(any: Any): string {
+  /** The registry's type for an Any's URL (remembered per URL, at most ANY_TYPES_MAX: a pure lookup), or undefined. */
+  #anyType(typeUrl: string): DescMessage | undefined {
+    const known = this.#anyTypes.get(typeUrl);
+    if (known !== undefined) return known;
     const registry = this.#deps.registry;
-    const inner = registry === undefined ? undefined : anyUnpack(any, registry);
-    if (inner === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
-    const desc = registry!.getMessage(inner.$typeName)!;
-    const head = `"@type":${JSON.stringify(any.typeUrl)}`;
+    const desc = registry === undefined || typeUrl === "" ? undefined : registry.getMessage(typeUrlName(typeUrl));
+    if (desc !== undefined) this.#anyTypes.set(typeUrl, desc);
+    return desc;
+  }
+
+  /**
+   * Any: the payload unpacked with the registry as `anyUnpack` does it (the type named by the URL's last segment),
+   * decoded by the compiled decoder; an unresolvable type is the reference's marshal error.
+   */
+  #anyText(any: Any): string {
+    const desc = this.#anyType(any.typeUrl);
+    if (desc === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
+    const inner = decodeMessage(desc, any.value);
+    const head = `"@type":${stringText(any.typeUrl)}`;
     if (isWkt(desc)) return `{${head},"value":${this.#deps.reference(desc, inner)}}`;
     const body = this.of(desc).body(inner);
     return body === "" ? `{${head}}` : `{${head},${body}}`;
   }
 }
 
-function joinFields(writers: readonly FieldWriter[], m: Record<string, unknown>): string {
-  let out = "";
-  for (let i = 0; i < writers.length; i++) {
-    const t = writers[i]!(m);
-    if (t === undefined) continue;
-    out = out === "" ? t : `${out},${t}`;
+/** The type name of an Any's URL (its last path segment), with `anyUnpack`'s error for an empty one. */
+function typeUrlName(url: string): string {
+  const name = url.slice(url.lastIndexOf("/") + 1);
+  if (name.length === 0) throw new Error(`invalid type url: ${url}`);
+  return name;
+}
+
+/** A field's `"name":` (HTML-escaped like every text written, though proto field names never need it). */
+const keyText = (f: DescField): string => `${goHtmlEscape(JSON.stringify(f.name))}:`;
+
+/**
+ * The body writer of one message type: each member's value read by its own property access in generated code (one
+ * inline cache per type and field, where a shared closure would see every type's shapes), its writer called, the
+ * texts joined by commas (an undefined text, an unset oneof, left out). The code names no value of any message:
+ * only the members' local names, quoted by JSON.stringify.
+ */
+function bodyOf(desc: DescMessage, writers: readonly FieldWriter[]): (m: Record<string, unknown>) => string {
+  const lines = desc.members.map((member, i) => {
+    const t = i === 0 ? "o = t;" : 'o = o === "" ? t : o + "," + t;';
+    return `t = w[${i}](m[${JSON.stringify(member.localName)}], m); if (t !== undefined) ${t}`;
+  });
+  const src = `"use strict"; return function body(m) { let o = ""; let t; ${lines.join(" ")} return o; };`;
+  try {
+    return new Function("w", src)(writers) as (m: Record<string, unknown>) => string;
+  } catch {
+    // No code generation in this process (node --disallow-code-generation-from-strings): the same loop, in closures.
+    const names = desc.members.map((member) => member.localName);
+    return (m) => {
+      let o = "";
+      for (let i = 0; i < writers.length; i++) {
+        const t = writers[i]!(m[names[i]!], m);
+        if (t !== undefined) o = o === "" ? t : `${o},${t}`;
+      }
+      return o;
+    };
   }
-  return out;
 }
 
 function listText(items: readonly unknown[], item: ValueWriter): string {
@@ -217,7 +263,35 @@ const floatText: ValueWriter = (v) => {
   if (n === Number.NEGATIVE_INFINITY) return '"-Infinity"';
   return JSON.stringify(n);
 };
-const stringText: ValueWriter = (v) => JSON.stringify(v);
+/**
+ * A string value quoted as JSON.stringify quotes it, HTML-escaped: as it is between quotes when it holds nothing to
+ * escape (no control character, quote, backslash, surrogate, `<` `>` `&` U+2028 U+2029), else JSON.stringify's text
+ * escaped by goHtmlEscape.
+ */
+function stringText(v: unknown): string {
+  const s = v as string;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
+      return goHtmlEscape(JSON.stringify(s));
+    }
+    if (c >= 0xd800 ? c <= 0xdfff : c === 0x2028 || c === 0x2029) return goHtmlEscape(JSON.stringify(s));
+  }
+  return `"${s}"`;
+}
+
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+
+/** Go encoding/json HTML-safe escaping applied after standard JSON string escaping. */
+export function goHtmlEscape(json: string): string {
+  if (!HTML_UNSAFE.test(json)) return json;
+  return json
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
 const boolText: ValueWriter = (v) => (v === true ? "true" : "false");
 const bytesText: ValueWriter = (v) => `"${base64Encode(v as Uint8Array)}"`;
 
@@ -253,7 +327,7 @@ function enumWriter(e: DescEnum): ValueWriter {
   } else {
     const names = new Map<number, string>();
     for (const v of e.values)
-      if (!names.has(v.number)) names.set(v.number, JSON.stringify(e.value[v.number]!.jsonName));
+      if (!names.has(v.number)) names.set(v.number, goHtmlEscape(JSON.stringify(e.value[v.number]!.jsonName)));
     w = (v) => names.get(v as number) ?? JSON.stringify(v);
   }
   enumWriters.set(e, w);

@@ -9,7 +9,7 @@ import {
 } from "@bufbuild/protobuf";
 import { isReflectMessage, type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
 import { type Any, anyUnpack } from "@bufbuild/protobuf/wkt";
-import { CompiledJson } from "./json-compiled.js";
+import { CompiledJson, goHtmlEscape } from "./json-compiled.js";
 
 /**
  * Gateway JSON (docs/node-api.md §2.4): the reference's gogo JSONPb with `EmitDefaults: true, OrigName: true`. Built on
@@ -243,18 +243,7 @@ export function renderMessage(desc: DescMessage, msg: Message, opts: GatewayJson
   return { entries };
 }
 
-const HTML_UNSAFE = /[<>&\u2028\u2029]/;
-
-/** Go encoding/json HTML-safe escaping applied after standard JSON string escaping. */
-export function goHtmlEscape(json: string): string {
-  if (!HTML_UNSAFE.test(json)) return json;
-  return json
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
+export { goHtmlEscape };
 
 /** Marks a value whose key order a plain object would not keep (see plainOf). */
 const UNORDERED = Symbol("unordered");
@@ -331,8 +320,8 @@ function compiledOf(opts: GatewayJsonOptions): CompiledJson {
     c = new CompiledJson({
       nonNullable: opts.nonNullable,
       registry: opts.registry,
-      reference: (desc, msg) => write(renderMessage(desc, msg, opts)),
-      wellKnown: (desc, msg) => JSON.stringify(toJsonSafe(desc, msg, opts)),
+      reference: (desc, msg) => goHtmlEscape(write(renderMessage(desc, msg, opts))),
+      wellKnown: (desc, msg) => goHtmlEscape(JSON.stringify(toJsonSafe(desc, msg, opts))),
       marshalError: (message) => new MarshalError(message),
     });
     compiledByOptions.set(opts, c);
@@ -342,8 +331,9 @@ function compiledOf(opts: GatewayJsonOptions): CompiledJson {
 
 /**
  * Gateway JSON text of a message; throws MarshalError where the reference marshaller fails. Written by the
- * compiled per-type writers (json-compiled.ts), byte for byte the text of gatewayJsonReference.
+ * compiled per-type writers (json-compiled.ts, which escape for HTML as they write), byte for byte the text of
+ * gatewayJsonReference.
  */
 export function gatewayJson(desc: DescMessage, msg: Message, opts: GatewayJsonOptions = NO_OPTIONS): string {
-  return goHtmlEscape(compiledOf(opts).text(desc, msg));
+  return compiledOf(opts).text(desc, msg);
 }

@@ -4,6 +4,7 @@ import { type UnixMs, unixMs } from "../core/brand.js";
 import { be64, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import type { KVStore } from "../core/kv.js";
+import { decodeMessage } from "../core/proto-decode.js";
 import {
   type Deposit,
   DepositSchema,
@@ -93,7 +94,7 @@ export const msOf = (t: Proposal["submitTime"]): UnixMs => unixMs(t === undefine
 
 export function getProposal(ctx: Ctx, id: bigint): Proposal | undefined {
   const v = store(ctx).get(proposalKey(id));
-  return v === undefined ? undefined : fromBinary(ProposalSchema, v);
+  return v === undefined ? undefined : decodeMessage(ProposalSchema, v);
 }
 
 export function setProposal(ctx: Ctx, p: Proposal): void {

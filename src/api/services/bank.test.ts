@@ -1,14 +1,20 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { simulatedNode } from "../../../test/kit/node-fixture.js";
 import { addressOfName } from "../../core/address.js";
+import { utf8 } from "../../core/bytes.js";
 import {
   QueryAllBalancesRequestSchema,
   QueryAllBalancesResponseSchema,
   QueryBalanceRequestSchema,
 } from "../../gen/chain/bank/v1beta1/query_pb.js";
+import { PageRequestSchema } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
+import { collectionPaginate } from "../../store/collection-paginate.js";
 import { inProcessQuery } from "../in-process.js";
 import { abciQuery } from "../rpc/abci-query.js";
+import { page } from "./bank.js";
 
 // The reference: x/bank/keeper/grpc_query.go (Cosmos SDK v0.50), served by `chainsim serve` (this backend) and the
 // devnet (src/devnet/rest.test.ts) through the same service.
@@ -80,5 +86,47 @@ describe("chain.bank.v1beta1.Query", () => {
       18,
       "rpc error: code = InvalidArgument desc = invalid denom: : invalid request",
     ]);
+  });
+
+  it("checks an address on every request: a bad one fails however often it or a good one was asked before", () => {
+    const bad = `${val1.slice(0, -1)}${val1.endsWith("q") ? "p" : "q"}`;
+    for (let i = 0; i < 3; i++) {
+      expect(get(`${B}/balances/${val1}`).status).toBe(200);
+      expect(get(`${B}/balances/${bad}`)).toMatchObject({ status: 400, body: { code: 3 } });
+    }
+  });
+
+  it("pages coins as collectionPaginate does, the default page of up to 100 coins included", () => {
+    const denom = fc.stringMatching(/^[a-z][a-z0-9]{2,6}$/);
+    // Few coins, or about the default limit of 100 (either side of it).
+    const denoms = fc.oneof(
+      fc.uniqueArray(denom, { maxLength: 5 }),
+      fc.uniqueArray(denom, { minLength: 98, maxLength: 103 }),
+    );
+    const request = fc.option(
+      fc.record({
+        limit: fc.constantFrom(0n, 1n, 3n, 100n),
+        offset: fc.constantFrom(0n, 2n),
+        countTotal: fc.boolean(),
+        reverse: fc.boolean(),
+      }),
+      { nil: undefined },
+    );
+    fc.assert(
+      fc.property(denoms, request, (ds, r) => {
+        const coins = [...ds].sort().map((denom, i) => ({ denom, amount: BigInt(i + 1) }));
+        const req = r === undefined ? undefined : create(PageRequestSchema, r);
+        const want = collectionPaginate(
+          coins.map((c) => ({ key: utf8(c.denom), value: c })),
+          req,
+        );
+        const got = page(coins, req, Code.InvalidArgument, "");
+        expect(got.ok && want.ok).toBe(true);
+        if (!got.ok || !want.ok) return;
+        expect(got.value.coins.map((c) => c.denom)).toEqual(want.value.results.map((c) => c.denom));
+        expect(got.value.pagination).toEqual({ nextKey: want.value.page.nextKey, total: want.value.page.total });
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { type Coins, isValidDenom } from "../../bank/coins.js";
 import { BANK_STORE, BankKeeper } from "../../bank/keeper.js";
+import { BoundedCache } from "../../core/bounded-cache.js";
 import { utf8 } from "../../core/bytes.js";
 import { err, ok, type Result } from "../../core/errors.js";
 import {
@@ -15,7 +16,7 @@ import {
 } from "../../gen/chain/bank/v1beta1/query_pb.js";
 import type { PageRequest } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
 import { addressProblem } from "../../gov/address-check.js";
-import { collectionPaginate } from "../../store/collection-paginate.js";
+import { collectionPaginate, DEFAULT_PAGE_LIMIT } from "../../store/collection-paginate.js";
 import { type BoundService, bindService, type HandlerError, statusError } from "../backend.js";
 
 /**
@@ -32,7 +33,19 @@ import { type BoundService, bindService, type HandlerError, statusError } from "
 const invalid = (message: string): HandlerError => statusError(Code.InvalidArgument, message);
 const coinsOut = (cs: Coins) => cs.map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
 
-function page(coins: Coins, request: PageRequest | undefined, code: Code, prefix: string) {
+const EMPTY_KEY = new Uint8Array();
+
+/** Whether a page request asks for the default page: no key, offset or limit, not reversed (limit 0 counts). */
+const isDefaultPage = (r: PageRequest | undefined): boolean =>
+  r === undefined || (r.key.length === 0 && r.offset === 0n && r.limit === 0n && !r.reverse);
+
+/** One page of coins by denom: `collectionPaginate` over the coins keyed by denom, its error as `code`. */
+export function page(coins: Coins, request: PageRequest | undefined, code: Code, prefix: string) {
+  // The default page of at most DEFAULT_PAGE_LIMIT coins is every coin, no next key, the count as total: what
+  // collectionPaginate answers (limit 0 is the default limit with count_total on), without encoding each denom's key.
+  if (isDefaultPage(request) && coins.length <= Number(DEFAULT_PAGE_LIMIT)) {
+    return ok({ coins: coinsOut(coins), pagination: { nextKey: EMPTY_KEY, total: BigInt(coins.length) } });
+  }
   const r = collectionPaginate(
     coins.map((c) => ({ key: utf8(c.denom), value: c })),
     request,
@@ -44,24 +57,35 @@ function page(coins: Coins, request: PageRequest | undefined, code: Code, prefix
   });
 }
 
-function checkAddress(address: string, prefix: string): Result<void, HandlerError> {
-  const problem = addressProblem(address, prefix);
-  return problem === undefined ? ok(undefined) : err(invalid(`invalid address: ${problem}`));
+/** Valid addresses remembered per service (so per prefix); an address's validity never depends on the chain's state. */
+const VALID_ADDRESSES_MAX = 4096;
+
+/** The address check of a chain whose accounts carry the bech32 `prefix`: valid addresses are remembered (bounded). */
+function addressChecker(prefix: string): (address: string) => Result<void, HandlerError> {
+  const valid = new BoundedCache<string, true>(VALID_ADDRESSES_MAX);
+  return (address) => {
+    if (valid.get(address) === true) return ok(undefined);
+    const problem = addressProblem(address, prefix);
+    if (problem !== undefined) return err(invalid(`invalid address: ${problem}`));
+    valid.set(address, true);
+    return ok(undefined);
+  };
 }
 
 /** The bank query service of a chain whose accounts carry the bech32 `prefix`. */
 export function bankQueryService(prefix: string): BoundService {
   const bank = new BankKeeper(BANK_STORE, prefix);
+  const checkAddress = addressChecker(prefix);
   return bindService(Query, {
     balance(ctx, req) {
       if (!isValidDenom(req.denom)) return err(invalid(`invalid denom: ${req.denom}`));
-      const a = checkAddress(req.address, prefix);
+      const a = checkAddress(req.address);
       if (!a.ok) return a;
       const amount = bank.balance(ctx, req.address, req.denom);
       return ok(create(QueryBalanceResponseSchema, { balance: { denom: req.denom, amount: amount.toString() } }));
     },
     allBalances(ctx, req) {
-      const a = checkAddress(req.address, prefix);
+      const a = checkAddress(req.address);
       if (!a.ok) return a;
       const p = page(bank.allBalances(ctx, req.address), req.pagination, Code.InvalidArgument, "paginate: ");
       return p.ok
@@ -69,7 +93,7 @@ export function bankQueryService(prefix: string): BoundService {
         : p;
     },
     spendableBalances(ctx, req) {
-      const a = checkAddress(req.address, prefix);
+      const a = checkAddress(req.address);
       if (!a.ok) return a;
       const p = page(bank.allBalances(ctx, req.address), req.pagination, Code.InvalidArgument, "paginate: ");
       return p.ok
