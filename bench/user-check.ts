@@ -1,0 +1,99 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * What a user's `chainsim check --runs USER_RUNS --workers 1` costs (harness.bench.ts prints it): a fresh process's
+ * wall time and CPU, all threads and the main thread.
+ */
+
+/** Runs per property of the user's campaign (`chainsim check`'s default). */
+export const USER_RUNS = 100;
+
+/**
+ * CPU time (user + system, ms) of this process's waited-for children, from /proc/self/stat (`cutime`, `cstime`, in
+ * Linux's fixed 100 ticks per second); undefined where there is no /proc.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of stat(5); the slice starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system, ms) of one thread from its /proc stat line (fields 14 and 15, 100 ticks per second). */
+function statCpuMs(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time (ms) of the calling thread (this process's main thread), from /proc/thread-self; undefined without it. */
+export function mainThreadCpuMs(): number | undefined {
+  try {
+    return statCpuMs(readFileSync("/proc/thread-self/stat", "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** How often the user check's main thread CPU is sampled: its last sample misses at most this much of its end. */
+const THREAD_POLL_MS = 20;
+
+export interface UserCheck {
+  runs: number;
+  ms: number;
+  campaignRunsPerS: number;
+  cpuMs: number | undefined;
+  mainThreadCpuMs: number | undefined;
+}
+
+/**
+ * `chainsim check --runs USER_RUNS --workers 1` as a user runs it: a fresh process, timed from spawn to exit, with
+ * its CPU time (the bench's other children have ended by then, so the difference is this child's), and its main
+ * thread's CPU time sampled from /proc/<pid>/task/<pid>/stat every THREAD_POLL_MS while it runs (the rest of its CPU
+ * is V8's background threads: the optimising compiler, which on a quiet 2-core machine has the other core, and GC
+ * helpers).
+ */
+export async function userCheck(seed: number): Promise<UserCheck> {
+  const dir = mkdtempSync(join(tmpdir(), "chainsim-bench-"));
+  try {
+    const args = ["bin/chainsim.js", "check", "--runs", String(USER_RUNS), "--workers", "1", "--seed", String(seed)];
+    const flags = ["--no-page", "--json", "--report-dir", dir, "--regressions-dir", dir];
+    const cpu0 = childrenCpuMs();
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [...args, ...flags], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr = (stderr + d).slice(-2000);
+    });
+    let mainMs: number | undefined;
+    const poll = setInterval(() => {
+      try {
+        mainMs = statCpuMs(readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, "utf8"));
+      } catch {
+        // Gone or no /proc: keep the last sample.
+      }
+    }, THREAD_POLL_MS);
+    const status = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    clearInterval(poll);
+    const ms = performance.now() - t0;
+    const cpu1 = childrenCpuMs();
+    if (status !== 0 && status !== 1) throw new Error(`chainsim check exited ${status}: ${stderr.slice(-500)}`);
+    const out = JSON.parse(stdout) as { runs: number; runsPerS: number; verdict: string };
+    if (out.verdict !== "passed")
+      process.stderr.write(`harness: warning: the user's campaign at seed ${seed} did not pass (${out.verdict})\n`);
+    const cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
+    return { runs: out.runs, ms, campaignRunsPerS: out.runsPerS, cpuMs, mainThreadCpuMs: mainMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
