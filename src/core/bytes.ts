@@ -46,6 +46,27 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+/**
+ * `compareBytes(utf8(a), utf8(b))` (Go's `sort.Strings` order, byte order of the UTF-8 encodings) without encoding
+ * either string. UTF-8 byte order is code point order, and UTF-16 code unit order agrees with it wherever the first
+ * differing units are both below the surrogates (U+D800); anything else (a surrogate, U+E000 and up) falls back to
+ * the encodings, where a lone surrogate becomes U+FFFD as TextEncoder writes it.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return compareBytes(utf8(a), utf8(b));
+  }
+  // One string is a prefix of the other in code units. Its UTF-8 comes first even when its last unit is a high
+  // surrogate the longer one pairs: alone it is U+FFFD (EF BF BD), below any 4-byte sequence (F0 and up).
+  if (a.length === b.length) return 0;
+  return a.length < b.length ? -1 : 1;
+}
+
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
