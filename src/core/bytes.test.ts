@@ -93,3 +93,22 @@ describe("compareUtf8", () => {
     expect([...names].sort(compareUtf8)).toEqual(byBytes);
   });
 });
+
+describe("utf8", () => {
+  const encoder = new TextEncoder();
+  it("equals TextEncoder's encoding for any string, short ASCII (its own path) or not", () => {
+    const ascii = fc.string({
+      unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+      maxLength: 80,
+    });
+    const units = fc
+      .array(fc.constantFrom(0x00, 0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdc00, 0xffff), { maxLength: 70 })
+      .map((u) => String.fromCharCode(...u));
+    fc.assert(
+      fc.property(fc.oneof(ascii, units, fc.string({ unit: "binary", maxLength: 70 })), (s) => {
+        expect(utf8(s)).toEqual(encoder.encode(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -3,8 +3,25 @@
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { fatal: false });
 
-export const utf8 = (s: string): Uint8Array => textEncoder.encode(s);
-/** Up to this many bytes, fromUtf8 checks for ASCII and builds the string itself (TextDecoder's call costs more). */
+/**
+ * The UTF-8 encoding of `s`, as TextEncoder writes it (a lone surrogate becomes U+FFFD). Up to ASCII_FAST_MAX
+ * characters, an ASCII string (store keys, denoms, module and plan names) is copied unit by unit: TextEncoder's
+ * call costs more than the copy.
+ */
+export function utf8(s: string): Uint8Array {
+  if (s.length > ASCII_FAST_MAX) return textEncoder.encode(s);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return textEncoder.encode(s);
+    out[i] = c;
+  }
+  return out;
+}
+/**
+ * Up to this many bytes, fromUtf8 checks for ASCII and builds the string itself (TextDecoder's call costs more);
+ * up to this many characters, utf8 does the same the other way.
+ */
 const ASCII_FAST_MAX = 64;
 
 /**
