@@ -6,7 +6,7 @@ import { type PlainError, plain } from "../core/errors.js";
 import { type GoJsonNode, goFoldName, goJsonQuote, goKindName, parseGoJson } from "../core/go/json.js";
 import { goTimeUnmarshalJson } from "../core/go/time.js";
 import { copyMessage } from "../core/message-copy.js";
-import { type Plan, PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
+import type { Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 import { makePlan } from "./plan.js";
 
 /**
