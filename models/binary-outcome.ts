@@ -2,7 +2,7 @@
  * Predicts what a scenario binary's upgrade handler does, from the RunMigrations rules of docs/fidelity.md §2.7
  * and the binary shape of docs/scenario-format.md §2. Pure data in, pure data out.
  */
-import { compareBytes, utf8 } from "../src/core/bytes.js";
+import { compareUtf8 } from "../src/core/bytes.js";
 
 /** Module name → consensus version. */
 export type VersionMap = Readonly<Record<string, number>>;
@@ -43,7 +43,7 @@ export const DEFAULT_FAIL_MESSAGE = "upgrade handler failed";
 const has = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Go's sort.Strings order: byte order of the UTF-8 encodings. */
-export const compareNames = (a: string, b: string): number => compareBytes(utf8(a), utf8(b));
+export const compareNames = (a: string, b: string): number => compareUtf8(a, b);
 
 /** The binary's module manager version map: its modules plus the defaults (listed values win). */
 export function binaryModules(def: BinaryDefinition): VersionMap {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { be64, fromUtf8, readBe64, toHex } from "./bytes.js";
+import { be64, compareBytes, compareUtf8, fromUtf8, readBe64, toHex, utf8 } from "./bytes.js";
 
 /** sdk.Uint64ToBigEndian as first written: through a BigInt and a DataView. */
 function be64Reference(n: bigint | number): Uint8Array {
@@ -67,5 +67,48 @@ describe("readBe64 and fromUtf8 fast paths", () => {
       }),
     );
     expect(fromUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))).toBe("a");
+  });
+});
+
+describe("compareUtf8", () => {
+  // Code units from a small alphabet around the surrogates and U+E000, so that strings share prefixes and differ
+  // exactly where the shortcut must hand over to the encodings (lone and paired surrogates included).
+  const unit = fc.constantFrom(0x41, 0x7a, 0xe9, 0x7ff, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xffff);
+  const str = fc.array(unit, { maxLength: 6 }).map((u) => String.fromCharCode(...u));
+  const sign = (n: number) => Math.sign(n);
+
+  it("orders strings as the byte order of their UTF-8 encodings, surrogates included", () => {
+    fc.assert(
+      fc.property(fc.oneof(str, fc.string({ unit: "binary" })), fc.oneof(str, fc.string()), (a, b) => {
+        expect(sign(compareUtf8(a, b))).toBe(sign(compareBytes(utf8(a), utf8(b))));
+        expect(sign(compareUtf8(b, a))).toBe(sign(compareBytes(utf8(b), utf8(a))));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("sorts module names as Go's sort.Strings does", () => {
+    const names = ["upgrade", "bank", "Gov", "gov", "é", "z", "\u{1f600}", "\ue000", ""];
+    const byBytes = [...names].sort((a, b) => compareBytes(utf8(a), utf8(b)));
+    expect([...names].sort(compareUtf8)).toEqual(byBytes);
+  });
+});
+
+describe("utf8", () => {
+  const encoder = new TextEncoder();
+  it("equals TextEncoder's encoding for any string, short ASCII (its own path) or not", () => {
+    const ascii = fc.string({
+      unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+      maxLength: 80,
+    });
+    const units = fc
+      .array(fc.constantFrom(0x00, 0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdc00, 0xffff), { maxLength: 70 })
+      .map((u) => String.fromCharCode(...u));
+    fc.assert(
+      fc.property(fc.oneof(ascii, units, fc.string({ unit: "binary", maxLength: 70 })), (s) => {
+        expect(utf8(s)).toEqual(encoder.encode(s));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -3,8 +3,25 @@
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { fatal: false });
 
-export const utf8 = (s: string): Uint8Array => textEncoder.encode(s);
-/** Up to this many bytes, fromUtf8 checks for ASCII and builds the string itself (TextDecoder's call costs more). */
+/**
+ * The UTF-8 encoding of `s`, as TextEncoder writes it (a lone surrogate becomes U+FFFD). Up to ASCII_FAST_MAX
+ * characters, an ASCII string (store keys, denoms, module and plan names) is copied unit by unit: TextEncoder's
+ * call costs more than the copy.
+ */
+export function utf8(s: string): Uint8Array {
+  if (s.length > ASCII_FAST_MAX) return textEncoder.encode(s);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return textEncoder.encode(s);
+    out[i] = c;
+  }
+  return out;
+}
+/**
+ * Up to this many bytes, fromUtf8 checks for ASCII and builds the string itself (TextDecoder's call costs more);
+ * up to this many characters, utf8 does the same the other way.
+ */
 const ASCII_FAST_MAX = 64;
 
 /**
@@ -44,6 +61,27 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
     if (d !== 0) return d < 0 ? -1 : 1;
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/**
+ * `compareBytes(utf8(a), utf8(b))` (Go's `sort.Strings` order, byte order of the UTF-8 encodings) without encoding
+ * either string. UTF-8 byte order is code point order, and UTF-16 code unit order agrees with it wherever the first
+ * differing units are both below the surrogates (U+D800); anything else (a surrogate, U+E000 and up) falls back to
+ * the encodings, where a lone surrogate becomes U+FFFD as TextEncoder writes it.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return compareBytes(utf8(a), utf8(b));
+  }
+  // One string is a prefix of the other in code units. Its UTF-8 comes first even when its last unit is a high
+  // surrogate the longer one pairs: alone it is U+FFFD (EF BF BD), below any 4-byte sequence (F0 and up).
+  if (a.length === b.length) return 0;
+  return a.length < b.length ? -1 : 1;
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

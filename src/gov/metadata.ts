@@ -1,3 +1,5 @@
+import { BoundedCache } from "../core/bounded-cache.js";
+
 /**
  * The reference decodes proposal metadata with Go's `json.Unmarshal` into `{title, authors, summary, details,
  * proposal_forum_url, vote_option_context}`. When that succeeds, title and summary must equal the message's;
@@ -6,6 +8,22 @@
  * Returns the decoded title and summary, or undefined when the metadata does not decode.
  */
 export function decodeProposalMetadata(metadata: string): { title: string; summary: string } | undefined {
+  if (metadata.length > METADATA_MEMO_CHARS_MAX) return decodeUncached(metadata);
+  const d = decodedCache.getOrCompute(metadata, (m) => decodeUncached(m) ?? null);
+  return d === null ? undefined : { title: d.title, summary: d.summary };
+}
+
+const DECODED_MAX = 1024;
+const METADATA_MEMO_CHARS_MAX = 1024;
+/**
+ * Memo of `decodeUncached`, a pure function of the string: every MsgSubmitProposal with metadata asks, and the
+ * harness submits a few distinct metadata strings many times. Only strings up to METADATA_MEMO_CHARS_MAX are
+ * held (the default `max_metadata_len` is 255), so the table's size stays small whatever is submitted.
+ */
+const decodedCache = new BoundedCache<string, { readonly title: string; readonly summary: string } | null>(DECODED_MAX);
+
+/** decodeProposalMetadata without the memo (exported for its equivalence test). */
+export function decodeUncached(metadata: string): { title: string; summary: string } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(metadata);

@@ -4,7 +4,7 @@ import type { Prediction } from "../../models/oracle.js";
 import type { QueryBackend } from "../api/backend.js";
 import { runQuery } from "../api/height.js";
 import { nodeBackend } from "../api/node-backend.js";
-import { compareBytes, utf8 } from "../core/bytes.js";
+import { compareUtf8 } from "../core/bytes.js";
 import {
   Query,
   QueryAppliedPlanRequestSchema,
@@ -69,7 +69,7 @@ export function describeQuery(q: UpgradeQuery): string {
   }
 }
 
-const byteOrder = (a: string, b: string): number => compareBytes(utf8(a), utf8(b));
+const byteOrder = (a: string, b: string): number => compareUtf8(a, b);
 
 /** Names no module of `known` has: a known name without its last character, and with one added. */
 function absentNames(known: readonly string[]): readonly string[] {

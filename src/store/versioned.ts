@@ -60,6 +60,14 @@ export class VersionedMultiStore implements CommitMultiStore {
   readonly #hashes = new ContentHashes();
   /** The last execution key with the parts it was built from (see executionKey). */
   #key: ExecutionKeyMemo | undefined;
+  /** The last answer of #liveCoversCommitted with what it was computed from. */
+  #covers:
+    | {
+        readonly committed: ReadonlyMap<string, Uint8Array>;
+        readonly live: readonly string[];
+        readonly covers: boolean;
+      }
+    | undefined;
 
   /** Opens the stores over `opts.backend` (default: a new empty one). `origin`: only for this class's own copies. */
   constructor(opts: VersionedMultiStoreOptions, origin?: Origin) {
@@ -195,9 +203,7 @@ export class VersionedMultiStore implements CommitMultiStore {
     const c = this.#c;
     if (c.history === undefined || !this.isWorkingClean()) return undefined;
     const mountedKey = (this.#mountedKey ??= sortNames(this.#mounted).join(","));
-    const [history, latest, earliest, compacted] = [c.history, c.latest, c.earliest, c.compacted];
-    const parts = { history, latest, earliest, compacted, initialVersion: c.initialVersion, pruning: c.pruning };
-    this.#key = executionKeyOf(this.#key, { ...parts, mountedKey, live: this.#liveSorted });
+    this.#key = executionKeyOf(this.#key, c, mountedKey, this.#liveSorted);
     return this.#key.text;
   }
 
@@ -205,8 +211,21 @@ export class VersionedMultiStore implements CommitMultiStore {
   isWorkingClean(): boolean {
     if (this.#pendingMoves.length > 0) return false;
     for (const c of this.#working.values()) if (!c.isClean()) return false;
-    for (const name of this.#c.committed.keys()) if (!this.#working.has(name)) return false;
-    return true;
+    return this.#liveCoversCommitted();
+  }
+
+  /**
+   * Every committed store is live. Memoized on the identities of the committed map (replaced, never mutated, by a
+   * commit that changed it) and of the live names (replaced whenever the working stores change).
+   */
+  #liveCoversCommitted(): boolean {
+    const committed = this.#c.committed;
+    const m = this.#covers;
+    if (m !== undefined && m.committed === committed && m.live === this.#liveSorted) return m.covers;
+    let covers = true;
+    for (const name of committed.keys()) if (!this.#working.has(name)) covers = false;
+    this.#covers = { committed, live: this.#liveSorted, covers };
+    return covers;
   }
 
   /**

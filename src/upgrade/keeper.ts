@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { be64, compareBytes, readBe64, utf8 } from "../core/bytes.js";
+import { be64, compareUtf8, readBe64 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import {
   type ChainError,
@@ -71,7 +71,7 @@ export type ReadUpgradeInfoResult =
 
 /** Go `sort.Strings` order: byte order of the UTF-8 encodings. */
 // Stryker disable next-line ArrowFunction: the store's content and app hash do not depend on the order of writes
-const byteCompare = (a: string, b: string): number => compareBytes(utf8(a), utf8(b));
+const byteCompare = (a: string, b: string): number => compareUtf8(a, b);
 
 /**
  * The upgrade keeper (reference x/upgrade/keeper). State lives in the `upgrade` store of the context; handlers,

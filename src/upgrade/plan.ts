@@ -1,6 +1,8 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
+import { BoundedCache } from "../core/bounded-cache.js";
 import { err, ok, type PlainError, plain, type Result, type SdkError, SdkErrors, wrap } from "../core/errors.js";
+import { copyMessage } from "../core/message-copy.js";
 import { type Plan, PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 
 /**
@@ -51,6 +53,24 @@ export function encodePlan(plan: Plan): Uint8Array {
  * are errors. The decoded time is kept as written (the zero time when absent).
  */
 export function decodePlan(bytes: Uint8Array): Result<Plan, PlainError> {
+  if (bytes.length > PLAN_MEMO_BYTES_MAX) return decodePlanUncached(bytes);
+  const d = decodedPlans.getOrCompute(latin1Of(bytes), () => decodePlanUncached(bytes));
+  // Each caller gets its own plan (a message is mutable); an error is plain data, never written to.
+  return d.ok ? ok(copyMessage(d.value)) : d;
+}
+
+/**
+ * decodePlan memoised by the stored bytes: the plan is read several times per block and node (before and after the
+ * PreBlocker, by the PreBlocker itself) and changes only when a plan is scheduled or cleared. Plans up to
+ * PLAN_MEMO_BYTES_MAX bytes, at most PLANS_MAX of them.
+ */
+const PLANS_MAX = 1024;
+const PLAN_MEMO_BYTES_MAX = 1024;
+const decodedPlans = new BoundedCache<string, Result<Plan, PlainError>>(PLANS_MAX);
+const latin1Of = (b: Uint8Array): string => String.fromCharCode.apply(null, b as unknown as number[]);
+
+/** decodePlan without the memo (exported for its equivalence test). */
+export function decodePlanUncached(bytes: Uint8Array): Result<Plan, PlainError> {
   let plan: Plan;
   try {
     plan = fromBinary(PlanSchema, bytes);

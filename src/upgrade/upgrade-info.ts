@@ -1,11 +1,12 @@
-import { clone, create } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
 import { BoundedCache } from "../core/bounded-cache.js";
 import { utf8 } from "../core/bytes.js";
 import { type PlainError, plain } from "../core/errors.js";
 import { type GoJsonNode, goFoldName, goJsonQuote, goKindName, parseGoJson } from "../core/go/json.js";
 import { goTimeUnmarshalJson } from "../core/go/time.js";
-import { type Plan, PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
+import { copyMessage } from "../core/message-copy.js";
+import type { Plan } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 import { makePlan } from "./plan.js";
 
 /**
@@ -76,9 +77,7 @@ function fieldOf(key: string): Field | undefined {
 export function parseUpgradeInfoJson(text: string): UpgradeInfoDecode {
   const d = decoded.getOrCompute(text, decodeUncached);
   // Each caller gets its own plan (a message is mutable); the errors are plain data, never written to.
-  return d.ok
-    ? { ok: true, value: clone(PlanSchema, d.value) }
-    : { ok: false, error: d.error, plan: clone(PlanSchema, d.plan) };
+  return d.ok ? { ok: true, value: copyMessage(d.value) } : { ok: false, error: d.error, plan: copyMessage(d.plan) };
 }
 
 /**
