@@ -2,7 +2,6 @@ import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { type Coins, isValidDenom } from "../../bank/coins.js";
 import { BANK_STORE, BankKeeper } from "../../bank/keeper.js";
-import { BoundedCache } from "../../core/bounded-cache.js";
 import { utf8 } from "../../core/bytes.js";
 import { err, ok, type Result } from "../../core/errors.js";
 import {
@@ -57,18 +56,14 @@ export function page(coins: Coins, request: PageRequest | undefined, code: Code,
   });
 }
 
-/** Valid addresses remembered per service (so per prefix); an address's validity never depends on the chain's state. */
-const VALID_ADDRESSES_MAX = 4096;
-
-/** The address check of a chain whose accounts carry the bech32 `prefix`: valid addresses are remembered (bounded). */
+/**
+ * The address check of a chain whose accounts carry the bech32 `prefix` (the bech32 decode behind it is memoised,
+ * bounded, in gov/address-check.ts: an address's validity never depends on the chain's state).
+ */
 function addressChecker(prefix: string): (address: string) => Result<void, HandlerError> {
-  const valid = new BoundedCache<string, true>(VALID_ADDRESSES_MAX);
   return (address) => {
-    if (valid.get(address) === true) return ok(undefined);
     const problem = addressProblem(address, prefix);
-    if (problem !== undefined) return err(invalid(`invalid address: ${problem}`));
-    valid.set(address, true);
-    return ok(undefined);
+    return problem === undefined ? ok(undefined) : err(invalid(`invalid address: ${problem}`));
   };
 }
 
