@@ -15,7 +15,7 @@ import { commandArbitraries } from "../src/harness/commands-arbitraries.js";
 import { sidecarArb } from "../src/harness/run-property.js";
 import { SHARED_PREFIX_DEFAULTS } from "../src/harness/shared-prefix.js";
 import { type BenchResult, median, result } from "./bench.js";
-import { mainThreadCpuMs, USER_RUNS, userCheck } from "./user-check.js";
+import { mainThreadCpuMs, USER_RUNS, type UserCheck, userCheck } from "./user-check.js";
 
 /**
  * Harness throughput: runs per second of the default property campaign (every property, full generated command
@@ -181,23 +181,7 @@ export async function run(): Promise<BenchResult[]> {
     `harness: shared prefixes (${JSON.stringify(SHARED_PREFIX_DEFAULTS)}), seeds ${TIMED_SEEDS.join(", ")}: ${shared.rates.map((r) => r.toFixed(1)).join(", ")} runs/s, median ${shared.runsPerS.toFixed(1)} against ${harnessRunsPerS.toFixed(1)} independent; ${shared.runsPerCpuS.toFixed(1)} runs per CPU-second against ${(h.runs / (harnessCpuMs / 1000)).toFixed(1)}\n`,
   );
   const user = await userCheck(SEED);
-  process.stderr.write(
-    `harness: a user's \`chainsim check --runs ${USER_RUNS} --workers 1\`: ${user.runs} runs in ${user.ms.toFixed(0)} ms from spawn to exit = ${(user.runs / (user.ms / 1000)).toFixed(1)} runs/s (the campaign alone: ${user.campaignRunsPerS.toFixed(1)} runs/s)\n`,
-  );
-  if (user.cpuMs !== undefined) {
-    const warmMsPerRun = harnessCpuMs / h.runs;
-    const userMsPerRun = user.cpuMs / user.runs;
-    process.stderr.write(
-      `harness: the user's check in CPU: ${user.cpuMs.toFixed(0)} ms = ${userMsPerRun.toFixed(2)} ms per run, against ${warmMsPerRun.toFixed(2)} ms per run warm: ${(warmMsPerRun / userMsPerRun).toFixed(3)}x\n`,
-    );
-  }
-  if (user.mainThreadCpuMs !== undefined && harnessMainCpuMs !== undefined) {
-    const warmMsPerRun = harnessMainCpuMs / h.runs;
-    const userMsPerRun = user.mainThreadCpuMs / user.runs;
-    process.stderr.write(
-      `harness: the user's check's main thread in CPU (what bounds its wall time when V8's background threads have the other core): ${user.mainThreadCpuMs.toFixed(0)} ms = ${userMsPerRun.toFixed(2)} ms per run, against ${warmMsPerRun.toFixed(2)} ms per run warm: ${(warmMsPerRun / userMsPerRun).toFixed(3)}x\n`,
-    );
-  }
+  reportUserCheck(user, { runs: h.runs, cpuMs: harnessCpuMs, mainCpuMs: harnessMainCpuMs });
   const all = await allCores(campaign);
   process.stderr.write(
     `harness: ${all.threads} worker threads: ${all.runs} runs in ${all.ms.toFixed(0)} ms = ${(all.runs / (all.ms / 1000)).toFixed(1)} runs/s\n`,
@@ -209,6 +193,30 @@ export async function run(): Promise<BenchResult[]> {
     result("harness-user-check-runs-per-s", user.runs / (user.ms / 1000), "runs/s", harnessRunsPerS),
     result("harness-runs-per-s-shared-prefixes", shared.runsPerS, "runs/s", harnessRunsPerS),
   ];
+}
+
+/** The user's check on stderr: its wall rate, then its CPU (all threads, then the main thread) against the warm campaign's. */
+function reportUserCheck(
+  user: UserCheck,
+  warm: { readonly runs: number; readonly cpuMs: number; readonly mainCpuMs: number | undefined },
+): void {
+  process.stderr.write(
+    `harness: a user's \`chainsim check --runs ${USER_RUNS} --workers 1\`: ${user.runs} runs in ${user.ms.toFixed(0)} ms from spawn to exit = ${(user.runs / (user.ms / 1000)).toFixed(1)} runs/s (the campaign alone: ${user.campaignRunsPerS.toFixed(1)} runs/s)\n`,
+  );
+  if (user.cpuMs !== undefined) {
+    const warmMsPerRun = warm.cpuMs / warm.runs;
+    const userMsPerRun = user.cpuMs / user.runs;
+    process.stderr.write(
+      `harness: the user's check in CPU: ${user.cpuMs.toFixed(0)} ms = ${userMsPerRun.toFixed(2)} ms per run, against ${warmMsPerRun.toFixed(2)} ms per run warm: ${(warmMsPerRun / userMsPerRun).toFixed(3)}x\n`,
+    );
+  }
+  if (user.mainThreadCpuMs !== undefined && warm.mainCpuMs !== undefined) {
+    const warmMsPerRun = warm.mainCpuMs / warm.runs;
+    const userMsPerRun = user.mainThreadCpuMs / user.runs;
+    process.stderr.write(
+      `harness: the user's check's main thread in CPU (what bounds its wall time when V8's background threads have the other core): ${user.mainThreadCpuMs.toFixed(0)} ms = ${userMsPerRun.toFixed(2)} ms per run, against ${warmMsPerRun.toFixed(2)} ms per run warm: ${(warmMsPerRun / userMsPerRun).toFixed(3)}x\n`,
+    );
+  }
 }
 
 /**
