@@ -214,6 +214,23 @@ describe("compiled protobuf decoder", () => {
     expect(compiledDecode(StructSchema, new Uint8Array())).toBeUndefined();
   });
 
+  it("reads strings from an input that is a view at an offset (an Any's payload), ASCII or not", () => {
+    const word = fc.constantFrom("stake", "", "é", "\u{1F600}", "<a&b>", "x".repeat(1030));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 4 }), fc.nat(8), (parts, pad) => {
+        const coin = { $typeName: CoinSchema.typeName, denom: parts.join(""), amount: parts.slice(1).join("-") };
+        const bytes = toBinary(CoinSchema, coin);
+        const framed = new Uint8Array(pad + bytes.length + 3).fill(0xff);
+        framed.set(bytes, pad);
+        const view = framed.subarray(pad, pad + bytes.length);
+        const decoded = compiledDecode(CoinSchema, view);
+        expect(decoded).toStrictEqual(fromBinary(CoinSchema, bytes));
+        expect(decoded?.denom).toBe(coin.denom);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("decodes the stored Proposal as fromBinary does over many random proposals", () => {
     holdsFor(ProposalSchema, 600);
   });

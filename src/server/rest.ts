@@ -94,7 +94,12 @@ function writeResponse(res: http.ServerResponse, r: GatewayResponse, bodyUnread 
   if (res.headersSent || res.destroyed) return;
   try {
     res.statusCode = r.status;
-    for (const [k, v] of r.headers) res.appendHeader(k, v);
+    // appendHeader validates a header and then, for a name not set yet, calls setHeader, which validates it again:
+    // setHeader directly for a first occurrence (the same header list on the wire).
+    for (const [k, v] of r.headers) {
+      if (res.hasHeader(k)) res.appendHeader(k, v);
+      else res.setHeader(k, v);
+    }
     if (r.close || bodyUnread) res.shouldKeepAlive = false;
     if (bodyUnread) {
       if (!res.hasHeader("Connection")) res.setHeader("Connection", "close");
