@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
@@ -41,6 +41,17 @@ export function mainThreadCpuMs(): number | undefined {
   }
 }
 
+/**
+ * The process whose main thread runs the campaign: on a machine of 4 cores or fewer bin/chainsim.js runs `check` in
+ * a child (V8's pool cut to cores − 1), whose main thread is the one to sample (undefined until it has started);
+ * otherwise the spawned process itself.
+ */
+function campaignPid(pid: number): number | undefined {
+  if (availableParallelism() > 4) return pid;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter(Boolean);
+  return children.length === 1 ? Number(children[0]) : undefined;
+}
+
 /** How often the user check's main thread CPU is sampled: its last sample misses at most this much of its end. */
 const THREAD_POLL_MS = 20;
 
@@ -76,9 +87,12 @@ export async function userCheck(seed: number): Promise<UserCheck> {
       stderr = (stderr + d).slice(-2000);
     });
     let mainMs: number | undefined;
+    let campaign: number | undefined;
     const poll = setInterval(() => {
       try {
-        mainMs = statCpuMs(readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, "utf8"));
+        campaign ??= campaignPid(child.pid!);
+        const pid = campaign ?? child.pid!;
+        mainMs = statCpuMs(readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8"));
       } catch {
         // Gone or no /proc: keep the last sample.
       }

@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -57,4 +58,39 @@ describe("chainsim in a shell", () => {
     expect(yaml.stderr.trim().split("\n")).toHaveLength(1);
     expect(yaml.stderr).toMatch(/YAML syntax error: .* at line \d+, column \d+/);
   }, 120_000);
+
+  it("runs `check` with V8's pool cut to cores − 1 on a machine of 4 cores or fewer, and passes a signal on", async () => {
+    const cli = spawn(
+      process.execPath,
+      [
+        "bin/chainsim.js",
+        "check",
+        "--runs",
+        "200",
+        "--seed",
+        "1",
+        "--no-page",
+        "--report-dir",
+        `${dir}/sig`,
+        "--regressions-dir",
+        `${dir}/sig`,
+      ],
+      { stdio: "ignore" },
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    const childrenFile = `/proc/${cli.pid}/task/${cli.pid}/children`;
+    const children = existsSync(childrenFile)
+      ? readFileSync(childrenFile, "utf8").trim().split(" ").filter(Boolean)
+      : [];
+    const cmdlines = children.map((c) => readFileSync(`/proc/${c}/cmdline`, "utf8").split("\0"));
+    const size = Math.max(1, availableParallelism() - 1);
+    if (!existsSync("/proc")) expect(children).toEqual([]);
+    else if (size < 4) expect(cmdlines).toEqual([expect.arrayContaining([`--v8-pool-size=${size}`, "check"])]);
+    else expect(cmdlines).toEqual([]);
+    cli.kill("SIGTERM");
+    const [code, signal] = await once(cli, "exit");
+    expect({ code, signal }).toEqual({ code: null, signal: "SIGTERM" });
+    for (const c of children)
+      expect(existsSync(`/proc/${c}/cmdline`) && readFileSync(`/proc/${c}/cmdline`, "utf8")).toBeFalsy();
+  }, 60_000);
 });
