@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { goHtmlEscape, type OrderedJson, stringifyGo } from "./json.js";
+import { type OrderedJson, stringifyGo } from "./json.js";
+import { goHtmlEscape } from "./json-compiled.js";
 
 /**
  * The JSON writer's plain-object path (JSON.stringify over plain objects) against the ordered writer it

@@ -15,7 +15,8 @@ import {
   PlanSchema,
 } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 import { ServerReflectionRequestSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
-import { DEFAULT_NON_NULLABLE, gatewayJson, goHtmlEscape, MarshalError } from "./json.js";
+import { DEFAULT_NON_NULLABLE, gatewayJson, MarshalError } from "./json.js";
+import { goHtmlEscape } from "./json-compiled.js";
 
 const opts = { nonNullable: DEFAULT_NON_NULLABLE };
 

@@ -243,8 +243,6 @@ export function renderMessage(desc: DescMessage, msg: Message, opts: GatewayJson
   return { entries };
 }
 
-export { goHtmlEscape };
-
 /** Marks a value whose key order a plain object would not keep (see plainOf). */
 const UNORDERED = Symbol("unordered");
 

@@ -1,7 +1,8 @@
 import { Code as GrpcCode } from "@connectrpc/connect";
 import type { Gateway, GatewayRequest, GatewayResponse } from "../api/gateway/gateway.js";
-import { gatewayJson, goHtmlEscape } from "../api/json.js";
+import { gatewayJson } from "../api/json.js";
 import { gatewayBodyFromJson } from "../api/json-body.js";
+import { goHtmlEscape } from "../api/json-compiled.js";
 import { NODE_JSON } from "../api/node-backend.js";
 import { grpcMessage } from "../core/errors.js";
 import { parseRequestTarget } from "../core/go/url.js";

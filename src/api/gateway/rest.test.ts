@@ -18,7 +18,7 @@ import { ModuleVersionSchema, PlanSchema } from "../../gen/chain/upgrade/v1beta1
 import { type ApiServers, startApiServers } from "../../server/server.js";
 import { newQueryServer } from "../../upgrade/query-server.js";
 import { type BoundService, bindService, type QueryBackend } from "../backend.js";
-import { goHtmlEscape } from "../json.js";
+import { goHtmlEscape } from "../json-compiled.js";
 
 type Headers = NonNullable<RawRequest["headers"]>;
 
