@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import autocannon from "autocannon";
-import { build } from "esbuild";
 import { CACHED_REQUESTS, CPU_PATH, UNCACHED_HEIGHTS } from "./api-requests.js";
 import { type BenchResult, median, result } from "./bench.js";
+import { bundleForBench } from "./bundle.js";
 
 /**
  * REST throughput and tail latency of a served simulated node: `current_plan` and `module_versions`, each with a
@@ -44,29 +44,8 @@ interface Servers {
   readonly stop: () => Promise<void>;
 }
 
-/** Where the bundled child goes: inside the repository, so that its external packages resolve from node_modules. */
-const SERVER_BUNDLE = "node_modules/.cache/chainsim-bench/api-server.mjs";
-
-/** bench/api-server.ts bundled as the CLI is (scripts/build-cli.mjs: same platform, target, externals, banner). */
-async function bundleServer(): Promise<string> {
-  await build({
-    entryPoints: ["bench/api-server.ts"],
-    outfile: SERVER_BUNDLE,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    external: ["classic-level", "piscina", "swagger-ui-dist", "tsx", "tsx/*", "@grpc/*", "esbuild"],
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-    logLevel: "warning",
-  });
-  return SERVER_BUNDLE;
-}
-
 async function startServers(): Promise<Servers> {
-  const child = spawn(process.execPath, [await bundleServer()], {
+  const child = spawn(process.execPath, [await bundleForBench("bench/api-server.ts", "api-server")], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const ports = await new Promise<Omit<Servers, "stop">>((resolve, reject) => {

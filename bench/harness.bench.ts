@@ -15,7 +15,14 @@ import { commandArbitraries } from "../src/harness/commands-arbitraries.js";
 import { sidecarArb } from "../src/harness/run-property.js";
 import { SHARED_PREFIX_DEFAULTS } from "../src/harness/shared-prefix.js";
 import { type BenchResult, median, result } from "./bench.js";
-import { mainThreadCpuMs, USER_RUNS, type UserCheck, userCheck } from "./user-check.js";
+import {
+  mainThreadCpuMs,
+  USER_RUNS,
+  type UserCampaignWarm,
+  type UserCheck,
+  userCampaignWarm,
+  userCheck,
+} from "./user-check.js";
 
 /**
  * Harness throughput: runs per second of the default property campaign (every property, full generated command
@@ -182,6 +189,8 @@ export async function run(): Promise<BenchResult[]> {
   );
   const user = await userCheck(SEED);
   reportUserCheck(user, { runs: h.runs, cpuMs: harnessCpuMs, mainCpuMs: harnessMainCpuMs });
+  const userWarm = await userCampaignWarm(SEED, WARM_UP_RUNS);
+  reportSameCampaign(user, userWarm);
   const all = await allCores(campaign);
   process.stderr.write(
     `harness: ${all.threads} worker threads: ${all.runs} runs in ${all.ms.toFixed(0)} ms = ${(all.runs / (all.ms / 1000)).toFixed(1)} runs/s\n`,
@@ -192,6 +201,12 @@ export async function run(): Promise<BenchResult[]> {
     result("harness-runs-per-s-cold", coldRunsPerS, "runs/s", harnessRunsPerS),
     result("harness-user-check-runs-per-s", user.runs / (user.ms / 1000), "runs/s", harnessRunsPerS),
     result("harness-runs-per-s-shared-prefixes", shared.runsPerS, "runs/s", harnessRunsPerS),
+    result(
+      "harness-user-check-vs-same-campaign-warm",
+      user.runs / (user.ms / 1000),
+      "runs/s",
+      userWarm.runs / (userWarm.ms / 1000),
+    ),
   ];
 }
 
@@ -217,6 +232,22 @@ function reportUserCheck(
       `harness: the user's check's main thread in CPU (what bounds its wall time when V8's background threads have the other core): ${user.mainThreadCpuMs.toFixed(0)} ms = ${userMsPerRun.toFixed(2)} ms per run, against ${warmMsPerRun.toFixed(2)} ms per run warm: ${(warmMsPerRun / userMsPerRun).toFixed(3)}x\n`,
     );
   }
+}
+
+/**
+ * The user's check against its own campaign warm in the same (bundled) build: what the fresh process alone costs,
+ * apart from the build (the warm figure above runs the sources through tsx) and the campaign's mix.
+ */
+function reportSameCampaign(user: UserCheck, warm: UserCampaignWarm): void {
+  const warmRunsPerS = warm.runs / (warm.ms / 1000);
+  const userRunsPerS = user.runs / (user.ms / 1000);
+  process.stderr.write(
+    `harness: the same campaign warm in the bundled build (after ${WARM_UP_RUNS} runs of another seed): ${warm.runs} runs in ${warm.ms.toFixed(0)} ms = ${warmRunsPerS.toFixed(1)} runs/s; the user's check from spawn to exit ${(userRunsPerS / warmRunsPerS).toFixed(3)}x of it, its campaign alone ${(user.campaignRunsPerS / warmRunsPerS).toFixed(3)}x\n`,
+  );
+  if (user.mainThreadCpuMs !== undefined && warm.mainThreadCpuMs !== undefined)
+    process.stderr.write(
+      `harness: main thread in CPU: the user's check ${user.mainThreadCpuMs.toFixed(0)} ms, the same campaign warm ${warm.mainThreadCpuMs.toFixed(0)} ms: ${(warm.mainThreadCpuMs / user.mainThreadCpuMs).toFixed(3)}x\n`,
+    );
 }
 
 /**

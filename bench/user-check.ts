@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { bundleForBench } from "./bundle.js";
 
 /**
  * What a user's `chainsim check --runs USER_RUNS --workers 1` costs (harness.bench.ts prints it): a fresh process's
@@ -110,4 +111,35 @@ export async function userCheck(seed: number): Promise<UserCheck> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export interface UserCampaignWarm {
+  runs: number;
+  ms: number;
+  mainThreadCpuMs: number | undefined;
+}
+
+/**
+ * The user's campaign (`check --runs USER_RUNS --workers 1 --seed <seed>`) warm, in the bundled code the user's
+ * check runs (bench/user-check-warm.ts, in a child after `warmUpRuns` runs of another seed): the same work in the
+ * same build as userCheck's, so the two differ only in the process being fresh.
+ */
+export async function userCampaignWarm(seed: number, warmUpRuns: number): Promise<UserCampaignWarm> {
+  const bundle = await bundleForBench("bench/user-check-warm.ts", "user-check-warm");
+  // The pool bin/chainsim.js gives `check` on a machine of 4 cores or fewer.
+  const cores = availableParallelism();
+  const pool = cores <= 4 ? [`--v8-pool-size=${Math.max(1, cores - 1)}`] : [];
+  const child = spawn(process.execPath, [...pool, bundle, String(seed), String(warmUpRuns)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  const status = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  if (status !== 0) throw new Error(`user-check-warm exited ${status}`);
+  const out = JSON.parse(stdout) as { runs: number; verdict: string; ms: number; mainThreadCpuMs: number | null };
+  if (out.verdict !== "passed")
+    process.stderr.write(`harness: warning: the user's campaign warm at seed ${seed} did not pass (${out.verdict})\n`);
+  return { runs: out.runs, ms: out.ms, mainThreadCpuMs: out.mainThreadCpuMs ?? undefined };
 }
