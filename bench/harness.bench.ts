@@ -56,6 +56,11 @@ import {
  * threads, which on the quiet 2-core machine with one worker have the other core, so the main thread's CPU is what
  * bounds the wall time there. The bench's own warm figure runs the sources through tsx, the user the pre-built CLI
  * (docs/performance.md, session 12, compares the two warm).
+ *
+ * `harness-user-check-vs-same-campaign-warm` is the same user's check against its own campaign (`--runs 100`, seed
+ * SEED, the CLI's defaults) run warm in the bundled build (bench/user-check-warm.ts, a child with the CLI's V8 pool,
+ * after WARM_UP_RUNS runs of another seed): the same work in the same code, so the ratio is what the fresh process
+ * alone costs, apart from the build and the campaign's mix.
  */
 export const name = "harness";
 
@@ -187,10 +192,8 @@ export async function run(): Promise<BenchResult[]> {
   process.stderr.write(
     `harness: shared prefixes (${JSON.stringify(SHARED_PREFIX_DEFAULTS)}), seeds ${TIMED_SEEDS.join(", ")}: ${shared.rates.map((r) => r.toFixed(1)).join(", ")} runs/s, median ${shared.runsPerS.toFixed(1)} against ${harnessRunsPerS.toFixed(1)} independent; ${shared.runsPerCpuS.toFixed(1)} runs per CPU-second against ${(h.runs / (harnessCpuMs / 1000)).toFixed(1)}\n`,
   );
-  const user = await userCheck(SEED);
-  reportUserCheck(user, { runs: h.runs, cpuMs: harnessCpuMs, mainCpuMs: harnessMainCpuMs });
-  const userWarm = await userCampaignWarm(SEED, WARM_UP_RUNS);
-  reportSameCampaign(user, userWarm);
+  const { user, userWarm } = await userChecks({ runs: h.runs, cpuMs: harnessCpuMs, mainCpuMs: harnessMainCpuMs });
+  const userRunsPerS = user.runs / (user.ms / 1000);
   const all = await allCores(campaign);
   process.stderr.write(
     `harness: ${all.threads} worker threads: ${all.runs} runs in ${all.ms.toFixed(0)} ms = ${(all.runs / (all.ms / 1000)).toFixed(1)} runs/s\n`,
@@ -199,22 +202,29 @@ export async function run(): Promise<BenchResult[]> {
     result("harness-runs-per-s", harnessRunsPerS, "runs/s", bareRunsPerS),
     result("harness-runs-per-s-all-cores", all.runs / (all.ms / 1000), "runs/s", harnessRunsPerS),
     result("harness-runs-per-s-cold", coldRunsPerS, "runs/s", harnessRunsPerS),
-    result("harness-user-check-runs-per-s", user.runs / (user.ms / 1000), "runs/s", harnessRunsPerS),
+    result("harness-user-check-runs-per-s", userRunsPerS, "runs/s", harnessRunsPerS),
     result("harness-runs-per-s-shared-prefixes", shared.runsPerS, "runs/s", harnessRunsPerS),
-    result(
-      "harness-user-check-vs-same-campaign-warm",
-      user.runs / (user.ms / 1000),
-      "runs/s",
-      userWarm.runs / (userWarm.ms / 1000),
-    ),
+    result("harness-user-check-vs-same-campaign-warm", userRunsPerS, "runs/s", userWarm.runs / (userWarm.ms / 1000)),
   ];
 }
 
+/** The user's check, then its campaign warm in the same build, each reported on stderr. */
+async function userChecks(warm: WarmCampaign): Promise<{ user: UserCheck; userWarm: UserCampaignWarm }> {
+  const user = await userCheck(SEED);
+  reportUserCheck(user, warm);
+  const userWarm = await userCampaignWarm(SEED, WARM_UP_RUNS);
+  reportSameCampaign(user, userWarm);
+  return { user, userWarm };
+}
+
+interface WarmCampaign {
+  readonly runs: number;
+  readonly cpuMs: number;
+  readonly mainCpuMs: number | undefined;
+}
+
 /** The user's check on stderr: its wall rate, then its CPU (all threads, then the main thread) against the warm campaign's. */
-function reportUserCheck(
-  user: UserCheck,
-  warm: { readonly runs: number; readonly cpuMs: number; readonly mainCpuMs: number | undefined },
-): void {
+function reportUserCheck(user: UserCheck, warm: WarmCampaign): void {
   process.stderr.write(
     `harness: a user's \`chainsim check --runs ${USER_RUNS} --workers 1\`: ${user.runs} runs in ${user.ms.toFixed(0)} ms from spawn to exit = ${(user.runs / (user.ms / 1000)).toFixed(1)} runs/s (the campaign alone: ${user.campaignRunsPerS.toFixed(1)} runs/s)\n`,
   );
