@@ -47,10 +47,19 @@ export const statusError = (code: Code, message: string): GrpcStatusError => ({ 
 /** A unary query handler over the state at the resolved height. Expected failures are results, never throws. */
 export type UnaryHandler = (ctx: Ctx, request: Message) => Result<Message, HandlerError>;
 
+/**
+ * A unary query handler answering with its response's protobuf encoding (bytes of the method's output type), for
+ * readers that render the bytes without decoding them (the REST gateway's transcoder). Decoding its answer gives the
+ * method's UnaryHandler's answer; its errors are the same.
+ */
+export type EncodedHandler = (ctx: Ctx, request: Message) => Result<Uint8Array, HandlerError>;
+
 /** A generated service with a handler for each of its unary methods (keyed by the method's proto name). */
 export interface BoundService {
   readonly service: DescService;
   readonly handlers: ReadonlyMap<string, UnaryHandler>;
+  /** Methods that also answer encoded (keyed like `handlers`); absent on a service that has none. */
+  readonly encoded?: ReadonlyMap<string, EncodedHandler>;
 }
 
 /** Handler functions for every unary method of a generated service, keyed like the generated `method` record. */

@@ -32,7 +32,17 @@ import {
 import { type CollectionEntry, collectionPaginate, type Page } from "../store/collection-paginate.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
-import { allProposals, depositsOf, getDeposit, getProposal, getStoredParams, getVote, votesOf } from "./store.js";
+import { lengthDelimitedRecord } from "../core/proto-wire.js";
+import {
+  allProposals,
+  depositsOf,
+  getDeposit,
+  getProposal,
+  getProposalBytes,
+  getStoredParams,
+  getVote,
+  votesOf,
+} from "./store.js";
 import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
 import type { StakingView } from "./types.js";
 
@@ -76,6 +86,21 @@ export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalRespons
   const proposal = getProposal(ctx, id);
   if (proposal === undefined) return notFound(`proposal ${id} doesn't exist`);
   return ok(create(QueryProposalResponseSchema, { proposal }));
+}
+
+/** `QueryProposalResponse.proposal`'s field number. */
+const PROPOSAL_FIELD = 1;
+
+/**
+ * queryProposal's answer as its protobuf encoding (a QueryProposalResponse whose one record is the stored Proposal's
+ * bytes, undecoded), with the same errors: for a reader that renders the bytes without decoding them (the REST
+ * gateway's transcoder). Decoding the answer gives queryProposal's.
+ */
+export function queryProposalEncoded(ctx: Ctx, id: bigint): Result<Uint8Array, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  const stored = getProposalBytes(ctx, id);
+  if (stored === undefined) return notFound(`proposal ${id} doesn't exist`);
+  return ok(lengthDelimitedRecord(PROPOSAL_FIELD, stored));
 }
 
 /**

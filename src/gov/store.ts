@@ -97,6 +97,11 @@ export function getProposal(ctx: Ctx, id: bigint): Proposal | undefined {
   return v === undefined ? undefined : decodeMessage(ProposalSchema, v);
 }
 
+/** The stored Proposal's protobuf bytes, undecoded (the store's value: never written to). */
+export function getProposalBytes(ctx: Ctx, id: bigint): Uint8Array | undefined {
+  return store(ctx).get(proposalKey(id));
+}
+
 export function setProposal(ctx: Ctx, p: Proposal): void {
   store(ctx).set(proposalKey(p.id), toBinary(ProposalSchema, p));
 }
