@@ -340,14 +340,19 @@ const TIME_MS_MAX = 253_402_300_799_000;
 /** "00" to "59": two-digit fields of a time (built once). */
 const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, i) => (i < 10 ? `0${i}` : String(i)));
 
+/** Whether toJson writes a Timestamp of these seconds and nanos (0001-01-01 to 9999-12-31, nanos in 0..999,999,999). */
+export function timestampInRange(seconds: number, nanos: number): boolean {
+  const ms = seconds * 1000;
+  return ms >= TIME_MS_MIN && ms <= TIME_MS_MAX && nanos >= 0 && nanos <= 999_999_999;
+}
+
 /**
  * A Timestamp as toJson writes it (`new Date(ms).toISOString()` with the nanos trimmed), quoted; undefined when
  * toJson would fail (out of range, bad nanos), so that the caller takes toJson's error.
  */
 export function timestampText(t: Timestamp): string | undefined {
   const seconds = Number(t.seconds);
-  const ms = seconds * 1000;
-  if (!(ms >= TIME_MS_MIN && ms <= TIME_MS_MAX) || t.nanos < 0 || t.nanos > 999_999_999) return undefined;
+  if (!timestampInRange(seconds, t.nanos)) return undefined;
   const days = Math.floor(seconds / 86_400);
   const secOfDay = seconds - days * 86_400;
   const { y: year, m: month, d: day } = civilFromDays(days);

@@ -339,14 +339,15 @@ export function gatewayJson(desc: DescMessage, msg: Message, opts: GatewayJsonOp
 }
 
 /**
- * Gateway JSON text of the message `bytes` encode (protobuf binary of `desc`), written from the bytes by the
- * transcoder (json-transcode.ts): byte for byte what `gatewayJson(desc, decodeMessage(desc, bytes), opts)` writes.
- * Undefined where the transcoder does not cover the type or the input: the caller decodes and calls gatewayJson
- * (which then returns or throws as it does).
+ * Gateway JSON text of the message `bytes` encode (protobuf binary of `desc`; with `field`, the message whose one
+ * record is its message field `field` holding `bytes`), written from the bytes by the transcoder (json-transcode.ts):
+ * byte for byte what `gatewayJson(desc, decodeMessage(desc, encoding), opts)` writes. Undefined where the transcoder
+ * does not cover the type or the input: the caller decodes and calls gatewayJson (which returns or throws as it does).
  */
 export function gatewayJsonOfTranscoded(
   desc: DescMessage,
   bytes: Uint8Array,
+  field: number | undefined,
   opts: GatewayJsonOptions = NO_OPTIONS,
 ): string | undefined {
   let t = transcoderByOptions.get(opts);
@@ -354,5 +355,5 @@ export function gatewayJsonOfTranscoded(
     t = new JsonTranscoder(compiledOf(opts));
     transcoderByOptions.set(opts, t);
   }
-  return t.text(desc, bytes);
+  return t.text(desc, bytes, field);
 }

@@ -32,7 +32,6 @@ import {
 import { type CollectionEntry, collectionPaginate, type Page } from "../store/collection-paginate.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
-import { lengthDelimitedRecord } from "../core/proto-wire.js";
 import {
   allProposals,
   depositsOf,
@@ -88,19 +87,14 @@ export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalRespons
   return ok(create(QueryProposalResponseSchema, { proposal }));
 }
 
-/** `QueryProposalResponse.proposal`'s field number. */
-const PROPOSAL_FIELD = 1;
-
 /**
- * queryProposal's answer as its protobuf encoding (a QueryProposalResponse whose one record is the stored Proposal's
- * bytes, undecoded), with the same errors: for a reader that renders the bytes without decoding them (the REST
- * gateway's transcoder). Decoding the answer gives queryProposal's.
+ * queryProposal with the proposal as its stored protobuf bytes, undecoded (the response's `proposal`), and the same
+ * errors: for a reader that renders the bytes without decoding them (the REST gateway's transcoder).
  */
-export function queryProposalEncoded(ctx: Ctx, id: bigint): Result<Uint8Array, QueryError> {
+export function queryProposalStored(ctx: Ctx, id: bigint): Result<Uint8Array, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
   const stored = getProposalBytes(ctx, id);
-  if (stored === undefined) return notFound(`proposal ${id} doesn't exist`);
-  return ok(lengthDelimitedRecord(PROPOSAL_FIELD, stored));
+  return stored === undefined ? notFound(`proposal ${id} doesn't exist`) : ok(stored);
 }
 
 /**

@@ -4,6 +4,7 @@ import { parseQuery, type QueryValues, type RequestTarget } from "../../core/go/
 import type { Ctx } from "../../core/context.js";
 import { ok, type Result } from "../../core/errors.js";
 import { decodeMessage } from "../../core/proto-decode.js";
+import { lengthDelimitedRecord } from "../../core/proto-wire.js";
 import type { EncodedHandler, HandlerError, QueryBackend } from "../backend.js";
 import { runQuery } from "../height.js";
 import { type GatewayJsonOptions, gatewayJson, gatewayJsonOfTranscoded, MarshalError } from "../json.js";
@@ -129,5 +130,8 @@ function rendered(
 ): Result<string | Message, HandlerError> {
   const r = handler(ctx, request);
   if (!r.ok) return r;
-  return ok(gatewayJsonOfTranscoded(output, r.value, json) ?? decodeMessage(output, r.value));
+  const { bytes, field } = r.value;
+  const text = gatewayJsonOfTranscoded(output, bytes, field, json);
+  if (text !== undefined) return ok(text);
+  return ok(decodeMessage(output, field === undefined ? bytes : lengthDelimitedRecord(field, bytes)));
 }

@@ -1,10 +1,13 @@
 import { Code } from "@connectrpc/connect";
-import { err, type Result } from "../../core/errors.js";
+import { err, ok, type Result } from "../../core/errors.js";
 import { Query, type QueryProposalRequest } from "../../gen/chain/gov/v1/query_pb.js";
 import type { QueryError } from "../../gov/queries.js";
 import * as q from "../../gov/queries.js";
 import type { StakingView } from "../../gov/types.js";
 import { type BoundService, bindService, type EncodedHandler, type HandlerError, statusError } from "../backend.js";
+
+/** `QueryProposalResponse.proposal`'s field number. */
+const PROPOSAL_FIELD = 1;
 
 /**
  * gov query errors are `status.Error(codes.X, msg)` in the reference (`x/gov/keeper/grpc_query.go`): the code is
@@ -22,8 +25,10 @@ function asStatus<T>(r: Result<T, QueryError>): Result<T, HandlerError> {
  * gateway's transcoder).
  */
 export function govQueryService(staking: StakingView, prefix: string): BoundService {
-  const proposalEncoded: EncodedHandler = (ctx, req) =>
-    asStatus(q.queryProposalEncoded(ctx, (req as QueryProposalRequest).proposalId));
+  const proposalEncoded: EncodedHandler = (ctx, req) => {
+    const r = asStatus(q.queryProposalStored(ctx, (req as QueryProposalRequest).proposalId));
+    return r.ok ? ok({ bytes: r.value, field: PROPOSAL_FIELD }) : r;
+  };
   const bound = bindService(Query, {
     proposal: (ctx, req) => asStatus(q.queryProposal(ctx, req.proposalId)),
     proposals: (ctx, req) =>
