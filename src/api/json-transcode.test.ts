@@ -84,7 +84,8 @@ describe("binary → JSON transcoder", () => {
         if (rewrites) stored = rewritten(ProposalSchema, stored, how);
         const want = reference(QueryProposalResponseSchema, lengthDelimitedRecord(1, stored), NODE_JSON);
         const text = gatewayJsonOfTranscoded(QueryProposalResponseSchema, stored, 1, NODE_JSON);
-        if (text !== undefined || !rewrites) expect(text ?? "(fallback)").toBe(want.startsWith("{") ? want : "(fallback)");
+        if (text !== undefined || !rewrites)
+          expect(text ?? "(fallback)").toBe(want.startsWith("{") ? want : "(fallback)");
       }),
       { numRuns: 300 },
     );
@@ -102,7 +103,7 @@ describe("binary → JSON transcoder", () => {
   it("writes 64-bit integers past 2^53, every ASCII character, non-ASCII and HTML-special strings as the reference does", () => {
     const p = create(ProposalSchema, {
       id: (1n << 64n) - 1n,
-      title: "<b>&amp;</b> \u2028 é \u{1F600} \"q\" \\ \u007f",
+      title: '<b>&amp;</b> \u2028 é \u{1F600} "q" \\ \u007f',
       summary: "x".repeat(2000),
       metadata: "\u00e9".repeat(600),
       proposer: String.fromCharCode(...Array.from({ length: 128 }, (_, i) => i)),

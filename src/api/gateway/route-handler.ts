@@ -1,8 +1,8 @@
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { parseQuery, type QueryValues, type RequestTarget } from "../../core/go/url.js";
 import type { Ctx } from "../../core/context.js";
 import { ok, type Result } from "../../core/errors.js";
+import { parseQuery, type QueryValues, type RequestTarget } from "../../core/go/url.js";
 import { decodeMessage } from "../../core/proto-decode.js";
 import { lengthDelimitedRecord } from "../../core/proto-wire.js";
 import type { EncodedHandler, HandlerError, QueryBackend } from "../backend.js";
@@ -69,7 +69,12 @@ export function serveRoute(ctx: RouteContext, call: RouteCall): GatewayResponse 
   const outcome =
     route.encoded === undefined
       ? runQuery(ctx.backend, route.handler, request, heights)
-      : runQuery(ctx.backend, (c, r) => rendered(route.encoded!, route.method.output, ctx.json, c, r), request, heights);
+      : runQuery(
+          ctx.backend,
+          (c, r) => rendered(route.encoded!, route.method.output, ctx.json, c, r),
+          request,
+          heights,
+        );
   if (!outcome.ok) {
     const md: HeaderList =
       outcome.height === undefined
