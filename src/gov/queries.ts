@@ -29,7 +29,7 @@ import {
   type QueryVotesResponse,
   QueryVotesResponseSchema,
 } from "../gen/chain/gov/v1/query_pb.js";
-import { type CollectionEntry, collectionPaginate, type Page } from "../store/collection-paginate.js";
+import { collectionPaginate, type Page } from "../store/collection-paginate.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
 import {
@@ -69,11 +69,12 @@ function addressKey(address: string): Uint8Array {
 
 /** CollectionPaginate's result as the response fields, or its request error as codes.Internal (grpc_query.go). */
 function paginated<V>(
-  entries: readonly CollectionEntry<V>[],
+  values: readonly V[],
+  keyOf: (v: V) => Uint8Array,
   request: PageRequest | undefined,
   include?: (v: V) => boolean,
 ): Result<{ readonly results: V[]; readonly pagination: ReturnType<typeof pageResponse> }, QueryError> {
-  const r = collectionPaginate(entries, request, include);
+  const r = collectionPaginate(values, keyOf, request, include);
   if (!r.ok) return err({ code: "Internal", message: r.error });
   return ok({ results: r.value.results, pagination: pageResponse(r.value) });
 }
@@ -106,9 +107,9 @@ export function queryProposals(
   filter: { readonly status?: ProposalStatus; readonly voter?: string; readonly depositor?: string } = {},
   pagination?: PageRequest,
 ): Result<QueryProposalsResponse, QueryError> {
-  const entries = allProposals(ctx).map((p) => ({ key: proposalKey(p.id), value: p }));
   const page = paginated(
-    entries,
+    allProposals(ctx),
+    (p) => proposalKey(p.id),
     pagination,
     (p) =>
       (filter.status === undefined || filter.status === ProposalStatus.UNSPECIFIED || p.status === filter.status) &&
@@ -132,10 +133,7 @@ export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVote
 
 export function queryVotes(ctx: Ctx, id: bigint, pagination?: PageRequest): Result<QueryVotesResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
-  const page = paginated(
-    votesOf(ctx, id).map((v) => ({ key: addressKey(v.voter), value: v })),
-    pagination,
-  );
+  const page = paginated(votesOf(ctx, id), (v) => addressKey(v.voter), pagination);
   if (!page.ok) return page;
   return ok(create(QueryVotesResponseSchema, { votes: page.value.results, pagination: page.value.pagination }));
 }
@@ -204,10 +202,7 @@ export function queryDeposits(
   pagination?: PageRequest,
 ): Result<QueryDepositsResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
-  const page = paginated(
-    depositsOf(ctx, id).map((d) => ({ key: addressKey(d.depositor), value: d })),
-    pagination,
-  );
+  const page = paginated(depositsOf(ctx, id), (d) => addressKey(d.depositor), pagination);
   if (!page.ok) return page;
   return ok(create(QueryDepositsResponseSchema, { deposits: page.value.results, pagination: page.value.pagination }));
 }
