@@ -132,7 +132,7 @@ export function stringAt(c: Cursor, o: Out, read: (c: Cursor) => unknown): void 
   buf[n++] = QUOTE;
   for (let i = c.pos; i < end; i++) {
     const b = src[i]!;
-    if (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c && b !== 0x3c && b !== 0x3e && b !== 0x26) {
+    if (COPIED[b] === 1) {
       buf[n++] = b;
       continue;
     }
@@ -147,6 +147,11 @@ export function stringAt(c: Cursor, o: Out, read: (c: Cursor) => unknown): void 
   o.n = n;
   c.pos = end;
 }
+
+/** 1 for the bytes a string's text holds as they are: printable ASCII but `"` `\\` `<` `>` `&` (one load a byte). */
+const COPIED = Uint8Array.from({ length: 256 }, (_, b) =>
+  b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c && b !== 0x3c && b !== 0x3e && b !== 0x26 ? 1 : 0,
+);
 
 /** JSON.stringify's short escapes of control characters (the others are `\u00xx`). */
 const SHORT_ESCAPES: Readonly<Record<number, number>> = { 8: 0x62, 9: 0x74, 10: 0x6e, 12: 0x66, 13: 0x72 };
