@@ -47,10 +47,29 @@ export const statusError = (code: Code, message: string): GrpcStatusError => ({ 
 /** A unary query handler over the state at the resolved height. Expected failures are results, never throws. */
 export type UnaryHandler = (ctx: Ctx, request: Message) => Result<Message, HandlerError>;
 
+/**
+ * A response as protobuf bytes: the encoding of the method's output message or, with `field`, of the output message
+ * whose one record is its message field number `field` holding `bytes` (a stored message answered as a response's
+ * field, without copying it into a new buffer).
+ */
+export interface EncodedResponse {
+  readonly bytes: Uint8Array;
+  readonly field?: number;
+}
+
+/**
+ * A unary query handler answering with its response's protobuf encoding, for readers that render the bytes without
+ * decoding them (the REST gateway's transcoder). Decoding its answer gives the method's UnaryHandler's answer; its
+ * errors are the same.
+ */
+export type EncodedHandler = (ctx: Ctx, request: Message) => Result<EncodedResponse, HandlerError>;
+
 /** A generated service with a handler for each of its unary methods (keyed by the method's proto name). */
 export interface BoundService {
   readonly service: DescService;
   readonly handlers: ReadonlyMap<string, UnaryHandler>;
+  /** Methods that also answer encoded (keyed like `handlers`); absent on a service that has none. */
+  readonly encoded?: ReadonlyMap<string, EncodedHandler>;
 }
 
 /** Handler functions for every unary method of a generated service, keyed like the generated `method` record. */

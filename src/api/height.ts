@@ -3,7 +3,7 @@ import { Code } from "@connectrpc/connect";
 import type { Ctx } from "../core/context.js";
 import { err, grpcMessage, ok, type Result, SdkErrors, wrap } from "../core/errors.js";
 import { parseGoInt, quoteLatin1 } from "../core/go/strconv.js";
-import { backendNames, type QueryBackend, type UnaryHandler } from "./backend.js";
+import { backendNames, type HandlerError, type QueryBackend } from "./backend.js";
 import { INTERNAL_ERROR_MESSAGE, type Status, statusOf } from "./status.js";
 
 /** The request header / gRPC metadata key that selects the state version. */
@@ -76,20 +76,21 @@ export function queryContext(backend: QueryBackend, requested: bigint): Result<Q
 }
 
 /** The outcome of one query: a response at a height, or a status (with the height when the handler itself failed). */
-export type QueryOutcome =
-  | { readonly ok: true; readonly response: Message; readonly height: number }
+export type QueryOutcome<R = Message> =
+  | { readonly ok: true; readonly response: R; readonly height: number }
   | { readonly ok: false; readonly status: Status; readonly height: number | undefined };
 
 /**
  * Runs one query as the reference's gRPC path does: height interceptor, query context, then the handler. A handler
- * that throws is an internal error (code 13), never a crash.
+ * that throws is an internal error (code 13), never a crash. The handler's answer is a message (a UnaryHandler) or
+ * any other form of it (the REST gateway's rendered text).
  */
-export function runQuery(
+export function runQuery<R = Message>(
   backend: QueryBackend,
-  handler: UnaryHandler,
+  handler: (ctx: Ctx, request: Message) => Result<R, HandlerError>,
   request: Message,
   heightValues: readonly string[],
-): QueryOutcome {
+): QueryOutcome<R> {
   let height: number | undefined;
   try {
     const requested = parseHeightValues(heightValues, backendNames(backend).heightHeader);

@@ -54,7 +54,7 @@ export interface CompiledMessage {
   body(msg: Message): string;
 }
 
-type ValueWriter = (v: unknown) => string;
+export type ValueWriter = (v: unknown) => string;
 /**
  * A field's `"key":value` text from its value `v` (the oneof's ADT for a oneof) and the message `m`, or undefined to
  * leave the key out (an unset oneof).
@@ -129,7 +129,7 @@ export class CompiledJson {
     switch (f.fieldKind) {
       case "message": {
         const value = this.#messageValue(f.message);
-        const unset = this.#unsetText(desc, f as DescField & { message: DescMessage });
+        const unset = this.unsetText(desc, f as DescField & { message: DescMessage });
         return (v) => key + (v === undefined ? unset() : value(v));
       }
       case "list": {
@@ -154,7 +154,7 @@ export class CompiledJson {
   }
 
   /** The text of an unset message field: null, or the zero value of a non-nullable one (built on first use). */
-  #unsetText(desc: DescMessage, f: DescField & { message: DescMessage }): () => string {
+  unsetText(desc: DescMessage, f: DescField & { message: DescMessage }): () => string {
     if (this.#deps.nonNullable?.has(`${desc.typeName}.${f.name}`) !== true) return () => "null";
     if (f.message.typeName === TIMESTAMP) return () => ZERO_TIME_TEXT;
     let zero: string | undefined;
@@ -165,7 +165,7 @@ export class CompiledJson {
   }
 
   #messageValue(d: DescMessage): ValueWriter {
-    if (d.typeName === ANY) return (v) => this.#anyText(v as Any);
+    if (d.typeName === ANY) return (v) => this.anyText(v as Any);
     if (d.typeName === TIMESTAMP) {
       const wellKnown = this.#deps.wellKnown;
       return (v) => timestampText(v as Timestamp) ?? wellKnown(d, v as Message);
@@ -182,7 +182,7 @@ export class CompiledJson {
   }
 
   /** The registry's type for an Any's URL (remembered per URL, at most ANY_TYPES_MAX: a pure lookup), or undefined. */
-  #anyType(typeUrl: string): DescMessage | undefined {
+  anyType(typeUrl: string): DescMessage | undefined {
     const known = this.#anyTypes.get(typeUrl);
     if (known !== undefined) return known;
     const registry = this.#deps.registry;
@@ -195,8 +195,8 @@ export class CompiledJson {
    * Any: the payload unpacked with the registry as `anyUnpack` does it (the type named by the URL's last segment),
    * decoded by the compiled decoder; an unresolvable type is the reference's marshal error.
    */
-  #anyText(any: Any): string {
-    const desc = this.#anyType(any.typeUrl);
+  anyText(any: Any): string {
+    const desc = this.anyType(any.typeUrl);
     if (desc === undefined) throw this.#deps.marshalError(`unable to resolve type URL ${any.typeUrl}`);
     const inner = decodeMessage(desc, any.value);
     const head = `"@type":${stringText(any.typeUrl)}`;
@@ -214,7 +214,7 @@ function typeUrlName(url: string): string {
 }
 
 /** A field's `"name":` (HTML-escaped like every text written, though proto field names never need it). */
-const keyText = (f: DescField): string => `${goHtmlEscape(JSON.stringify(f.name))}:`;
+export const keyText = (f: DescField): string => `${goHtmlEscape(JSON.stringify(f.name))}:`;
 
 /**
  * The body writer of one message type: each member's value read by its own property access in generated code (one
@@ -251,7 +251,7 @@ function listText(items: readonly unknown[], item: ValueWriter): string {
   return `${out}]`;
 }
 
-const singularBytes: ValueWriter = (v) =>
+export const singularBytes: ValueWriter = (v) =>
   (v as Uint8Array).length === 0 ? "null" : `"${base64Encode(v as Uint8Array)}"`;
 
 const int32Text: ValueWriter = (v) => JSON.stringify(v);
@@ -268,7 +268,7 @@ const floatText: ValueWriter = (v) => {
  * escape (no control character, quote, backslash, surrogate, `<` `>` `&` U+2028 U+2029), else JSON.stringify's text
  * escaped by goHtmlEscape.
  */
-function stringText(v: unknown): string {
+export function stringText(v: unknown): string {
   const s = v as string;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -295,7 +295,7 @@ export function goHtmlEscape(json: string): string {
 const boolText: ValueWriter = (v) => (v === true ? "true" : "false");
 const bytesText: ValueWriter = (v) => `"${base64Encode(v as Uint8Array)}"`;
 
-function scalarWriter(s: ScalarType): ValueWriter {
+export function scalarWriter(s: ScalarType): ValueWriter {
   switch (s) {
     case ScalarType.INT64:
     case ScalarType.UINT64:
@@ -319,7 +319,7 @@ function scalarWriter(s: ScalarType): ValueWriter {
 
 const enumWriters = new WeakMap<DescEnum, ValueWriter>();
 /** An enum value by its name as toJson writes it; a number the enum does not name is written as the number. */
-function enumWriter(e: DescEnum): ValueWriter {
+export function enumWriter(e: DescEnum): ValueWriter {
   let w = enumWriters.get(e);
   if (w !== undefined) return w;
   if (e.typeName === "google.protobuf.NullValue") {
@@ -340,14 +340,19 @@ const TIME_MS_MAX = 253_402_300_799_000;
 /** "00" to "59": two-digit fields of a time (built once). */
 const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, i) => (i < 10 ? `0${i}` : String(i)));
 
+/** Whether toJson writes a Timestamp of these seconds and nanos (0001-01-01 to 9999-12-31, nanos in 0..999,999,999). */
+export function timestampInRange(seconds: number, nanos: number): boolean {
+  const ms = seconds * 1000;
+  return ms >= TIME_MS_MIN && ms <= TIME_MS_MAX && nanos >= 0 && nanos <= 999_999_999;
+}
+
 /**
  * A Timestamp as toJson writes it (`new Date(ms).toISOString()` with the nanos trimmed), quoted; undefined when
  * toJson would fail (out of range, bad nanos), so that the caller takes toJson's error.
  */
 export function timestampText(t: Timestamp): string | undefined {
   const seconds = Number(t.seconds);
-  const ms = seconds * 1000;
-  if (!(ms >= TIME_MS_MIN && ms <= TIME_MS_MAX) || t.nanos < 0 || t.nanos > 999_999_999) return undefined;
+  if (!timestampInRange(seconds, t.nanos)) return undefined;
   const days = Math.floor(seconds / 86_400);
   const secOfDay = seconds - days * 86_400;
   const { y: year, m: month, d: day } = civilFromDays(days);

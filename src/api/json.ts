@@ -10,6 +10,7 @@ import {
 import { isReflectMessage, type ReflectMessage, reflect } from "@bufbuild/protobuf/reflect";
 import { type Any, anyUnpack } from "@bufbuild/protobuf/wkt";
 import { CompiledJson, goHtmlEscape } from "./json-compiled.js";
+import { JsonTranscoder } from "./json-transcode.js";
 
 /**
  * Gateway JSON (docs/node-api.md §2.4): the reference's gogo JSONPb with `EmitDefaults: true, OrigName: true`. Built on
@@ -310,6 +311,7 @@ export function gatewayJsonReference(desc: DescMessage, msg: Message, opts: Gate
 }
 
 const compiledByOptions = new WeakMap<GatewayJsonOptions, CompiledJson>();
+const transcoderByOptions = new WeakMap<GatewayJsonOptions, JsonTranscoder>();
 const NO_OPTIONS: GatewayJsonOptions = {};
 /** The compiled writers of `opts` (built once per options object, each type's writer on first use). */
 function compiledOf(opts: GatewayJsonOptions): CompiledJson {
@@ -334,4 +336,24 @@ function compiledOf(opts: GatewayJsonOptions): CompiledJson {
  */
 export function gatewayJson(desc: DescMessage, msg: Message, opts: GatewayJsonOptions = NO_OPTIONS): string {
   return compiledOf(opts).text(desc, msg);
+}
+
+/**
+ * Gateway JSON text of the message `bytes` encode (protobuf binary of `desc`; with `field`, the message whose one
+ * record is its message field `field` holding `bytes`), written from the bytes by the transcoder (json-transcode.ts):
+ * byte for byte what `gatewayJson(desc, decodeMessage(desc, encoding), opts)` writes. Undefined where the transcoder
+ * does not cover the type or the input: the caller decodes and calls gatewayJson (which returns or throws as it does).
+ */
+export function gatewayJsonOfTranscoded(
+  desc: DescMessage,
+  bytes: Uint8Array,
+  field: number | undefined,
+  opts: GatewayJsonOptions = NO_OPTIONS,
+): string | undefined {
+  let t = transcoderByOptions.get(opts);
+  if (t === undefined) {
+    t = new JsonTranscoder(compiledOf(opts));
+    transcoderByOptions.set(opts, t);
+  }
+  return t.text(desc, bytes, field);
 }

@@ -5,6 +5,11 @@
  */
 export interface KVStore {
   get(key: Uint8Array): Uint8Array | undefined;
+  /**
+   * The value as `get` returns it, without a copy where the store holds it immutably (a past version): the caller
+   * must not write to it. Optional; a store without it is read by `get`.
+   */
+  view?(key: Uint8Array): Uint8Array | undefined;
   has(key: Uint8Array): boolean;
   set(key: Uint8Array, value: Uint8Array): void;
   delete(key: Uint8Array): void;

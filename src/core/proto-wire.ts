@@ -209,3 +209,27 @@ export function scalarReader(type: ScalarType, strictUtf: boolean): readonly [Va
       return [(c) => c.view().getFloat64(fixed(c, 8), true), BIT64];
   }
 }
+
+/** One length-delimited record, `tag(no, LEN) length payload`: a message whose field `no` holds `payload`'s bytes. */
+export function lengthDelimitedRecord(no: number, payload: Uint8Array): Uint8Array {
+  const head: number[] = [];
+  pushVarint(head, no * 8 + LENGTH_DELIMITED);
+  pushVarint(head, payload.length);
+  const out = new Uint8Array(head.length + payload.length);
+  out.set(head);
+  out.set(payload, head.length);
+  return out;
+}
+
+/** Appends a non-negative integer below 2^53 as a varint (at most 8 bytes). */
+function pushVarint(out: number[], value: number): void {
+  let v = value;
+  for (let i = 0; i < 10; i++) {
+    if (v < 0x80) {
+      out.push(v);
+      return;
+    }
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+}

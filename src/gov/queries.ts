@@ -29,10 +29,19 @@ import {
   type QueryVotesResponse,
   QueryVotesResponseSchema,
 } from "../gen/chain/gov/v1/query_pb.js";
-import { type CollectionEntry, collectionPaginate, type Page } from "../store/collection-paginate.js";
+import { collectionPaginate, type Page } from "../store/collection-paginate.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
-import { allProposals, depositsOf, getDeposit, getProposal, getStoredParams, getVote, votesOf } from "./store.js";
+import {
+  allProposals,
+  depositsOf,
+  getDeposit,
+  getProposal,
+  getProposalBytes,
+  getStoredParams,
+  getVote,
+  votesOf,
+} from "./store.js";
 import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
 import type { StakingView } from "./types.js";
 
@@ -60,11 +69,12 @@ function addressKey(address: string): Uint8Array {
 
 /** CollectionPaginate's result as the response fields, or its request error as codes.Internal (grpc_query.go). */
 function paginated<V>(
-  entries: readonly CollectionEntry<V>[],
+  values: readonly V[],
+  keyOf: (v: V) => Uint8Array,
   request: PageRequest | undefined,
   include?: (v: V) => boolean,
 ): Result<{ readonly results: V[]; readonly pagination: ReturnType<typeof pageResponse> }, QueryError> {
-  const r = collectionPaginate(entries, request, include);
+  const r = collectionPaginate(values, keyOf, request, include);
   if (!r.ok) return err({ code: "Internal", message: r.error });
   return ok({ results: r.value.results, pagination: pageResponse(r.value) });
 }
@@ -79,6 +89,16 @@ export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalRespons
 }
 
 /**
+ * queryProposal with the proposal as its stored protobuf bytes, undecoded (the response's `proposal`), and the same
+ * errors: for a reader that renders the bytes without decoding them (the REST gateway's transcoder).
+ */
+export function queryProposalStored(ctx: Ctx, id: bigint): Result<Uint8Array, QueryError> {
+  if (id === 0n) return invalid(ZERO_ID);
+  const stored = getProposalBytes(ctx, id);
+  return stored === undefined ? notFound(`proposal ${id} doesn't exist`) : ok(stored);
+}
+
+/**
  * Proposals in id order, optionally only those with a status, a vote by `voter`, a deposit by `depositor` (the
  * predicate of CollectionFilteredPaginate), one page of them.
  */
@@ -87,9 +107,9 @@ export function queryProposals(
   filter: { readonly status?: ProposalStatus; readonly voter?: string; readonly depositor?: string } = {},
   pagination?: PageRequest,
 ): Result<QueryProposalsResponse, QueryError> {
-  const entries = allProposals(ctx).map((p) => ({ key: proposalKey(p.id), value: p }));
   const page = paginated(
-    entries,
+    allProposals(ctx),
+    (p) => proposalKey(p.id),
     pagination,
     (p) =>
       (filter.status === undefined || filter.status === ProposalStatus.UNSPECIFIED || p.status === filter.status) &&
@@ -113,10 +133,7 @@ export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVote
 
 export function queryVotes(ctx: Ctx, id: bigint, pagination?: PageRequest): Result<QueryVotesResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
-  const page = paginated(
-    votesOf(ctx, id).map((v) => ({ key: addressKey(v.voter), value: v })),
-    pagination,
-  );
+  const page = paginated(votesOf(ctx, id), (v) => addressKey(v.voter), pagination);
   if (!page.ok) return page;
   return ok(create(QueryVotesResponseSchema, { votes: page.value.results, pagination: page.value.pagination }));
 }
@@ -185,10 +202,7 @@ export function queryDeposits(
   pagination?: PageRequest,
 ): Result<QueryDepositsResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
-  const page = paginated(
-    depositsOf(ctx, id).map((d) => ({ key: addressKey(d.depositor), value: d })),
-    pagination,
-  );
+  const page = paginated(depositsOf(ctx, id), (d) => addressKey(d.depositor), pagination);
   if (!page.ok) return page;
   return ok(create(QueryDepositsResponseSchema, { deposits: page.value.results, pagination: page.value.pagination }));
 }

@@ -97,6 +97,12 @@ export function getProposal(ctx: Ctx, id: bigint): Proposal | undefined {
   return v === undefined ? undefined : decodeMessage(ProposalSchema, v);
 }
 
+/** The stored Proposal's protobuf bytes, undecoded: a read-only view where the store has one (never written to). */
+export function getProposalBytes(ctx: Ctx, id: bigint): Uint8Array | undefined {
+  const s = store(ctx);
+  return s.view === undefined ? s.get(proposalKey(id)) : s.view(proposalKey(id));
+}
+
 export function setProposal(ctx: Ctx, p: Proposal): void {
   store(ctx).set(proposalKey(p.id), toBinary(ProposalSchema, p));
 }

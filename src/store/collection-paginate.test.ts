@@ -1,11 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CollectionEntry, collectionPaginate, type PageRequest } from "./collection-paginate.js";
+import { eagerCollectionPaginate } from "../../test/kit/paginate-reference.js";
+import { collectionPaginate, type PageRequest } from "./collection-paginate.js";
 
-/** Ten entries keyed 0x01..0x0a with the key number as value. */
-const entries: CollectionEntry<number>[] = Array.from({ length: 10 }, (_, i) => ({
-  key: Uint8Array.of(i + 1),
-  value: i + 1,
-}));
+/** Ten values 1..10, each keyed by its number as one byte. */
+const entries: number[] = Array.from({ length: 10 }, (_, i) => i + 1);
+const keyOf = (v: number): Uint8Array => Uint8Array.of(v);
 const req = (r: Partial<PageRequest>): PageRequest => ({
   key: new Uint8Array(),
   offset: 0n,
@@ -15,14 +15,14 @@ const req = (r: Partial<PageRequest>): PageRequest => ({
   ...r,
 });
 const page = (r: Partial<PageRequest> | undefined, include?: (v: number) => boolean) => {
-  const p = collectionPaginate(entries, r === undefined ? undefined : req(r), include);
+  const p = collectionPaginate(entries, keyOf, r === undefined ? undefined : req(r), include);
   if (!p.ok) throw new Error(p.error);
   return { values: p.value.results, nextKey: [...p.value.page.nextKey], total: p.value.page.total };
 };
 
 describe("collectionPaginate: query.CollectionFilteredPaginate", () => {
   it("without a request (or limit 0) returns up to 100 entries and counts the total", () => {
-    expect(page(undefined)).toEqual({ values: entries.map((e) => e.value), nextKey: [], total: 10n });
+    expect(page(undefined)).toEqual({ values: entries, nextKey: [], total: 10n });
     expect(page({ limit: 0n, countTotal: false }).total).toBe(10n);
   });
 
@@ -55,7 +55,7 @@ describe("collectionPaginate: query.CollectionFilteredPaginate", () => {
   });
 
   it("refuses offset and key together", () => {
-    const r = collectionPaginate(entries, req({ key: Uint8Array.of(2), offset: 1n }));
+    const r = collectionPaginate(entries, keyOf, req({ key: Uint8Array.of(2), offset: 1n }));
     expect(r).toEqual({ ok: false, error: "invalid request, either offset or key is expected, got both" });
   });
 
@@ -68,5 +68,54 @@ describe("collectionPaginate: query.CollectionFilteredPaginate", () => {
       nextKey: [10],
       total: 5n,
     });
+  });
+
+  it("takes keys lazily: the page the eager model gives, at most one key read without a request key, none for the default page", () => {
+    const keys = fc.uniqueArray(fc.uint8Array({ minLength: 0, maxLength: 3 }), {
+      maxLength: 120,
+      selector: (k) => k.join(","),
+    });
+    const request = fc.option(
+      fc.record({
+        key: fc.oneof(fc.constant(new Uint8Array()), fc.uint8Array({ minLength: 1, maxLength: 3 })),
+        offset: fc.constantFrom(0n, 1n, 3n, 200n),
+        limit: fc.constantFrom(0n, 1n, 2n, 5n, 100n),
+        countTotal: fc.boolean(),
+        reverse: fc.boolean(),
+      }),
+      { nil: undefined },
+    );
+    const byBytes = (a: Uint8Array, b: Uint8Array): number => {
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+      return a.length - b.length;
+    };
+    fc.assert(
+      fc.property(keys, request, fc.nat(4), (ks, r, mod) => {
+        const sorted = [...ks].sort(byBytes);
+        const values = sorted.map((key, i) => ({ key, i }));
+        const include = (v: { i: number }) => mod === 0 || v.i % (mod + 1) !== 0;
+        let reads = 0;
+        const got = collectionPaginate(
+          values,
+          (v) => {
+            reads++;
+            return v.key;
+          },
+          r,
+          include,
+        );
+        const want = eagerCollectionPaginate(
+          values.map((v) => ({ key: v.key, value: v })),
+          r,
+          include,
+        );
+        expect(got).toEqual(want);
+        if (r === undefined || r.key.length === 0) expect(reads).toBeLessThanOrEqual(1);
+        else expect(reads).toBeLessThanOrEqual(values.length);
+        // The default page of at most 100 values has no next key to read.
+        if (r === undefined && values.length <= 100) expect(reads).toBe(0);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -3,8 +3,10 @@ import { err, ok, type Result } from "../core/errors.js";
 
 /**
  * `query.CollectionFilteredPaginate` (reference types/query/collections_pagination.go, v0.50 with the reverse-key fix
- * of cosmos-sdk#20939) over a collection given as its entries in ascending key order. Keys are the collection keys
- * without the collection prefix, encoded as the reference's key codec encodes them (`next_key` is such a key).
+ * of cosmos-sdk#20939) over a collection given as its values in ascending key order and `keyOf`, a value's key: the
+ * collection key without the collection prefix, encoded as the reference's key codec encodes it (`next_key` is such
+ * a key). Keys are taken only where they are read: every value's with a request key (the range bound), and the one
+ * `next_key` names; a page without a key reads at most one.
  *
  * - No request, or `limit` 0: limit 100 (`DefaultLimit`) and `count_total` forced on.
  * - `offset` and `key` together: an error (the gov query server returns it as codes.Internal).
@@ -30,11 +32,6 @@ export interface PageResponse {
   readonly total: bigint;
 }
 
-export interface CollectionEntry<V> {
-  readonly key: Uint8Array;
-  readonly value: V;
-}
-
 export interface Page<V> {
   readonly results: V[];
   readonly page: PageResponse;
@@ -46,7 +43,8 @@ export const DEFAULT_PAGE_LIMIT = 100n;
 const EMPTY: Uint8Array = new Uint8Array();
 
 export function collectionPaginate<V>(
-  ascending: readonly CollectionEntry<V>[],
+  ascending: readonly V[],
+  keyOf: (v: V) => Uint8Array,
   request: PageRequest | undefined,
   include: (v: V) => boolean = () => true,
 ): Result<Page<V>, string> {
@@ -62,37 +60,64 @@ export function collectionPaginate<V>(
   if (offset > 0n && key.length > 0) return err("invalid request, either offset or key is expected, got both");
 
   const ordered = reverse ? [...ascending].reverse() : ascending;
-  if (key.length > 0) {
-    const end = prefixEnd(key);
-    const inRange = reverse
-      ? (k: Uint8Array) => end === undefined || compareBytes(k, end) < 0
-      : (k: Uint8Array) => compareBytes(k, key) >= 0;
-    const results: V[] = [];
-    for (const e of ordered) {
-      if (!inRange(e.key) || !include(e.value)) continue;
-      if (BigInt(results.length) === limit) return ok({ results, page: { nextKey: e.key, total: 0n } });
-      results.push(e.value);
-    }
-    return ok({ results, page: { nextKey: EMPTY, total: 0n } });
-  }
+  return key.length > 0
+    ? ok(fromKey(ordered, keyOf, key, reverse, limit, include))
+    : ok(fromOffset(ordered, keyOf, offset, limit, countTotal, include));
+}
 
-  if (offset > BigInt(ordered.length)) return ok({ results: [], page: { nextKey: EMPTY, total: 0n } });
+/** With a key: the first `limit` matches in range; `next_key` the next match's key; no total. */
+function fromKey<V>(
+  ordered: readonly V[],
+  keyOf: (v: V) => Uint8Array,
+  key: Uint8Array,
+  reverse: boolean,
+  limit: bigint,
+  include: (v: V) => boolean,
+): Page<V> {
+  const end = prefixEnd(key);
+  const inRange = reverse
+    ? (k: Uint8Array) => end === undefined || compareBytes(k, end) < 0
+    : (k: Uint8Array) => compareBytes(k, key) >= 0;
+  const results: V[] = [];
+  for (const v of ordered) {
+    const k = keyOf(v);
+    if (!inRange(k) || !include(v)) continue;
+    if (BigInt(results.length) === limit) return { results, page: { nextKey: k, total: 0n } };
+    results.push(v);
+  }
+  return { results, page: { nextKey: EMPTY, total: 0n } };
+}
+
+/** Without a key: `offset` skipped, the first `limit` matches, then `next_key` and the count as described above. */
+function fromOffset<V>(
+  ordered: readonly V[],
+  keyOf: (v: V) => Uint8Array,
+  offset: bigint,
+  limit: bigint,
+  countTotal: boolean,
+  include: (v: V) => boolean,
+): Page<V> {
+  if (offset > BigInt(ordered.length)) return { results: [], page: { nextKey: EMPTY, total: 0n } };
   const results: V[] = [];
   let count = 0n;
-  let nextKey: Uint8Array = EMPTY;
-  for (const e of ordered.slice(Number(offset))) {
+  let next: V | undefined;
+  let hasNext = false;
+  for (let i = Number(offset); i < ordered.length; i++) {
+    const v = ordered[i]!;
     if (count < limit) {
-      if (include(e.value)) {
-        results.push(e.value);
+      if (include(v)) {
+        results.push(v);
         count++;
       }
       continue;
     }
     if (count === limit) {
-      nextKey = e.key;
-      if (!countTotal) return ok({ results, page: { nextKey, total: 0n } });
+      next = v;
+      hasNext = true;
+      if (!countTotal) return { results, page: { nextKey: keyOf(v), total: 0n } };
     }
-    if (include(e.value)) count++;
+    if (include(v)) count++;
   }
-  return ok({ results, page: { nextKey, total: countTotal ? count + offset : 0n } });
+  const nextKey = hasNext ? keyOf(next as V) : EMPTY;
+  return { results, page: { nextKey, total: countTotal ? count + offset : 0n } };
 }

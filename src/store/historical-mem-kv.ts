@@ -137,6 +137,11 @@ export class HistoricalMemKVStore implements KVStore {
     const t = this.#at(this.#prefix + escapeLatin1(key));
     return t !== undefined && isPresent(t) ? untag(t).slice() : undefined;
   }
+  /** `get` without the copy: a past version's values are never written again. */
+  view(key: Uint8Array): Uint8Array | undefined {
+    const t = this.#at(this.#prefix + escapeLatin1(key));
+    return t !== undefined && isPresent(t) ? untag(t) : undefined;
+  }
   has(key: Uint8Array): boolean {
     const t = this.#at(this.#prefix + escapeLatin1(key));
     return t !== undefined && isPresent(t);

@@ -1,9 +1,13 @@
-import { create, type Message } from "@bufbuild/protobuf";
+import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
+import type { Ctx } from "../../core/context.js";
+import { ok, type Result } from "../../core/errors.js";
 import { parseQuery, type QueryValues, type RequestTarget } from "../../core/go/url.js";
-import type { QueryBackend } from "../backend.js";
+import { decodeMessage } from "../../core/proto-decode.js";
+import { lengthDelimitedRecord } from "../../core/proto-wire.js";
+import type { EncodedHandler, HandlerError, QueryBackend } from "../backend.js";
 import { runQuery } from "../height.js";
-import { type GatewayJsonOptions, gatewayJson, MarshalError } from "../json.js";
+import { type GatewayJsonOptions, gatewayJson, gatewayJsonOfTranscoded, MarshalError } from "../json.js";
 import { forwardedMetadata, heightValues, parseGrpcTimeout, type RawHeaders, validateMetadata } from "./headers.js";
 import { populateQuery, setPathParam } from "./params.js";
 import { type GatewayResponse, type HeaderList, JSON_CT, respond, statusResponse } from "./response.js";
@@ -19,7 +23,10 @@ import type { Route } from "./routes.js";
  * 3. The gRPC client call: forwarded metadata validated (500, code 13), deadline (504), the height interceptor and
  *    the query (runQuery), errors mapped by code with the metadata headers once a height is known.
  * 4. JSON: the response marshalled (gatewayJson) with the metadata and the height header; a marshal failure is
- *    code 2 with the metadata written twice, as ForwardResponseMessage and the error handler both write it.
+ *    code 2 with the metadata written twice, as ForwardResponseMessage and the error handler both write it. A route
+ *    whose method answers encoded (Route.encoded) has its bytes transcoded to the same text in step 3
+ *    (json.ts gatewayJsonOfTranscoded); bytes the transcoder leaves are decoded there, in the handler's place, so a
+ *    decode error is the internal error a throwing handler is, and the message goes on to step 4.
  */
 export interface RouteContext {
   readonly backend: QueryBackend;
@@ -58,7 +65,16 @@ export function serveRoute(ctx: RouteContext, call: RouteCall): GatewayResponse 
   if (deadline.value === "expired") {
     return statusResponse({ code: Code.DeadlineExceeded, message: "context deadline exceeded" }, extra);
   }
-  const outcome = runQuery(ctx.backend, route.handler, request, heightValues(rawHeaders, ctx.heightHeader));
+  const heights = heightValues(rawHeaders, ctx.heightHeader);
+  const outcome =
+    route.encoded === undefined
+      ? runQuery(ctx.backend, route.handler, request, heights)
+      : runQuery(
+          ctx.backend,
+          (c, r) => rendered(route.encoded!, route.method.output, ctx.json, c, r),
+          request,
+          heights,
+        );
   if (!outcome.ok) {
     const md: HeaderList =
       outcome.height === undefined
@@ -77,7 +93,8 @@ export function serveRoute(ctx: RouteContext, call: RouteCall): GatewayResponse 
   ];
   const heightHeader: readonly [string, string] = [ctx.heightResponseHeader, h];
   try {
-    const body = gatewayJson(route.method.output, outcome.response, ctx.json);
+    const res = outcome.response;
+    const body = typeof res === "string" ? res : gatewayJson(route.method.output, res, ctx.json);
     return respond(200, [...extra, JSON_CT, ...md, heightHeader], body);
   } catch (e) {
     if (!(e instanceof MarshalError)) throw e;
@@ -106,4 +123,20 @@ function readParams(request: Message, call: RouteCall): string | undefined {
   if (values.size === 0) return undefined;
   const populated = populateQuery(request, input, values, route.filter);
   return populated.ok ? undefined : populated.error;
+}
+
+/** An encoded handler's answer as its gateway JSON text, or the decoded message when the transcoder leaves it. */
+function rendered(
+  handler: EncodedHandler,
+  output: DescMessage,
+  json: GatewayJsonOptions | undefined,
+  ctx: Ctx,
+  request: Message,
+): Result<string | Message, HandlerError> {
+  const r = handler(ctx, request);
+  if (!r.ok) return r;
+  const { bytes, field } = r.value;
+  const text = gatewayJsonOfTranscoded(output, bytes, field, json);
+  if (text !== undefined) return ok(text);
+  return ok(decodeMessage(output, field === undefined ? bytes : lengthDelimitedRecord(field, bytes)));
 }

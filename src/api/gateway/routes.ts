@@ -2,7 +2,7 @@ import { type DescMethod, type DescService, getOption, hasOption } from "@bufbui
 import { err, ok, type Result } from "../../core/errors.js";
 import { http } from "../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../gen/google/api/http_pb.js";
-import type { BoundService, UnaryHandler } from "../backend.js";
+import type { BoundService, EncodedHandler, UnaryHandler } from "../backend.js";
 import { hasQueryParams } from "./params.js";
 import { type PathTemplate, parseTemplate } from "./template.js";
 
@@ -17,6 +17,8 @@ export interface Route {
   readonly service: DescService;
   readonly method: DescMethod;
   readonly handler: UnaryHandler;
+  /** The method's encoded handler, when its service has one: the gateway renders its bytes (json.ts). */
+  readonly encoded: EncodedHandler | undefined;
   /** The generated handler reads the query string (the request has a field no path variable binds). */
   readonly readsQuery: boolean;
   /** Path variable field paths split on `.`: query keys under them are ignored. */
@@ -61,6 +63,7 @@ export function buildRoutes(services: readonly BoundService[]): Result<readonly 
           service: bound.service,
           method,
           handler,
+          encoded: bound.encoded?.get(method.name),
           readsQuery: hasQueryParams(method.input, template.value.vars),
           filter: template.value.vars.map((v) => v.split(".")),
         });

@@ -3,6 +3,7 @@ import { Code } from "@connectrpc/connect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { simulatedNode } from "../../../test/kit/node-fixture.js";
+import { eagerCollectionPaginate } from "../../../test/kit/paginate-reference.js";
 import { addressOfName } from "../../core/address.js";
 import { utf8 } from "../../core/bytes.js";
 import {
@@ -11,7 +12,6 @@ import {
   QueryBalanceRequestSchema,
 } from "../../gen/chain/bank/v1beta1/query_pb.js";
 import { PageRequestSchema } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
-import { collectionPaginate } from "../../store/collection-paginate.js";
 import { inProcessQuery } from "../in-process.js";
 import { abciQuery } from "../rpc/abci-query.js";
 import { page } from "./bank.js";
@@ -96,7 +96,7 @@ describe("chain.bank.v1beta1.Query", () => {
     }
   });
 
-  it("pages coins as collectionPaginate does, the default page of up to 100 coins included", () => {
+  it("pages coins as the eager paginate model does, the default page of up to 100 coins included", () => {
     const denom = fc.stringMatching(/^[a-z][a-z0-9]{2,6}$/);
     // Few coins, or about the default limit of 100 (either side of it).
     const denoms = fc.oneof(
@@ -116,7 +116,7 @@ describe("chain.bank.v1beta1.Query", () => {
       fc.property(denoms, request, (ds, r) => {
         const coins = [...ds].sort().map((denom, i) => ({ denom, amount: BigInt(i + 1) }));
         const req = r === undefined ? undefined : create(PageRequestSchema, r);
-        const want = collectionPaginate(
+        const want = eagerCollectionPaginate(
           coins.map((c) => ({ key: utf8(c.denom), value: c })),
           req,
         );

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { type Coins, isValidDenom } from "../../bank/coins.js";
+import { type Coin, type Coins, isValidDenom } from "../../bank/coins.js";
 import { BANK_STORE, BankKeeper } from "../../bank/keeper.js";
 import { utf8 } from "../../core/bytes.js";
 import { err, ok, type Result } from "../../core/errors.js";
@@ -15,7 +15,7 @@ import {
 } from "../../gen/chain/bank/v1beta1/query_pb.js";
 import type { PageRequest } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
 import { addressProblem } from "../../gov/address-check.js";
-import { collectionPaginate, DEFAULT_PAGE_LIMIT } from "../../store/collection-paginate.js";
+import { collectionPaginate } from "../../store/collection-paginate.js";
 import { type BoundService, bindService, type HandlerError, statusError } from "../backend.js";
 
 /**
@@ -32,29 +32,20 @@ import { type BoundService, bindService, type HandlerError, statusError } from "
 const invalid = (message: string): HandlerError => statusError(Code.InvalidArgument, message);
 const coinsOut = (cs: Coins) => cs.map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
 
-const EMPTY_KEY = new Uint8Array();
-
-/** Whether a page request asks for the default page: no key, offset or limit, not reversed (limit 0 counts). */
-const isDefaultPage = (r: PageRequest | undefined): boolean =>
-  r === undefined || (r.key.length === 0 && r.offset === 0n && r.limit === 0n && !r.reverse);
-
 /** One page of coins by denom: `collectionPaginate` over the coins keyed by denom, its error as `code`. */
 export function page(coins: Coins, request: PageRequest | undefined, code: Code, prefix: string) {
-  // The default page of at most DEFAULT_PAGE_LIMIT coins is every coin, no next key, the count as total: what
-  // collectionPaginate answers (limit 0 is the default limit with count_total on), without encoding each denom's key.
-  if (isDefaultPage(request) && coins.length <= Number(DEFAULT_PAGE_LIMIT)) {
-    return ok({ coins: coinsOut(coins), pagination: { nextKey: EMPTY_KEY, total: BigInt(coins.length) } });
-  }
-  const r = collectionPaginate(
-    coins.map((c) => ({ key: utf8(c.denom), value: c })),
-    request,
-  );
+  // A denom's key is encoded only where the page reads it (a request key, the next key): the default page of at most
+  // DEFAULT_PAGE_LIMIT coins encodes none.
+  const r = collectionPaginate(coins, denomKey, request);
   if (!r.ok) return err(statusError(code, `${prefix}${r.error}`));
   return ok({
     coins: coinsOut(r.value.results),
     pagination: { nextKey: r.value.page.nextKey, total: r.value.page.total },
   });
 }
+
+/** A coin's key in a balance or supply collection: its denom's bytes. */
+const denomKey = (c: Coin): Uint8Array => utf8(c.denom);
 
 /**
  * The address check of a chain whose accounts carry the bech32 `prefix` (the bech32 decode behind it is memoised,
