@@ -51,7 +51,15 @@ function kindsFields(): Partial<FieldDescriptorProto>[] {
     out.push({ name: `r${type}`, number: 101 + i, type, label: LABEL_REPEATED, jsonName: `r${type}` });
   });
   const msg = (name: string, number: number, typeName: string, label = LABEL_OPTIONAL, oneofIndex?: number) =>
-    out.push({ name, number, type: TYPE_MESSAGE, typeName, label, jsonName: name, oneofIndex });
+    out.push({
+      name,
+      number,
+      type: TYPE_MESSAGE,
+      typeName,
+      label,
+      jsonName: name,
+      ...(oneofIndex === undefined ? {} : { oneofIndex }),
+    });
   out.push({ name: "color", number: 30, type: TYPE_ENUM, typeName: ".t.Color", label: LABEL_OPTIONAL });
   out.push({ name: "colors", number: 31, type: TYPE_ENUM, typeName: ".t.Color", label: LABEL_REPEATED });
   msg("child", 32, ".t.Kinds");
