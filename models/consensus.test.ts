@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveBlock } from "./consensus.js";
+import { type BlockResolution, resolveBlock } from "./consensus.js";
 import { resolveBlockUnshared } from "./consensus-plain.js";
 import { initialContext } from "./context.js";
 import { History } from "./history.js";
@@ -19,6 +19,13 @@ const WORLD: OracleInput = {
   ],
 };
 
+/** The same keys in the same order (JSON of model values is compared as text elsewhere), on the context and nodes. */
+function expectSameKeys(lean: BlockResolution, plain: BlockResolution): void {
+  expect(Object.keys(lean.context)).toEqual(Object.keys(plain.context));
+  expect(lean.context.nodes.map((n) => Object.keys(n))).toEqual(plain.context.nodes.map((n) => Object.keys(n)));
+  expect(Object.keys(lean.context.lastBlock ?? {})).toEqual(Object.keys(plain.context.lastBlock ?? {}));
+}
+
 function withPlanAt1(ctx: OracleContext): OracleContext {
   const genesis = ctx.states.at(0)!;
   return { ...ctx, states: History.of({ ...genesis, plan: { name: "up", height: 1n, info: "" } }) };
@@ -29,6 +36,7 @@ describe("resolveBlock (lean) against the plain rule", () => {
     const ctx = withPlanAt1(initialContext(WORLD));
     const lean = resolveBlock(ctx, 1);
     expect(lean).toEqual(resolveBlockUnshared(ctx, 1));
+    expectSameKeys(lean, resolveBlockUnshared(ctx, 1));
     // a and d apply the handler, b and c skip the plan: two halves, neither above 2/3, so the chain stalls.
     expect(lean.committed).toBe(false);
     expect(lean.context.lastBlock?.handlerRanOn).toEqual(["a", "d"]);
@@ -38,6 +46,11 @@ describe("resolveBlock (lean) against the plain rule", () => {
     const ctx = initialContext(WORLD);
     const first = resolveBlock(ctx, 1);
     expect(resolveBlock(ctx, 1)).toBe(first);
+    expect(first.committed).toBe(true);
+    expectSameKeys(first, resolveBlockUnshared(ctx, 1));
+    const second = resolveBlock(first.context, 2);
+    expect(second).toEqual(resolveBlockUnshared(first.context, 2));
+    expectSameKeys(second, resolveBlockUnshared(first.context, 2));
     const other = { ...ctx };
     expect(resolveBlock(other, 1)).toEqual(first);
     expect(resolveBlock(other, 2).valid).toBe(false);
