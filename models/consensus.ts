@@ -74,7 +74,7 @@ export function catchUpNode(ctx: OracleContext, start: NodeState): CatchUpResult
   for (let k = node.lastHeight + 1; k <= ctx.height; k++) {
     const h = height(k);
     const out = runPreBlock(ctx, node, stateAt(ctx, height(k - 1)), h);
-    node = { ...node, downgradeCheckPending: false };
+    node = ranNode(node, false, h);
     if (out.kind === "halt") {
       const record: HaltRecord = { node: node.name, height: h, kind: out.halt.kind, message: out.halt.message };
       node = { ...haltNode(node, record), upgradeInfo: out.upgradeInfo ?? node.upgradeInfo };
@@ -89,7 +89,7 @@ export function catchUpNode(ctx: OracleContext, start: NodeState): CatchUpResult
       };
       return { node: haltNode(node, record), halts: [record] };
     }
-    node = { ...node, lastHeight: h, pendingStoreUpgrade: null };
+    node = ranNode(node, true, h);
   }
   return { node, halts: [] };
 }
