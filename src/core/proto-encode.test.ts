@@ -222,6 +222,17 @@ describe("encodeMessage", () => {
     }
   });
 
+  it("leaves an encode started inside another (a getter calling back) to toBinary, and writes what it writes", () => {
+    const inner = create(CoinSchema, { denom: "inner", amount: "1" });
+    const outer = create(CoinSchema, { amount: "2" });
+    Object.defineProperty(outer, "denom", {
+      enumerable: true,
+      get: () => `d${encodeMessage(CoinSchema, inner).length}`,
+    });
+    expect(Buffer.from(encodeMessage(CoinSchema, outer))).toStrictEqual(Buffer.from(toBinary(CoinSchema, outer)));
+    expect(Buffer.from(encodeMessage(CoinSchema, inner))).toStrictEqual(Buffer.from(toBinary(CoinSchema, inner)));
+  });
+
   it("writes long strings, large lengths and 64-bit extremes as toBinary does", () => {
     const m = create(kinds) as unknown as Record<string, unknown>;
     m.s9 = `${"a".repeat(200)}é\u2028😀\ud800`;

@@ -168,16 +168,23 @@ export function compiledEncode<Desc extends DescMessage>(
   message: MessageShape<Desc>,
 ): Uint8Array | undefined {
   const write = compiledOf(schema).write;
-  if (write === undefined) return undefined;
+  // One scratch buffer: an encode started while another runs (a getter or Proxy in a message calling back) is left
+  // to toBinary.
+  if (write === undefined || encoding) return undefined;
+  encoding = true;
   wire.beginEncode();
   try {
     write(message);
   } catch {
     wire.finishEncode();
     return undefined;
+  } finally {
+    encoding = false;
   }
   return wire.finishEncode();
 }
+
+let encoding = false;
 
 /**
  * `toBinary(schema, message)`, by the compiled writers where they cover the type (see the file header), else by
