@@ -15,7 +15,7 @@
  */
 import { type Height, height } from "../src/core/brand.js";
 import { canonicalJson } from "./canonical.js";
-import { currentState, incrementCount, replaceNode, stateAt } from "./context.js";
+import { contextWith, currentState, incrementCount, replaceNode, stateAt } from "./context.js";
 import { type PreBlockOutcome, preBlock } from "./preblock.js";
 import type { BinaryInput, ChainState, HaltRecord, NodeState, OracleContext, PlanAction } from "./types.js";
 
@@ -103,7 +103,7 @@ export function catchUp(
   if (node === undefined) return { context: ctx, halts: [] };
   const r = catchUpNode(ctx, node);
   return {
-    context: { ...ctx, nodes: replaceNode(ctx.nodes, r.node), halts: [...ctx.halts, ...r.halts] },
+    context: contextWith(ctx, { nodes: replaceNode(ctx.nodes, r.node), halts: [...ctx.halts, ...r.halts] }),
     halts: r.halts,
   };
 }
@@ -156,25 +156,6 @@ function ranNode(n: NodeState, committed: boolean, h: Height): NodeState {
     downgradeCheckPending: false,
     upgradeInfo: n.upgradeInfo,
     pendingStoreUpgrade: committed ? null : n.pendingStoreUpgrade,
-  };
-}
-
-/** `{ ...ctx, ...change }` as an object literal of OracleContext's fields in their order (see ranNode). */
-function contextWith(
-  ctx: OracleContext,
-  change: Pick<OracleContext, "nodes" | "halts" | "lastBlock"> & Partial<OracleContext>,
-): OracleContext {
-  return {
-    binaries: ctx.binaries,
-    nodes: change.nodes,
-    height: change.height ?? ctx.height,
-    states: change.states ?? ctx.states,
-    blockKeys: change.blockKeys ?? ctx.blockKeys,
-    handlerRuns: change.handlerRuns ?? ctx.handlerRuns,
-    halts: change.halts,
-    storeUpgradesApplied: ctx.storeUpgradesApplied,
-    lastBlock: change.lastBlock,
-    lastExec: ctx.lastExec,
   };
 }
 
