@@ -6,7 +6,7 @@
 
 import { storeUpgradesFor } from "./binaries.js";
 import { canonicalJson } from "./canonical.js";
-import { findNode, replaceNode } from "./context.js";
+import { contextWith, findNode, nodeWith, replaceNode } from "./context.js";
 import type { NodeState, OracleContext, OracleEvent } from "./types.js";
 
 export type StartEvent = Extract<OracleEvent, { type: "NODE_STARTED" }>;
@@ -25,29 +25,26 @@ export function startNode(ctx: OracleContext, ev: StartEvent): OracleContext {
   const spec = info === null ? null : storeUpgradesFor(binary, info.name);
   const loads =
     info !== null && spec !== null && !skipHeights.includes(info.height) && info.height === node.lastHeight + 1;
-  const next: NodeState = {
-    ...node,
+  const next: NodeState = nodeWith(node, {
     binary: ev.binary,
     skipHeights,
     status: { state: "running" },
     downgradeCheckPending: true,
     pendingStoreUpgrade: loads && info !== null ? `${info.name}:${canonicalJson(spec)}` : null,
-  };
-  return {
-    ...ctx,
+  });
+  return contextWith(ctx, {
     nodes: replaceNode(ctx.nodes, next),
     storeUpgradesApplied:
       loads && info !== null
         ? [...ctx.storeUpgradesApplied, { node: node.name, name: info.name, height: info.height }]
         : ctx.storeUpgradesApplied,
-  };
+  });
 }
 
 export function stopNode(ctx: OracleContext, name: string): OracleContext {
   const node = findNode(ctx, name);
   if (node === undefined) return ctx;
-  return {
-    ...ctx,
-    nodes: replaceNode(ctx.nodes, { ...node, status: { state: "stopped" }, pendingStoreUpgrade: null }),
-  };
+  return contextWith(ctx, {
+    nodes: replaceNode(ctx.nodes, nodeWith(node, { status: { state: "stopped" }, pendingStoreUpgrade: null })),
+  });
 }

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { transition } from "xstate";
-import { resolveBlock, resolveBlockUnshared } from "./consensus.js";
+import { resolveBlock } from "./consensus.js";
+import { resolveBlockUnshared } from "./consensus-plain.js";
 import { coverageFromIds } from "./coverage.js";
 import { createOracle, type Oracle, observe, predict, step, stepBlocks, transitionOf } from "./oracle.js";
 import type { OracleEvent, OracleInput, UpgradeMsg } from "./types.js";

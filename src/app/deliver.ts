@@ -1,7 +1,8 @@
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { AnySchema } from "@bufbuild/protobuf/wkt";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, errorText, type RegisteredError, wrap } from "../core/errors.js";
+import { encodeMessage } from "../core/proto-encode.js";
 import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
 import { VoteOption } from "../gen/chain/gov/v1/gov_pb.js";
 import {
@@ -57,10 +58,13 @@ function packUncached(m: UpgradeMessage): { typeUrl: string; value: Uint8Array }
         ...(m.plan.upgradedClientState === undefined ? {} : { upgradedClientState: m.plan.upgradedClientState }),
       }),
     });
-    return { typeUrl: "/chain.upgrade.v1beta1.MsgSoftwareUpgrade", value: toBinary(MsgSoftwareUpgradeSchema, msg) };
+    return {
+      typeUrl: "/chain.upgrade.v1beta1.MsgSoftwareUpgrade",
+      value: encodeMessage(MsgSoftwareUpgradeSchema, msg),
+    };
   }
   const msg = create(MsgCancelUpgradeSchema, { authority: m.authority });
-  return { typeUrl: "/chain.upgrade.v1beta1.MsgCancelUpgrade", value: toBinary(MsgCancelUpgradeSchema, msg) };
+  return { typeUrl: "/chain.upgrade.v1beta1.MsgCancelUpgrade", value: encodeMessage(MsgCancelUpgradeSchema, msg) };
 }
 
 export interface TxEffects {

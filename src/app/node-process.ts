@@ -295,7 +295,16 @@ export class SimNodeProcess implements NodeProcess {
     this.#state.store.commit();
     const executed = this.#executed;
     this.#executed = undefined;
-    this.#committed = executed === undefined ? undefined : { ...executed, height: this.lastHeight() };
+    // An object literal, not a spread: a spread of a spread-made object costs this V8 10-25 times as much.
+    this.#committed =
+      executed === undefined
+        ? undefined
+        : {
+            key: executed.key,
+            upgradeHeightSet: executed.upgradeHeightSet,
+            protocolVersionSet: executed.protocolVersionSet,
+            height: this.lastHeight(),
+          };
   }
 
   abort(): void {

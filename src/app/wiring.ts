@@ -1,7 +1,7 @@
-import { fromBinary } from "@bufbuild/protobuf";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, plain, type Result } from "../core/errors.js";
 import type { AppModule } from "../core/module.js";
+import { decodeMessage } from "../core/proto-decode.js";
 import { MsgSoftwareUpgradeSchema } from "../gen/chain/upgrade/v1beta1/tx_pb.js";
 import type { MsgRouter } from "../gov/types.js";
 import type { UpgradeKeeper } from "../upgrade/keeper.js";
@@ -79,7 +79,7 @@ export function upgradeRouter(msgs: UpgradeMsgServer): MsgRouter {
 /** Both upgrade messages carry `authority` as field 1, so one decoder reads the signer of either. */
 function decodeAuthority(value: Uint8Array): Result<string, ChainError> {
   try {
-    return ok(fromBinary(MsgSoftwareUpgradeSchema, value).authority);
+    return ok(decodeMessage(MsgSoftwareUpgradeSchema, value).authority);
   } catch (e) {
     return err(plain(`failed to decode upgrade message: ${e instanceof Error ? e.message : String(e)}`));
   }

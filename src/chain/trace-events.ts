@@ -227,6 +227,18 @@ export interface TracePosition {
 
 export const TRACE_START: TracePosition = { height: 0, timeMs: 0, genesisTimeMs: 0, live: false, stalls: 0 };
 
+/**
+ * A position as an object literal of TracePosition's fields in TRACE_START's order (what `{ ...p, ... }` gave, at a
+ * fraction of the cost: a spread of a spread-made object costs this V8 10-25 times as much).
+ */
+const position = (height: number, timeMs: number, p: TracePosition, live: boolean, stalls: number): TracePosition => ({
+  height,
+  timeMs,
+  genesisTimeMs: p.genesisTimeMs,
+  live,
+  stalls,
+});
+
 /** The position after `e`. Pure. */
 export function advanceTrace(p: TracePosition, e: TraceEvent): TracePosition {
   const t = traceEventTimeMs(e);
@@ -243,17 +255,17 @@ export function advanceTrace(p: TracePosition, e: TraceEvent): TracePosition {
     case "stop":
     case "halt":
     case "plan":
-      return timeMs === p.timeMs ? p : { ...p, timeMs };
+      return timeMs === p.timeMs ? p : position(p.height, timeMs, p, p.live, p.stalls);
     case "sidecar":
     case "operator":
     case "step":
-      return { ...p, timeMs, live: true };
+      return position(p.height, timeMs, p, true, p.stalls);
     case "block":
-      return { ...p, height: e.height, timeMs, live: true };
+      return position(e.height, timeMs, p, true, p.stalls);
     case "blocks":
-      return { ...p, height: Math.max(p.height, e.to), timeMs, live: true };
+      return position(Math.max(p.height, e.to), timeMs, p, true, p.stalls);
     case "stall":
-      return { ...p, timeMs, live: true, stalls: p.stalls + 1 };
+      return position(p.height, timeMs, p, true, p.stalls + 1);
     default:
       // The trace is the engine's own output: an event of no known kind is a bug in the engine that wrote it, and
       // is reported where it was written, not later by whichever reader of the trace trips over it.

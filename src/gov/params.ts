@@ -1,4 +1,4 @@
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { type Coins, coinsFromProto, coinsToProto, isAllGTE, validateCoins } from "../bank/coins.js";
 import { DEFAULT_BECH32_PREFIX, decodeAddress } from "../core/address.js";
@@ -7,6 +7,7 @@ import { bytesEqual } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type PlainError, plain, type Result } from "../core/errors.js";
 import { formatDuration } from "../core/go/duration.js";
+import { decodeMessage } from "../core/proto-decode.js";
 import { type Params, ParamsSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { Dec, dec } from "./dec.js";
@@ -212,7 +213,7 @@ export function readParams(ctx: Ctx): Result<GovParams, PlainError> {
   }
   const last = lastRead;
   if (last !== undefined && bytesEqual(last.raw, raw)) return last.result;
-  const parsed = parseParams(fromBinary(ParamsSchema, raw), null);
+  const parsed = parseParams(decodeMessage(ParamsSchema, raw), null);
   if (!parsed.ok) return err(plain(`failed to get governance parameters: ${parsed.error.message}`));
   const result = ok(Object.freeze(parsed.value));
   lastRead = { raw: raw.slice(), result };

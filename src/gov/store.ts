@@ -1,10 +1,10 @@
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { type UnixMs, unixMs } from "../core/brand.js";
 import { be64, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import type { KVStore } from "../core/kv.js";
 import { decodeMessage } from "../core/proto-decode.js";
+import { encodeMessage } from "../core/proto-encode.js";
 import {
   type Deposit,
   DepositSchema,
@@ -104,7 +104,7 @@ export function getProposalBytes(ctx: Ctx, id: bigint): Uint8Array | undefined {
 }
 
 export function setProposal(ctx: Ctx, p: Proposal): void {
-  store(ctx).set(proposalKey(p.id), toBinary(ProposalSchema, p));
+  store(ctx).set(proposalKey(p.id), encodeMessage(ProposalSchema, p));
 }
 
 /** Deletes the proposal and its queue entries (not its deposits or votes). */
@@ -117,7 +117,7 @@ export function deleteProposal(ctx: Ctx, p: Proposal): void {
 
 export function allProposals(ctx: Ctx): Proposal[] {
   const out: Proposal[] = [];
-  for (const [, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push(fromBinary(ProposalSchema, v));
+  for (const [, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push(decodeMessage(ProposalSchema, v));
   return out;
 }
 
@@ -173,11 +173,11 @@ export function queueFirst(ctx: Ctx, q: Queue): { readonly time: UnixMs; readonl
 
 export function getDeposit(ctx: Ctx, id: bigint, depositor: string): Deposit | undefined {
   const v = store(ctx).get(perProposalKey(DEPOSITS, id, depositor));
-  return v === undefined ? undefined : fromBinary(DepositSchema, v);
+  return v === undefined ? undefined : decodeMessage(DepositSchema, v);
 }
 
 export function setDeposit(ctx: Ctx, d: Deposit): void {
-  store(ctx).set(perProposalKey(DEPOSITS, d.proposalId, d.depositor), toBinary(DepositSchema, d));
+  store(ctx).set(perProposalKey(DEPOSITS, d.proposalId, d.depositor), encodeMessage(DepositSchema, d));
 }
 
 export function deleteDeposit(ctx: Ctx, d: Deposit): void {
@@ -188,24 +188,24 @@ export function deleteDeposit(ctx: Ctx, d: Deposit): void {
 export function depositsOf(ctx: Ctx, id: bigint): Deposit[] {
   const out: Deposit[] = [];
   for (const [, v] of prefixIterator(store(ctx), perProposalPrefix(DEPOSITS, id))) {
-    out.push(fromBinary(DepositSchema, v));
+    out.push(decodeMessage(DepositSchema, v));
   }
   return out;
 }
 
 export function getVote(ctx: Ctx, id: bigint, voter: string): Vote | undefined {
   const v = store(ctx).get(perProposalKey(VOTES, id, voter));
-  return v === undefined ? undefined : fromBinary(VoteSchema, v);
+  return v === undefined ? undefined : decodeMessage(VoteSchema, v);
 }
 
 export function setVote(ctx: Ctx, v: Vote): void {
-  store(ctx).set(perProposalKey(VOTES, v.proposalId, v.voter), toBinary(VoteSchema, v));
+  store(ctx).set(perProposalKey(VOTES, v.proposalId, v.voter), encodeMessage(VoteSchema, v));
 }
 
 /** Votes of a proposal in voter-address byte order. */
 export function votesOf(ctx: Ctx, id: bigint): Vote[] {
   const out: Vote[] = [];
-  for (const [, v] of prefixIterator(store(ctx), perProposalPrefix(VOTES, id))) out.push(fromBinary(VoteSchema, v));
+  for (const [, v] of prefixIterator(store(ctx), perProposalPrefix(VOTES, id))) out.push(decodeMessage(VoteSchema, v));
   return out;
 }
 
@@ -217,7 +217,7 @@ export function deleteVotes(ctx: Ctx, id: bigint): void {
 
 export function getStoredParams(ctx: Ctx): Params | undefined {
   const v = getStoredParamsBytes(ctx);
-  return v === undefined ? undefined : fromBinary(ParamsSchema, v);
+  return v === undefined ? undefined : decodeMessage(ParamsSchema, v);
 }
 
 /** The stored params record as bytes (never to be mutated); undefined when absent. */
@@ -226,5 +226,5 @@ export function getStoredParamsBytes(ctx: Ctx): Uint8Array | undefined {
 }
 
 export function setStoredParams(ctx: Ctx, p: Params): void {
-  store(ctx).set(PARAMS_KEY, toBinary(ParamsSchema, p));
+  store(ctx).set(PARAMS_KEY, encodeMessage(ParamsSchema, p));
 }

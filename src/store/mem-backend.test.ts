@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareBytes, toHex } from "../core/bytes.js";
-import { bytesToLatin1, latin1ToBytes, MemBackend } from "./mem-backend.js";
+import { bytesToLatin1, bytesToLatin1Portable, latin1ToBytes, MemBackend } from "./mem-backend.js";
 
 const b = (...xs: number[]) => Uint8Array.from(xs);
 const keys = (it: Iterable<readonly [Uint8Array, Uint8Array]>) => [...it].map(([k]) => toHex(k));
@@ -25,6 +25,22 @@ describe("MemBackend", () => {
         expect(Math.sign(compareBytes(x, y))).toBe(sx < sy ? -1 : sx > sy ? 1 : 0);
         expect(latin1ToBytes(sx)).toEqual(x);
       }),
+    );
+  });
+
+  it("latin1 strings by Node's native decoding equal the portable ones (views at offsets, long keys, any byte)", () => {
+    const bytes = fc.oneof(fc.uint8Array({ maxLength: 48 }), fc.uint8Array({ minLength: 4000, maxLength: 9000 }));
+    fc.assert(
+      fc.property(bytes, fc.nat(), fc.nat(), (all, a, z) => {
+        const start = all.length === 0 ? 0 : a % all.length;
+        const view = all.subarray(start, start + (z % (all.length - start + 1)));
+        for (const x of [all, view]) {
+          const s = bytesToLatin1(x);
+          expect(s).toBe(bytesToLatin1Portable(x));
+          expect(s).toBe(Array.from(x, (c) => String.fromCharCode(c)).join(""));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 

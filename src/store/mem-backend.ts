@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { BackendWrite, StoreBackend } from "./backend.js";
 import { scanTree } from "./btree-scan.js";
 import { PersistentBTree, type TreeImage } from "./persistent-btree.js";
@@ -7,6 +8,21 @@ import { PersistentBTree, type TreeImage } from "./persistent-btree.js";
  * order of the keys, including "a proper prefix sorts first".
  */
 export function bytesToLatin1(b: Uint8Array): string {
+  if (nativeLatin1 !== undefined) return nativeLatin1.call(b, 0, b.length);
+  return bytesToLatin1Portable(b);
+}
+
+/**
+ * Node's own latin1 decoding of a byte range (`Buffer.prototype.latin1Slice`, what `buf.toString("latin1")` runs),
+ * called on the Uint8Array itself: no Buffer view made, about twice as fast as `fromCharCode.apply` on store keys.
+ * The same string for every input (`mem-backend.test.ts`); `bytesToLatin1Portable` where it is absent.
+ */
+const nativeLatin1 = (
+  Buffer.prototype as unknown as { latin1Slice?: (this: Uint8Array, s: number, e: number) => string }
+).latin1Slice;
+
+/** bytesToLatin1 without Node's Buffer. */
+export function bytesToLatin1Portable(b: Uint8Array): string {
   // fromCharCode.apply takes the typed array as its argument list (no iteration): several times faster than a
   // spread; chunks keep the argument count bounded.
   if (b.length <= CHUNK) return String.fromCharCode.apply(null, b as unknown as number[]);

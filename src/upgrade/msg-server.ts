@@ -1,6 +1,8 @@
-import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import { create, type Message } from "@bufbuild/protobuf";
 import type { Ctx } from "../core/context.js";
 import { type ChainError, err, ok, type Result, SdkErrors, wrap, wrapMore } from "../core/errors.js";
+import { decodeMessage } from "../core/proto-decode.js";
+import { encodeMessage } from "../core/proto-encode.js";
 import {
   type MsgCancelUpgrade,
   type MsgCancelUpgradeResponse,
@@ -75,7 +77,7 @@ export function newMsgServer(keeper: UpgradeKeeper): UpgradeMsgServer {
       case MSG_SOFTWARE_UPGRADE_TYPE_URL: {
         let msg: MsgSoftwareUpgrade;
         try {
-          msg = fromBinary(MsgSoftwareUpgradeSchema, bytes);
+          msg = decodeMessage(MsgSoftwareUpgradeSchema, bytes);
         } catch (e) {
           return err(decodeError(typeUrl, e));
         }
@@ -85,13 +87,13 @@ export function newMsgServer(keeper: UpgradeKeeper): UpgradeMsgServer {
         return ok({
           typeUrl: MSG_SOFTWARE_UPGRADE_RESPONSE_TYPE_URL,
           message,
-          bytes: toBinary(MsgSoftwareUpgradeResponseSchema, message),
+          bytes: encodeMessage(MsgSoftwareUpgradeResponseSchema, message),
         });
       }
       case MSG_CANCEL_UPGRADE_TYPE_URL: {
         let msg: MsgCancelUpgrade;
         try {
-          msg = fromBinary(MsgCancelUpgradeSchema, bytes);
+          msg = decodeMessage(MsgCancelUpgradeSchema, bytes);
         } catch (e) {
           return err(decodeError(typeUrl, e));
         }
@@ -101,7 +103,7 @@ export function newMsgServer(keeper: UpgradeKeeper): UpgradeMsgServer {
         return ok({
           typeUrl: MSG_CANCEL_UPGRADE_RESPONSE_TYPE_URL,
           message,
-          bytes: toBinary(MsgCancelUpgradeResponseSchema, message),
+          bytes: encodeMessage(MsgCancelUpgradeResponseSchema, message),
         });
       }
       default:

@@ -1,8 +1,9 @@
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { BoundedCache } from "../core/bounded-cache.js";
 import { err, ok, type PlainError, plain, type Result, type SdkError, SdkErrors, wrap } from "../core/errors.js";
 import { copyMessage } from "../core/message-copy.js";
+import { encodeMessage } from "../core/proto-encode.js";
 import { type Plan, PlanSchema } from "../gen/chain/upgrade/v1beta1/upgrade_pb.js";
 
 /**
@@ -45,7 +46,7 @@ export const makePlan = (fields: {
 
 /** Protobuf binary as the reference writes it: fields 1..5, zero values skipped, field 2 (time) always written. */
 export function encodePlan(plan: Plan): Uint8Array {
-  return toBinary(PlanSchema, { ...plan, time: plan.time ?? ZERO_TIME });
+  return encodeMessage(PlanSchema, { ...plan, time: plan.time ?? ZERO_TIME });
 }
 
 /**

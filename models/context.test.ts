@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { contextWith, initialContext, nodeWith } from "./context.js";
+import type { NodeState, OracleContext } from "./types.js";
+
+/**
+ * contextWith and nodeWith against the spreads they replace: the same values and the same keys in the same order,
+ * for every subset of fields changed to arbitrary values (null included, which must not fall back to the old one).
+ */
+const ctx0 = initialContext({
+  binaries: { v1: { handlers: {} } },
+  nodes: [
+    { name: "a", binary: "v1", power: 1 },
+    { name: "b", binary: "v1" },
+  ],
+});
+const node0 = ctx0.nodes[0]!;
+/** The same keys with distinct non-null values, so a change to null must not keep the old value. */
+const sentinels = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.keys(o).map((k) => [k, `old-${k}`])) as unknown as T;
+const ctxBase = sentinels(ctx0);
+const nodeBase = sentinels(node0);
+
+const value = fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 4 }), fc.boolean(), fc.array(fc.nat()));
+const changeOf = (keys: readonly string[]) =>
+  fc.subarray([...keys]).chain((picked) => fc.tuple(...picked.map((k) => value.map((v) => [k, v] as const))));
+
+describe("contextWith and nodeWith", () => {
+  it("equal { ...ctx, ...change }, keys in order, for any fields changed", () => {
+    fc.assert(
+      fc.property(changeOf(Object.keys(ctx0)), (pairs) => {
+        const change = Object.fromEntries(pairs) as Partial<OracleContext>;
+        const lit = contextWith(ctxBase, change);
+        const spread = { ...ctxBase, ...change };
+        expect(lit).toStrictEqual(spread);
+        expect(Object.keys(lit)).toEqual(Object.keys(spread));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("equal { ...node, ...change }, keys in order, for any fields changed", () => {
+    fc.assert(
+      fc.property(changeOf(Object.keys(node0)), (pairs) => {
+        const change = Object.fromEntries(pairs) as Partial<NodeState>;
+        const lit = nodeWith(nodeBase, change);
+        const spread = { ...nodeBase, ...change };
+        expect(lit).toStrictEqual(spread);
+        expect(Object.keys(lit)).toEqual(Object.keys(spread));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
