@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { Cursor, LENGTH_DELIMITED, scalarReader, stop } from "../core/proto-wire.js";
+import { Cursor, EDITION_PROTO3, LENGTH_DELIMITED, scalarReader, stop } from "../core/proto-wire.js";
 import { type CompiledJson, enumWriter, keyText, scalarWriter, stringText } from "./json-compiled.js";
 import {
   int64At,
@@ -46,7 +46,6 @@ import {
  */
 
 const RECURSION_LIMIT = 100;
-const EDITION_PROTO3 = 999;
 const ANY = "google.protobuf.Any";
 const TIMESTAMP = "google.protobuf.Timestamp";
 /** The output buffer's size past which it is not kept between calls. */

@@ -6,7 +6,7 @@ import {
   type MessageShape,
   ScalarType,
 } from "@bufbuild/protobuf";
-import { Cursor, LENGTH_DELIMITED, NotCompiled, scalarReader, stop } from "./proto-wire.js";
+import { Cursor, isPlainProto3, LENGTH_DELIMITED, NotCompiled, scalarReader, stop } from "./proto-wire.js";
 
 /**
  * Protobuf binary decoding compiled once per descriptor: `decodeMessage(schema, bytes)` returns what protobuf-es
@@ -32,7 +32,6 @@ import { Cursor, LENGTH_DELIMITED, NotCompiled, scalarReader, stop } from "./pro
  */
 
 const RECURSION_LIMIT = 100;
-const EDITION_PROTO3 = 999;
 type Msg = Record<string, unknown> & { $unknown?: { no: number; wireType: number; data: Uint8Array }[] };
 /** Reads one record of a field into the message (the tag already read). */
 type FieldReader = (m: Msg, c: Cursor, wireType: number, depth: number) => void;
@@ -53,19 +52,10 @@ const compiled = new WeakMap<DescMessage, Compiled>();
 /** Types being compiled (a recursive type is covered if the rest of it is). */
 const compiling = new Set<DescMessage>();
 
-/** Well-known types decoded as plain messages; the others have a local form of their own (wrappers, Struct...). */
-const PLAIN_WKT = new Set(["google.protobuf.Any", "google.protobuf.Timestamp", "google.protobuf.Duration"]);
-
-function covers(desc: DescMessage): boolean {
-  if (desc.file.edition !== EDITION_PROTO3) return false;
-  if (desc.typeName.startsWith("google.protobuf.") && !PLAIN_WKT.has(desc.typeName)) return false;
-  return true;
-}
-
 function compiledOf(desc: DescMessage): Compiled {
   let c = compiled.get(desc);
   if (c !== undefined) return c;
-  if (!covers(desc)) {
+  if (!isPlainProto3(desc)) {
     c = { fields: undefined };
     compiled.set(desc, c);
     return c;

@@ -1,4 +1,5 @@
 import { type DescField, type DescMessage, type MessageShape, ScalarType, toBinary } from "@bufbuild/protobuf";
+import { BIT32, BIT64, isPlainProto3, LENGTH_DELIMITED, VARINT } from "./proto-wire.js";
 import * as wire from "./proto-write.js";
 
 /**
@@ -22,13 +23,7 @@ import * as wire from "./proto-write.js";
  * encodes.
  */
 
-const EDITION_PROTO3 = 999;
 const PRESENCE_IMPLICIT = 2;
-const WIRE_VARINT = 0;
-const WIRE_BIT64 = 1;
-const WIRE_LENGTH_DELIMITED = 2;
-const WIRE_BIT32 = 5;
-const PLAIN_WKT = new Set(["google.protobuf.Any", "google.protobuf.Timestamp", "google.protobuf.Duration"]);
 
 type Write = (m: unknown) => void;
 
@@ -44,28 +39,27 @@ const WIRE = { ...wire };
 
 /** The helper each scalar type is written with, and its wire type. */
 const SCALAR: Record<ScalarType, readonly [keyof typeof wire, number]> = {
-  [ScalarType.DOUBLE]: ["double", WIRE_BIT64],
-  [ScalarType.FLOAT]: ["float", WIRE_BIT32],
-  [ScalarType.INT64]: ["int64", WIRE_VARINT],
-  [ScalarType.UINT64]: ["uint64", WIRE_VARINT],
-  [ScalarType.INT32]: ["int32", WIRE_VARINT],
-  [ScalarType.FIXED64]: ["fixed64", WIRE_BIT64],
-  [ScalarType.FIXED32]: ["fixed32", WIRE_BIT32],
-  [ScalarType.BOOL]: ["bool", WIRE_VARINT],
-  [ScalarType.STRING]: ["string", WIRE_LENGTH_DELIMITED],
-  [ScalarType.BYTES]: ["bytes", WIRE_LENGTH_DELIMITED],
-  [ScalarType.UINT32]: ["uint32", WIRE_VARINT],
-  [ScalarType.SFIXED32]: ["sfixed32", WIRE_BIT32],
-  [ScalarType.SFIXED64]: ["sfixed64", WIRE_BIT64],
-  [ScalarType.SINT32]: ["sint32", WIRE_VARINT],
-  [ScalarType.SINT64]: ["sint64", WIRE_VARINT],
+  [ScalarType.DOUBLE]: ["double", BIT64],
+  [ScalarType.FLOAT]: ["float", BIT32],
+  [ScalarType.INT64]: ["int64", VARINT],
+  [ScalarType.UINT64]: ["uint64", VARINT],
+  [ScalarType.INT32]: ["int32", VARINT],
+  [ScalarType.FIXED64]: ["fixed64", BIT64],
+  [ScalarType.FIXED32]: ["fixed32", BIT32],
+  [ScalarType.BOOL]: ["bool", VARINT],
+  [ScalarType.STRING]: ["string", LENGTH_DELIMITED],
+  [ScalarType.BYTES]: ["bytes", LENGTH_DELIMITED],
+  [ScalarType.UINT32]: ["uint32", VARINT],
+  [ScalarType.SFIXED32]: ["sfixed32", BIT32],
+  [ScalarType.SFIXED64]: ["sfixed64", BIT64],
+  [ScalarType.SINT32]: ["sint32", VARINT],
+  [ScalarType.SINT64]: ["sint64", VARINT],
 };
 
 const tagOf = (f: DescField, wireType: number): number => ((f.number << 3) | wireType) >>> 0;
 
 function covers(desc: DescMessage): boolean {
-  if (desc.file.edition !== EDITION_PROTO3) return false;
-  if (desc.typeName.startsWith("google.protobuf.") && !PLAIN_WKT.has(desc.typeName)) return false;
+  if (!isPlainProto3(desc)) return false;
   return desc.fields.every((f) => f.fieldKind !== "map" && !("delimitedEncoding" in f && f.delimitedEncoding));
 }
 
@@ -112,7 +106,7 @@ function fieldsCode(desc: DescMessage, children: Compiled[]): string {
 function valueCode(f: DescField, x: string, children: Compiled[]): string {
   if (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) {
     const k = children.push(compiledOf(f.message)) - 1;
-    return `{ W.tag(${tagOf(f, WIRE_LENGTH_DELIMITED)}); const at = W.fork(); C[${k}].write(${x}); W.join(at); }`;
+    return `{ W.tag(${tagOf(f, LENGTH_DELIMITED)}); const at = W.fork(); C[${k}].write(${x}); W.join(at); }`;
   }
   const [helper, wireType] = SCALAR[scalarOf(f)];
   return `{ W.tag(${tagOf(f, wireType)}); W.${helper}(${x}); }`;
@@ -155,7 +149,7 @@ function listCode(f: DescField & { fieldKind: "list" }, key: string, children: C
   const loop = (stmt: string) => `for (let i = 0; i < v.length; i++) ${stmt}`;
   if (f.listKind === "message" || !f.packed) return `v = m[${key}]; ${loop(valueCode(f, "v[i]", children))}`;
   const [helper] = SCALAR[scalarOf(f)];
-  const tag = tagOf(f, WIRE_LENGTH_DELIMITED);
+  const tag = tagOf(f, LENGTH_DELIMITED);
   return `v = m[${key}]; if (v.length != 0) { W.tag(${tag}); const at = W.fork(); ${loop(`W.${helper}(v[i]);`)} W.join(at); }`;
 }
 

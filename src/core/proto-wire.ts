@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { protoInt64, ScalarType } from "@bufbuild/protobuf";
+import { type DescMessage, protoInt64, ScalarType } from "@bufbuild/protobuf";
 
 /**
  * The wire reading of the compiled protobuf decoder (proto-decode.ts): a cursor over the input and one reader per
@@ -10,10 +10,28 @@ import { protoInt64, ScalarType } from "@bufbuild/protobuf";
  */
 
 /** Wire types. */
-const VARINT = 0;
-const BIT64 = 1;
+export const VARINT = 0;
+export const BIT64 = 1;
 export const LENGTH_DELIMITED = 2;
-const BIT32 = 5;
+export const BIT32 = 5;
+
+/** protobuf-es's edition number of a proto3 file. */
+export const EDITION_PROTO3 = 999;
+
+/** Well-known types that are plain messages; the others have a local form of their own (wrappers, Struct...). */
+const PLAIN_WKT: ReadonlySet<string> = new Set([
+  "google.protobuf.Any",
+  "google.protobuf.Timestamp",
+  "google.protobuf.Duration",
+]);
+
+/**
+ * Where the compiled decoder's and encoder's cover starts: a proto3 type that is not a well-known type with a local
+ * form of its own. Each narrows it further where it must.
+ */
+export const isPlainProto3 = (desc: DescMessage): boolean =>
+  desc.file.edition === EDITION_PROTO3 &&
+  (!desc.typeName.startsWith("google.protobuf.") || PLAIN_WKT.has(desc.typeName));
 
 /** Stops the compiled path (caught by decodeMessage, which falls back to fromBinary). */
 export class NotCompiled extends Error {}
