@@ -20,7 +20,7 @@ import { TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1beta1/query";
 import { MsgCancelUpgrade, MsgSoftwareUpgrade } from "cosmjs-types/cosmos/upgrade/v1beta1/tx";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, exited, freePort, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
+import { bundleCli, exited, freePort, runCli, spawnCli, VISOR_ENV_GRACEFUL, waitFor } from "../../test/kit/devnet.js";
 import { govAuthority } from "../core/address.js";
 
 /**
@@ -74,9 +74,11 @@ describe("cosmjs drives the devnet through an upgrade (real processes)", () => {
       `tcp://127.0.0.1:${rpcPort}`,
     ]);
     expect(init.code, init.output).toBe(0);
-    const visor = spawnCli(cli, ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "200ms"], {
-      DAEMON_POLL_INTERVAL: "100ms",
-    });
+    const visor = spawnCli(
+      cli,
+      ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "200ms"],
+      VISOR_ENV_GRACEFUL,
+    );
     try {
       // 1. Connect over CometBFT RPC and read status.
       const client = await waitFor(() => StargateClient.connect(rpcUrl), 30_000, "the RPC to answer");

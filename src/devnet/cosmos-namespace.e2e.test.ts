@@ -17,7 +17,7 @@ import { MsgSubmitProposalResponse } from "cosmjs-types/cosmos/gov/v1/tx";
 import { QueryClientImpl as UpgradeQuery } from "cosmjs-types/cosmos/upgrade/v1beta1/query";
 import { MsgSoftwareUpgrade } from "cosmjs-types/cosmos/upgrade/v1beta1/tx";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, exited, freePort, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
+import { bundleCli, exited, freePort, runCli, spawnCli, VISOR_ENV_GRACEFUL, waitFor } from "../../test/kit/devnet.js";
 
 /**
  * The `cosmos` wire namespace end to end (docs/node-api.md §0): a devnet initialised with `--namespace cosmos
@@ -61,9 +61,11 @@ describe("cosmos namespace: unmodified cosmjs and buf curl against a devnet (rea
     expect(init.code, init.output).toBe(0);
     expect(readFileSync(join(home, "config", "app.toml"), "utf8")).toContain('namespace = "cosmos"');
     expect(JSON.parse(readFileSync(join(home, "config", "genesis.json"), "utf8")).chain.bech32Prefix).toBe("cosmos");
-    const visor = spawnCli(cli, ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "200ms"], {
-      DAEMON_POLL_INTERVAL: "100ms",
-    });
+    const visor = spawnCli(
+      cli,
+      ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "200ms"],
+      VISOR_ENV_GRACEFUL,
+    );
     try {
       const client = await waitFor(() => StargateClient.connect(rpcUrl), 60_000, "the RPC to answer");
       await waitFor(async () => ((await client.getHeight()) >= 2 ? true : undefined), 60_000, "height 2");

@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, exited, freePort, getJson, runCli, spawnCli, waitFor } from "../../test/kit/devnet.js";
+import {
+  bundleCli,
+  exited,
+  freePort,
+  getJson,
+  runCli,
+  spawnCli,
+  VISOR_ENV_GRACEFUL,
+  waitFor,
+} from "../../test/kit/devnet.js";
 import { toHex, utf8 } from "../core/bytes.js";
 
 const dirs: string[] = [];
@@ -43,7 +52,7 @@ describe("devnet end to end (real processes)", () => {
     expect(init.output).toContain("deposit period 10s, voting period 5s");
 
     const visor = spawnCli(cli, ["visor", "--home", home, "--", "--binary", "v1", "--block-time", "250ms"], {
-      DAEMON_POLL_INTERVAL: "100ms",
+      ...VISOR_ENV_GRACEFUL,
       DAEMON_PREUPGRADE_COMMAND: `echo "$1 $2" > ${join(home, "pre-upgrade.txt")}; exit 0`,
     });
     try {

@@ -127,6 +127,20 @@ export async function initTestHome(
 }
 
 /** Spawns the bundled CLI; output is collected (and shown on failure by the caller). */
+/**
+ * The visor's environment for end-to-end runs that read the node's own halt message.
+ *
+ * The node writes data/upgrade-info.json and only then logs `UPGRADE "<name>" NEEDED at height: ...` (the
+ * reference's PreBlocker order). With DAEMON_SHUTDOWN_GRACE unset the visor SIGKILLs the node as soon as a poll
+ * sees the file (the reference cosmovisor's default), so a poll landing between the two loses the message: a real
+ * race, seen once in CI on a loaded machine. A grace period makes the visor SIGINT instead; the halted node has
+ * written its message by the time it handles the signal.
+ */
+export const VISOR_ENV_GRACEFUL: Readonly<Record<string, string>> = {
+  DAEMON_POLL_INTERVAL: "100ms",
+  DAEMON_SHUTDOWN_GRACE: "10s",
+};
+
 export function spawnCli(
   bundle: string,
   args: readonly string[],
