@@ -2,7 +2,7 @@ import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { FieldDescriptorProtoSchema, TimestampSchema, UninterpretedOptionSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messageArbitrary } from "../../test/kit/proto-arbitrary.js";
+import { NODE_ANY_TYPES, nodeMessageArbitrary } from "../../test/kit/node-messages.js";
 import { Query as BankQuery } from "../gen/chain/bank/v1beta1/query_pb.js";
 import { Service as BlockService } from "../gen/chain/base/tendermint/v1beta1/query_pb.js";
 import { Query as GovQuery } from "../gen/chain/gov/v1/query_pb.js";
@@ -38,10 +38,8 @@ function outcome(f: () => string): string {
   }
 }
 
-const anyTypes = [...NODE_JSON.registry!].filter((t) => t.kind === "message") as DescMessage[];
-
 function holdsFor(desc: DescMessage, opts: GatewayJsonOptions, runs: number) {
-  const arb = messageArbitrary(desc, { anyTypes, registry: NODE_JSON.registry!, depth: 3 });
+  const arb = nodeMessageArbitrary(desc);
   fc.assert(
     fc.property(arb, (msg: Message) => {
       expect(outcome(() => gatewayJson(desc, msg, opts))).toBe(outcome(() => gatewayJsonReference(desc, msg, opts)));
@@ -56,7 +54,7 @@ describe("compiled gateway JSON writers", () => {
   });
 
   it("write every type an Any carries as the reflective renderer does", () => {
-    for (const desc of anyTypes) holdsFor(desc, NODE_JSON, 40);
+    for (const desc of NODE_ANY_TYPES) holdsFor(desc, NODE_JSON, 40);
   });
 
   it("write oneofs, proto2 explicit presence and required fields, enums and doubles as the reflective renderer does", () => {

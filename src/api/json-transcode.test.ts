@@ -2,7 +2,7 @@ import { create, type DescMessage, toBinary } from "@bufbuild/protobuf";
 import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messageArbitrary } from "../../test/kit/proto-arbitrary.js";
+import { NODE_ANY_TYPES, nodeMessageArbitrary, protobufEsBytes } from "../../test/kit/node-messages.js";
 import { rewrite, rewritten } from "../../test/kit/proto-rewrite.js";
 import { decodeMessage } from "../core/proto-decode.js";
 import { lengthDelimitedRecord } from "../core/proto-wire.js";
@@ -26,8 +26,6 @@ import { NODE_JSON } from "./node-backend.js";
  * the reference writes, the transcoder answers (it is not the fallback doing the work).
  */
 
-const anyTypes = [...NODE_JSON.registry!].filter((t) => t.kind === "message") as DescMessage[];
-
 function servedTypes(): DescMessage[] {
   const out = new Map<string, DescMessage>();
   for (const s of [UpgradeQuery, GovQuery, BankQuery]) for (const m of s.methods) out.set(m.output.typeName, m.output);
@@ -45,15 +43,11 @@ function reference(desc: DescMessage, encoding: Uint8Array, opts: GatewayJsonOpt
 
 /** `answers`: on bytes as protobuf-es writes them, of a message the reference writes, the transcoder answers. */
 function holdsFor(desc: DescMessage, opts: GatewayJsonOptions, runs: number, answers = true): void {
-  const arb = messageArbitrary(desc, { anyTypes, registry: NODE_JSON.registry!, depth: 3 });
+  const arb = nodeMessageArbitrary(desc);
   fc.assert(
     fc.property(arb, rewrite, (msg, how) => {
-      let bytes: Uint8Array;
-      try {
-        bytes = toBinary(desc, msg);
-      } catch {
-        return; // a string protobuf-es will not write (a lone surrogate)
-      }
+      const bytes = protobufEsBytes(desc, msg);
+      if (bytes === undefined) return;
       const want = reference(desc, bytes, opts);
       const direct = gatewayJsonOfTranscoded(desc, bytes, undefined, opts);
       if (!want.startsWith("{")) expect(direct).toBeUndefined();
@@ -72,16 +66,12 @@ describe("binary → JSON transcoder", () => {
   });
 
   it("writes a QueryProposalResponse from the stored Proposal's bytes alone (the gov route's form)", () => {
-    const arb = messageArbitrary(ProposalSchema, { anyTypes, registry: NODE_JSON.registry!, depth: 3 });
+    const arb = nodeMessageArbitrary(ProposalSchema);
     fc.assert(
       fc.property(arb, rewrite, fc.boolean(), (msg, how, rewrites) => {
-        let stored: Uint8Array;
-        try {
-          stored = toBinary(ProposalSchema, msg as never);
-        } catch {
-          return;
-        }
-        if (rewrites) stored = rewritten(ProposalSchema, stored, how);
+        const written = protobufEsBytes(ProposalSchema, msg);
+        if (written === undefined) return;
+        const stored = rewrites ? rewritten(ProposalSchema, written, how) : written;
         const want = reference(QueryProposalResponseSchema, lengthDelimitedRecord(1, stored), NODE_JSON);
         const text = gatewayJsonOfTranscoded(QueryProposalResponseSchema, stored, 1, NODE_JSON);
         if (text !== undefined || !rewrites)
@@ -92,7 +82,7 @@ describe("binary → JSON transcoder", () => {
   });
 
   it("writes every served response type and every Any payload type as decode + gatewayJson does", () => {
-    for (const desc of [...servedTypes(), ...anyTypes]) holdsFor(desc, NODE_JSON, 40);
+    for (const desc of [...servedTypes(), ...NODE_ANY_TYPES]) holdsFor(desc, NODE_JSON, 40);
   });
 
   it("writes without options (no registry: an Any is the reference's error) and leaves oneof and proto2 types alone", () => {

@@ -2,9 +2,8 @@ import { type DescMessage, fromBinary, type Message, toBinary } from "@bufbuild/
 import { FieldDescriptorProtoSchema, StructSchema, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messageArbitrary } from "../../test/kit/proto-arbitrary.js";
+import { NODE_ANY_TYPES, nodeMessageArbitrary, protobufEsBytes } from "../../test/kit/node-messages.js";
 import { rewrite, rewritten } from "../../test/kit/proto-rewrite.js";
-import { NODE_JSON } from "../api/node-backend.js";
 import { Query as BankQuery } from "../gen/chain/bank/v1beta1/query_pb.js";
 import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
 import { ProposalSchema, TallyResultSchema } from "../gen/chain/gov/v1/gov_pb.js";
@@ -22,13 +21,11 @@ import { compiledDecode, decodeMessage } from "./proto-decode.js";
  * unpacked, unknown records inserted (every wire type), a record's wire type changed, bytes flipped or cut.
  */
 
-const anyTypes = [...NODE_JSON.registry!].filter((t) => t.kind === "message") as DescMessage[];
-
 /** The types of the stores and query answers the gateway decodes, the Any payloads, and oneof / proto2 types. */
 function decodedTypes(): DescMessage[] {
   const out = new Map<string, DescMessage>();
   const add = (d: DescMessage) => out.set(d.typeName, d);
-  for (const d of [ProposalSchema, TallyResultSchema, CoinSchema, TimestampSchema, ...anyTypes]) add(d);
+  for (const d of [ProposalSchema, TallyResultSchema, CoinSchema, TimestampSchema, ...NODE_ANY_TYPES]) add(d);
   for (const s of [UpgradeQuery, GovQuery, BankQuery]) for (const m of s.methods) add(m.output);
   for (const d of [HttpRuleSchema, TxSchema, FieldDescriptorProtoSchema, StructSchema]) add(d);
   return [...out.values()];
@@ -53,15 +50,11 @@ function outcome(f: () => Message): Outcome {
 }
 
 function holdsFor(desc: DescMessage, runs: number): void {
-  const arb = messageArbitrary(desc, { anyTypes, registry: NODE_JSON.registry!, depth: 3 });
+  const arb = nodeMessageArbitrary(desc);
   fc.assert(
     fc.property(arb, rewrite, (msg, how) => {
-      let bytes: Uint8Array;
-      try {
-        bytes = toBinary(desc, msg);
-      } catch {
-        return; // a string protobuf-es will not write (a lone surrogate)
-      }
+      const bytes = protobufEsBytes(desc, msg);
+      if (bytes === undefined) return;
       const input = rewritten(desc, bytes, how);
       const want = outcome(() => fromBinary(desc, input));
       expect(outcome(() => decodeMessage(desc, input))).toStrictEqual(want);

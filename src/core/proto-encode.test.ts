@@ -7,8 +7,7 @@ import {
 } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messageArbitrary } from "../../test/kit/proto-arbitrary.js";
-import { NODE_JSON } from "../api/node-backend.js";
+import { NODE_ANY_TYPES, nodeMessageArbitrary } from "../../test/kit/node-messages.js";
 import { CoinSchema } from "../gen/chain/base/v1beta1/coin_pb.js";
 import {
   DepositSchema,
@@ -35,8 +34,6 @@ import { compiledEncode, encodeMessage } from "./proto-encode.js";
  * messages, Any, Timestamp, a maximal field number, a map that the compiled path leaves to toBinary), with unknown
  * fields added and, now and then, a field given a value of the wrong type.
  */
-
-const anyTypes = [...NODE_JSON.registry!].filter((t) => t.kind === "message") as DescMessage[];
 
 const SCALAR_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 15, 16, 17, 18] as const;
 const TYPE_MESSAGE = 11;
@@ -177,7 +174,7 @@ function outcome(f: () => Uint8Array): Outcome {
 }
 
 function holdsFor(desc: DescMessage, runs: number, covered: boolean): void {
-  const arb = messageArbitrary(desc, { anyTypes, registry: NODE_JSON.registry!, depth: 3 });
+  const arb = nodeMessageArbitrary(desc);
   fc.assert(
     fc.property(arb, change, (msg, how) => {
       const plain = outcome(() => toBinary(desc, msg));
@@ -205,13 +202,16 @@ describe("encodeMessage", () => {
     holdsFor(desc, 150, true);
   });
 
-  it.each(anyTypes.map((d) => [d.typeName, d] as const))("writes the Any payload %s as toBinary does", (_, desc) => {
-    holdsFor(desc, 40, true);
-  });
+  it.each(NODE_ANY_TYPES.map((d) => [d.typeName, d] as const))(
+    "writes the Any payload %s as toBinary does",
+    (_, desc) => {
+      holdsFor(desc, 40, true);
+    },
+  );
 
   it("reads back with decodeMessage as fromBinary reads it (the engine's stores)", () => {
     for (const desc of ENGINE_TYPES) {
-      const arb = messageArbitrary(desc, { anyTypes, registry: NODE_JSON.registry!, depth: 3 });
+      const arb = nodeMessageArbitrary(desc);
       fc.assert(
         fc.property(arb, (msg) => {
           const bytes = encodeMessage(desc, msg);
