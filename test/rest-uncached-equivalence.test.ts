@@ -12,8 +12,8 @@ import { simulatedNode } from "./kit/node-fixture.js";
 import { PlainBackend } from "./kit/plain-backend.js";
 
 /**
- * The bench's uncached REST requests (bench/api-requests.ts: module_versions, gov's proposal 1, bank's balances of
- * val1) at every height of the bench's fixture chain: the body the gateway answers (the store's latin1 scan, the
+ * The bench's uncached REST requests (bench/api-requests.ts: module_versions, gov's proposal 1 and proposals list,
+ * bank's balances of val1) at every height of the bench's fixture chain: the body the gateway answers (the store's latin1 scan, the
  * lazily mounted view, the compiled JSON writers) equals the body of the path they replaced: the same query over
  * the store's byte-array path (the content behind the bare backend interface) rendered by the reflective renderer.
  */
@@ -21,6 +21,7 @@ import { PlainBackend } from "./kit/plain-backend.js";
 const METHODS: Record<string, { readonly method: string; readonly request: (val1: string) => object }> = {
   uncached_module_versions: { method: "ModuleVersions", request: () => ({}) },
   uncached_gov_proposal: { method: "Proposal", request: () => ({ proposalId: 1n }) },
+  uncached_gov_proposals: { method: "Proposals", request: () => ({}) },
   uncached_bank_balances: { method: "AllBalances", request: (val1) => ({ address: val1 }) },
 };
 
@@ -69,6 +70,6 @@ describe("uncached REST answers at every height of the bench's fixture", () => {
         compared++;
       }
     }
-    expect(compared).toBe(3 * UNCACHED_HEIGHTS - 1);
+    expect(compared).toBe(4 * UNCACHED_HEIGHTS - 1);
   }, 120_000);
 });

@@ -230,12 +230,30 @@ export function scalarReader(type: ScalarType, strictUtf: boolean): readonly [Va
 
 /** One length-delimited record, `tag(no, LEN) length payload`: a message whose field `no` holds `payload`'s bytes. */
 export function lengthDelimitedRecord(no: number, payload: Uint8Array): Uint8Array {
-  const head: number[] = [];
-  pushVarint(head, no * 8 + LENGTH_DELIMITED);
-  pushVarint(head, payload.length);
-  const out = new Uint8Array(head.length + payload.length);
-  out.set(head);
-  out.set(payload, head.length);
+  return lengthDelimitedRecords([[no, payload]]);
+}
+
+/**
+ * Length-delimited records in the order given, in one buffer: a message whose fields hold the payloads' bytes (a
+ * repeated field's elements are its records in turn).
+ */
+export function lengthDelimitedRecords(records: readonly (readonly [number, Uint8Array])[]): Uint8Array {
+  const heads = records.map(([no, payload]) => {
+    const head: number[] = [];
+    pushVarint(head, no * 8 + LENGTH_DELIMITED);
+    pushVarint(head, payload.length);
+    return head;
+  });
+  let size = 0;
+  for (let i = 0; i < records.length; i++) size += heads[i]!.length + records[i]![1].length;
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (let i = 0; i < records.length; i++) {
+    out.set(heads[i]!, o);
+    o += heads[i]!.length;
+    out.set(records[i]![1], o);
+    o += records[i]![1].length;
+  }
   return out;
 }
 

@@ -1,12 +1,14 @@
 import { create } from "@bufbuild/protobuf";
 import { addressFromBytes, DEFAULT_BECH32_PREFIX, decodeAddress } from "../core/address.js";
-import { be64, concat, utf8 } from "../core/bytes.js";
+import { concat, readBe64, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type Result } from "../core/errors.js";
+import { decodeMessage } from "../core/proto-decode.js";
 import type { PageRequest } from "../gen/chain/base/query/v1beta1/pagination_pb.js";
-import { PageResponseSchema } from "../gen/chain/base/query/v1beta1/pagination_pb.js";
+import { type PageResponse, PageResponseSchema } from "../gen/chain/base/query/v1beta1/pagination_pb.js";
 import {
   DepositParamsSchema,
+  ProposalSchema,
   ProposalStatus,
   TallyParamsSchema,
   VotingParamsSchema,
@@ -33,13 +35,14 @@ import { collectionPaginate, type Page } from "../store/collection-paginate.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
 import {
-  allProposals,
+  allStoredProposals,
   depositsOf,
   getDeposit,
   getProposal,
   getProposalBytes,
   getStoredParams,
   getVote,
+  type StoredProposal,
   votesOf,
 } from "./store.js";
 import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
@@ -56,8 +59,6 @@ const notFound = (message: string) => err<QueryError>({ code: "NotFound", messag
 
 const ZERO_ID = "proposal id can not be 0";
 
-/** The Proposals collection key: `collections.Uint64Key` (8 bytes big-endian). */
-const proposalKey = (id: bigint): Uint8Array => be64(id);
 /**
  * The address part of the Votes and Deposits keys (`sdk.LengthPrefixedAddressKey`): length byte, then the address
  * bytes. This is what `next_key` carries; the proposal id prefix is stripped.
@@ -98,28 +99,48 @@ export function queryProposalStored(ctx: Ctx, id: bigint): Result<Uint8Array, Qu
   return stored === undefined ? notFound(`proposal ${id} doesn't exist`) : ok(stored);
 }
 
+/** Which proposals a Proposals query asks for (unset or empty: any). */
+export interface ProposalsFilter {
+  readonly status?: ProposalStatus;
+  readonly voter?: string;
+  readonly depositor?: string;
+}
+
+/** The predicate of CollectionFilteredPaginate in `Proposals`: the status, a vote by `voter`, a deposit by `depositor`. */
+function proposalsPredicate(ctx: Ctx, filter: ProposalsFilter): (p: StoredProposal) => boolean {
+  const { status, voter, depositor } = filter;
+  const anyStatus = status === undefined || status === ProposalStatus.UNSPECIFIED;
+  return (p) => {
+    if (!anyStatus && decodeMessage(ProposalSchema, p.bytes).status !== status) return false;
+    if (voter !== undefined && voter !== "" && getVote(ctx, readBe64(p.key), voter) === undefined) return false;
+    return depositor === undefined || depositor === "" || getDeposit(ctx, readBe64(p.key), depositor) !== undefined;
+  };
+}
+
 /**
- * Proposals in id order, optionally only those with a status, a vote by `voter`, a deposit by `depositor` (the
- * predicate of CollectionFilteredPaginate), one page of them.
+ * Proposals in id order, optionally only those `filter` asks for, one page of them, as stored: each proposal's
+ * encoding (the store's bytes, never to be written to) and the page. Decoding each is queryProposals' answer.
  */
+export function queryProposalsStored(
+  ctx: Ctx,
+  filter: ProposalsFilter = {},
+  pagination?: PageRequest,
+): Result<{ readonly proposals: Uint8Array[]; readonly pagination: PageResponse }, QueryError> {
+  const page = paginated(allStoredProposals(ctx), (p) => p.key, pagination, proposalsPredicate(ctx, filter));
+  if (!page.ok) return page;
+  return ok({ proposals: page.value.results.map((p) => p.bytes), pagination: page.value.pagination });
+}
+
+/** Proposals in id order, optionally only those `filter` asks for, one page of them. */
 export function queryProposals(
   ctx: Ctx,
-  filter: { readonly status?: ProposalStatus; readonly voter?: string; readonly depositor?: string } = {},
+  filter: ProposalsFilter = {},
   pagination?: PageRequest,
 ): Result<QueryProposalsResponse, QueryError> {
-  const page = paginated(
-    allProposals(ctx),
-    (p) => proposalKey(p.id),
-    pagination,
-    (p) =>
-      (filter.status === undefined || filter.status === ProposalStatus.UNSPECIFIED || p.status === filter.status) &&
-      (filter.voter === undefined || filter.voter === "" || getVote(ctx, p.id, filter.voter) !== undefined) &&
-      (filter.depositor === undefined ||
-        filter.depositor === "" ||
-        getDeposit(ctx, p.id, filter.depositor) !== undefined),
-  );
-  if (!page.ok) return page;
-  return ok(create(QueryProposalsResponseSchema, { proposals: page.value.results, pagination: page.value.pagination }));
+  const r = queryProposalsStored(ctx, filter, pagination);
+  if (!r.ok) return r;
+  const proposals = r.value.proposals.map((b) => decodeMessage(ProposalSchema, b));
+  return ok(create(QueryProposalsResponseSchema, { proposals, pagination: r.value.pagination }));
 }
 
 export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVoteResponse, QueryError> {

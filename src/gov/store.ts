@@ -115,9 +115,19 @@ export function deleteProposal(ctx: Ctx, p: Proposal): void {
   s.delete(proposalKey(p.id));
 }
 
-export function allProposals(ctx: Ctx): Proposal[] {
-  const out: Proposal[] = [];
-  for (const [, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push(decodeMessage(ProposalSchema, v));
+/**
+ * A proposal as stored: its Proposals collection key (`collections.Uint64Key`: the id in 8 bytes big-endian, what a
+ * page's `next_key` carries) and its encoding. Both are the store's own bytes: read, never written to.
+ */
+export interface StoredProposal {
+  readonly key: Uint8Array;
+  readonly bytes: Uint8Array;
+}
+
+/** Every proposal in id order, undecoded. */
+export function allStoredProposals(ctx: Ctx): StoredProposal[] {
+  const out: StoredProposal[] = [];
+  for (const [k, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push({ key: k.subarray(1), bytes: v });
   return out;
 }
 

@@ -1,6 +1,9 @@
 import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
-import { Query, type QueryProposalRequest } from "../../gen/chain/gov/v1/query_pb.js";
+import { encodeMessage } from "../../core/proto-encode.js";
+import { lengthDelimitedRecords } from "../../core/proto-wire.js";
+import { type PageResponse, PageResponseSchema } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
+import { Query, type QueryProposalRequest, type QueryProposalsRequest } from "../../gen/chain/gov/v1/query_pb.js";
 import type { QueryError } from "../../gov/queries.js";
 import * as q from "../../gov/queries.js";
 import type { StakingView } from "../../gov/types.js";
@@ -8,6 +11,9 @@ import { type BoundService, bindService, type EncodedHandler, type HandlerError,
 
 /** `QueryProposalResponse.proposal`'s field number. */
 const PROPOSAL_FIELD = 1;
+/** `QueryProposalsResponse.proposals` and `.pagination`'s field numbers. */
+const PROPOSALS_FIELD = 1;
+const PAGINATION_FIELD = 2;
 
 /**
  * gov query errors are `status.Error(codes.X, msg)` in the reference (`x/gov/keeper/grpc_query.go`): the code is
@@ -21,24 +27,22 @@ function asStatus<T>(r: Result<T, QueryError>): Result<T, HandlerError> {
 /**
  * `chain.gov.v1.Query` over the gov store: proposals (filtered by status, voter, depositor), one proposal, votes,
  * params, deposits and the tally. The tally of a proposal in its voting period counts the votes with `staking`;
- * `prefix` is the chain's bech32 account prefix. `Proposal` also answers encoded (the stored bytes, for the REST
- * gateway's transcoder).
+ * `prefix` is the chain's bech32 account prefix. `Proposal` and `Proposals` also answer encoded (the stored bytes,
+ * for the REST gateway's transcoder).
  */
 export function govQueryService(staking: StakingView, prefix: string): BoundService {
   const proposalEncoded: EncodedHandler = (ctx, req) => {
     const r = asStatus(q.queryProposalStored(ctx, (req as QueryProposalRequest).proposalId));
     return r.ok ? ok({ bytes: r.value, field: PROPOSAL_FIELD }) : r;
   };
+  const proposalsEncoded: EncodedHandler = (ctx, message) => {
+    const req = message as QueryProposalsRequest;
+    const r = asStatus(q.queryProposalsStored(ctx, proposalsFilter(req), req.pagination));
+    return r.ok ? ok({ bytes: proposalsResponseBytes(r.value.proposals, r.value.pagination) }) : r;
+  };
   const bound = bindService(Query, {
     proposal: (ctx, req) => asStatus(q.queryProposal(ctx, req.proposalId)),
-    proposals: (ctx, req) =>
-      asStatus(
-        q.queryProposals(
-          ctx,
-          { status: req.proposalStatus, voter: req.voter, depositor: req.depositor },
-          req.pagination,
-        ),
-      ),
+    proposals: (ctx, req) => asStatus(q.queryProposals(ctx, proposalsFilter(req), req.pagination)),
     vote: (ctx, req) => asStatus(q.queryVote(ctx, req.proposalId, req.voter)),
     votes: (ctx, req) => asStatus(q.queryVotes(ctx, req.proposalId, req.pagination)),
     params: (ctx, req) => asStatus(q.queryParams(ctx, req.paramsType)),
@@ -46,5 +50,27 @@ export function govQueryService(staking: StakingView, prefix: string): BoundServ
     deposits: (ctx, req) => asStatus(q.queryDeposits(ctx, req.proposalId, req.pagination)),
     tallyResult: (ctx, req) => asStatus(q.queryTally(ctx, staking, req.proposalId)),
   });
-  return { ...bound, encoded: new Map([["Proposal", proposalEncoded]]) };
+  return {
+    ...bound,
+    encoded: new Map([
+      ["Proposal", proposalEncoded],
+      ["Proposals", proposalsEncoded],
+    ]),
+  };
+}
+
+const proposalsFilter = (req: QueryProposalsRequest): q.ProposalsFilter => ({
+  status: req.proposalStatus,
+  voter: req.voter,
+  depositor: req.depositor,
+});
+
+/**
+ * `QueryProposalsResponse`'s encoding from the stored proposals' bytes: each a `proposals` record in turn, then
+ * the `pagination` record (always set, as queryProposals sets it), as protobuf-es writes the decoded response.
+ */
+function proposalsResponseBytes(proposals: readonly Uint8Array[], pagination: PageResponse): Uint8Array {
+  const records: (readonly [number, Uint8Array])[] = proposals.map((b) => [PROPOSALS_FIELD, b]);
+  records.push([PAGINATION_FIELD, encodeMessage(PageResponseSchema, pagination)]);
+  return lengthDelimitedRecords(records);
 }
