@@ -119,13 +119,16 @@ describe("scenarioToYaml", () => {
         b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b.toString(),
       );
     const text = fc.string({ unit: "binary", maxLength: 40 });
+    // `name` and `label` are keys below (binaries.v1.upgrades, expect.proposals), where `__proto__` is not allowed
+    // (docs/scenario-format.md §2; the next test).
+    const key = (s: string) => s !== "__proto__";
     fc.assert(
       fc.property(
         text,
         text,
+        text.filter(key),
         text,
-        text,
-        fc.string({ unit: "binary", minLength: 1, maxLength: 20 }),
+        fc.string({ unit: "binary", minLength: 1, maxLength: 20 }).filter(key),
         int64,
         (title, summary, name, info, label, height) => {
           const doc: ScenarioDocument = {
@@ -156,5 +159,30 @@ describe("scenarioToYaml", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("writes a __proto__ key as it is, which the loader then rejects by its path", () => {
+    const doc: ScenarioDocument = {
+      name: "proto",
+      binaries: { v1: {} },
+      steps: [
+        {
+          label: "__proto__",
+          at: 2,
+          submitProposal: {
+            id: "__proto__",
+            proposer: "val1",
+            messages: [{ softwareUpgrade: { name: "__proto__", height: 9 } }],
+          },
+        },
+      ],
+      expect: { proposals: { ["__proto__"]: "passed" } },
+    };
+    const yaml = scenarioToYaml(doc);
+    expect(yaml).toContain("\n  proposals:\n    __proto__: passed\n");
+    const loaded = parseScenario("p.yaml", yaml);
+    expect(loaded.ok ? [] : loaded.error.map(formatScenarioError)).toEqual([
+      'p.yaml: expect.proposals.__proto__: key "__proto__" is not allowed',
+    ]);
   });
 });
