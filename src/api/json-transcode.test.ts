@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { NODE_ANY_TYPES, nodeMessageArbitrary, protobufEsBytes } from "../../test/kit/node-messages.js";
 import { rewrite, rewritten } from "../../test/kit/proto-rewrite.js";
 import { decodeMessage } from "../core/proto-decode.js";
-import { lengthDelimitedRecord } from "../core/proto-wire.js";
+import { EDITION_PROTO3, lengthDelimitedRecord } from "../core/proto-wire.js";
 import { Query as BankQuery } from "../gen/chain/bank/v1beta1/query_pb.js";
 import { ProposalSchema } from "../gen/chain/gov/v1/gov_pb.js";
 import { Query as GovQuery, QueryProposalResponseSchema } from "../gen/chain/gov/v1/query_pb.js";
@@ -41,8 +41,29 @@ function reference(desc: DescMessage, encoding: Uint8Array, opts: GatewayJsonOpt
   }
 }
 
-/** `answers`: on bytes as protobuf-es writes them, of a message the reference writes, the transcoder answers. */
-function holdsFor(desc: DescMessage, opts: GatewayJsonOptions, runs: number, answers = true): void {
+/**
+ * Whether the transcoder answers every message of `desc` (json-transcode.ts step 1): proto3 types throughout, no map,
+ * and no well-known type but Any and Timestamp in a field at any depth (a Duration, a wrapper or Struct field with a
+ * record makes it answer undefined). An Any's payload may be any type: it is written by the compiled writer.
+ */
+function coveredThroughout(desc: DescMessage, seen: Set<string> = new Set()): boolean {
+  if (seen.has(desc.typeName)) return true;
+  seen.add(desc.typeName);
+  if (desc.file.edition !== EDITION_PROTO3) return false;
+  return desc.fields.every((f) => {
+    if (f.fieldKind === "map") return false;
+    const m = f.fieldKind === "message" ? f.message : f.fieldKind === "list" ? f.message : undefined;
+    if (m === undefined || m.typeName === "google.protobuf.Any" || m.typeName === "google.protobuf.Timestamp")
+      return true;
+    return !m.typeName.startsWith("google.protobuf.") && coveredThroughout(m, seen);
+  });
+}
+
+/**
+ * `answers`: on bytes as protobuf-es writes them, of a message the reference writes, the transcoder answers (by
+ * default where the type is covered throughout).
+ */
+function holdsFor(desc: DescMessage, opts: GatewayJsonOptions, runs: number, answers = coveredThroughout(desc)): void {
   const arb = nodeMessageArbitrary(desc);
   fc.assert(
     fc.property(arb, rewrite, (msg, how) => {
@@ -82,6 +103,13 @@ describe("binary → JSON transcoder", () => {
   });
 
   it("writes every served response type and every Any payload type as decode + gatewayJson does", () => {
+    // Answered, not left to the fallback, for every served response type but gov's params (its Durations); this
+    // failed at FC_SEED 3 and 4 when `answers` was claimed for every type.
+    expect(
+      servedTypes()
+        .filter((d) => !coveredThroughout(d))
+        .map((d) => d.typeName),
+    ).toEqual(["chain.gov.v1.QueryParamsResponse"]);
     for (const desc of [...servedTypes(), ...NODE_ANY_TYPES]) holdsFor(desc, NODE_JSON, 40);
   });
 
