@@ -76,16 +76,46 @@ export async function bundleCli(kind: "main" | "devnet"): Promise<string> {
   return outfile;
 }
 
-/** A free loopback TCP port (bound and released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port of the kernel's ephemeral range (what `listen(0)` and outgoing connections take ports from). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > FREE_PORT_FLOOR + 1_000 ? low : LINUX_EPHEMERAL_LOW;
+  } catch {
+    return LINUX_EPHEMERAL_LOW;
+  }
+}
+const LINUX_EPHEMERAL_LOW = 32_768;
+const FREE_PORT_FLOOR = 20_000;
+const FREE_PORT_TRIES = 50;
+/** The ports freePort gave in this process. */
+const handedOut = new Set<number>();
+
+/** Whether `port` can be bound on loopback now (bound and released). */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free loopback TCP port for a process the test starts later: drawn below the kernel's ephemeral range and checked
+ * by binding it. A port from `listen(0)` is in that range, where between its release and the node's bind another
+ * test's `listen(0)` or an outgoing connection's source port could take it (EADDRINUSE, seen in a suite run); below
+ * it only another test's freePort could, at random among some 12,000 ports.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let i = 0; i < FREE_PORT_TRIES; i++) {
+    const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (low - FREE_PORT_FLOOR));
+    // Never the same port twice in one process (a test takes several before its node binds any).
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no bindable port in ${FREE_PORT_FLOOR}..${low - 1} after ${FREE_PORT_TRIES} tries`);
 }
 
 export interface TestHome {
