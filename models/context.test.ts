@@ -25,30 +25,26 @@ const value = fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 4
 const changeOf = (keys: readonly string[]) =>
   fc.subarray([...keys]).chain((picked) => fc.tuple(...picked.map((k) => value.map((v) => [k, v] as const))));
 
+/** `withFn(base, change)` equals `{ ...base, ...change }`, values and key order, for any subset of fields changed. */
+function holdsLikeSpread<T extends object>(base: T, withFn: (o: T, change: Partial<T>) => T): void {
+  fc.assert(
+    fc.property(changeOf(Object.keys(base)), (pairs) => {
+      const change = Object.fromEntries(pairs) as Partial<T>;
+      const lit = withFn(base, change);
+      const spread = { ...base, ...change };
+      expect(lit).toStrictEqual(spread);
+      expect(Object.keys(lit)).toEqual(Object.keys(spread));
+    }),
+    { numRuns: 300 },
+  );
+}
+
 describe("contextWith and nodeWith", () => {
   it("equal { ...ctx, ...change }, keys in order, for any fields changed", () => {
-    fc.assert(
-      fc.property(changeOf(Object.keys(ctx0)), (pairs) => {
-        const change = Object.fromEntries(pairs) as Partial<OracleContext>;
-        const lit = contextWith(ctxBase, change);
-        const spread = { ...ctxBase, ...change };
-        expect(lit).toStrictEqual(spread);
-        expect(Object.keys(lit)).toEqual(Object.keys(spread));
-      }),
-      { numRuns: 300 },
-    );
+    holdsLikeSpread<OracleContext>(ctxBase, contextWith);
   });
 
   it("equal { ...node, ...change }, keys in order, for any fields changed", () => {
-    fc.assert(
-      fc.property(changeOf(Object.keys(node0)), (pairs) => {
-        const change = Object.fromEntries(pairs) as Partial<NodeState>;
-        const lit = nodeWith(nodeBase, change);
-        const spread = { ...nodeBase, ...change };
-        expect(lit).toStrictEqual(spread);
-        expect(Object.keys(lit)).toEqual(Object.keys(spread));
-      }),
-      { numRuns: 300 },
-    );
+    holdsLikeSpread<NodeState>(nodeBase, nodeWith);
   });
 });

@@ -1,5 +1,5 @@
 import { predict } from "../../models/oracle.js";
-import { sameJson } from "./same-json.js";
+import { jsonEqual } from "./same-json.js";
 import type { SessionView } from "./session-view.js";
 import { type BackendOf, noneServed, type ServedAnswers, upgradeQueryDiffs } from "./upgrade-queries.js";
 
@@ -25,7 +25,7 @@ export function conformance(s: SessionView, backendOf?: BackendOf, served: Serve
   const c = sim.committed();
   const out: string[] = s.intents.gaps.map((g) => `intent: ${g}`);
   const cmp = (what: string, model: unknown, chain: unknown) => {
-    if (!sameJson(model, chain) && j(model) !== j(chain)) out.push(`${what}: model ${j(model)} chain ${j(chain)}`);
+    if (!jsonEqual(model, chain, j)) out.push(`${what}: model ${j(model)} chain ${j(chain)}`);
   };
   cmp("height", m.height, sim.height);
   cmp("stalled", m.stalled, sim.stalled);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sameJson } from "./same-json.js";
+import { jsonEqual, sameJson } from "./same-json.js";
 
 /** sameJson answers true only where the JSON texts (bigints as strings) are equal, and does so for equal data. */
 const j = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
@@ -42,5 +42,16 @@ describe("sameJson", () => {
     expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
     expect(sameJson(new Number(1), new Number(2))).toBe(false);
     expect(sameJson({ a: undefined }, { a: undefined })).toBe(false);
+  });
+
+  it("jsonEqual is the texts' equality, sameJson's shortcut or not (arbitrary pairs and clones)", () => {
+    fc.assert(
+      fc.property(anything, anything, (a, b) => {
+        expect(jsonEqual(a, b, j)).toBe(j(a) === j(b));
+        expect(jsonEqual(a, a, j)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+    expect(jsonEqual({ a: undefined }, {}, j)).toBe(true);
   });
 });

@@ -16,6 +16,14 @@ export function sameJson(a: unknown, b: unknown, depth = SAME_JSON_DEPTH_MAX): b
 
 const SAME_JSON_DEPTH_MAX = 32;
 
+/**
+ * Whether `text` writes the same JSON for both: sameJson's answer when it is true, else the two texts compared. For
+ * a check comparing values that almost always agree; `text` is the check's own writer (the text it reports).
+ */
+export function jsonEqual(a: unknown, b: unknown, text: (v: unknown) => string): boolean {
+  return sameJson(a, b) || text(a) === text(b);
+}
+
 function isPlain(o: object): boolean {
   const proto = Object.getPrototypeOf(o);
   return (proto === Object.prototype || proto === null) && typeof (o as { toJSON?: unknown }).toJSON !== "function";

@@ -16,7 +16,7 @@ import {
   QueryUpgradedConsensusStateRequestSchema,
   type QueryUpgradedConsensusStateResponse,
 } from "../gen/chain/upgrade/v1beta1/query_pb.js";
-import { sameJson } from "./same-json.js";
+import { jsonEqual } from "./same-json.js";
 import type { SessionView } from "./session-view.js";
 
 /**
@@ -215,7 +215,7 @@ export function upgradeQueryDiffs(
   const out: string[] = [];
   expected.forEach((e, i) => {
     const served = memo.answers[i];
-    if (!sameJson(e.answer, served) && j(e.answer) !== j(served))
+    if (!jsonEqual(e.answer, served, j))
       out.push(`node ${node} serves ${describeQuery(e.query)}: model ${j(e.answer)} chain ${j(served)}`);
   });
   return out;
