@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { be64, compareBytes, compareUtf8, fromUtf8, readBe64, toHex, utf8 } from "./bytes.js";
+import { allocBytes, be64, compareBytes, compareUtf8, copyBytes, fromUtf8, readBe64, toHex, utf8 } from "./bytes.js";
 
 /** sdk.Uint64ToBigEndian as first written: through a BigInt and a DataView. */
 function be64Reference(n: bigint | number): Uint8Array {
@@ -109,6 +109,39 @@ describe("utf8", () => {
         expect(utf8(s)).toEqual(encoder.encode(s));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("allocBytes and copyBytes", () => {
+  it("give each caller zero-filled bytes of its own, whatever the sizes, across slabs", () => {
+    // Sizes on both sides of the on-heap bound (64) and the slab item bound, and enough of them to fill several slabs.
+    const size = fc.oneof(fc.integer({ min: 0, max: 80 }), fc.integer({ min: 60, max: 2100 }), fc.constant(4000));
+    fc.assert(
+      fc.property(fc.array(size, { minLength: 1, maxLength: 60 }), (sizes) => {
+        const arrays = sizes.map((n) => allocBytes(n));
+        arrays.forEach((a, i) => {
+          expect(a).toBeInstanceOf(Uint8Array);
+          expect(a.length).toBe(sizes[i]);
+          expect(a.every((x) => x === 0)).toBe(true);
+          a.fill((i % 255) + 1);
+        });
+        // Writing each array changed no other one.
+        arrays.forEach((a, i) => expect(a.every((x) => x === (i % 255) + 1)).toBe(true));
+      }),
+    );
+  });
+
+  it("copy equals the source and is not it", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), (b) => {
+        const c = copyBytes(b);
+        expect(toHex(c)).toBe(toHex(b));
+        if (c.length > 0) {
+          c[0] = c[0]! ^ 0xff;
+          expect(c[0]).not.toBe(b[0]);
+        }
+      }),
     );
   });
 });

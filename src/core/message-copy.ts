@@ -1,3 +1,4 @@
+import { copyBytes } from "./bytes.js";
 /**
  * A deep copy of a protobuf-es message (or any tree of plain objects, arrays, byte arrays and primitives): every
  * object and array new, byte arrays copied, each object keeping its prototype and exactly its own enumerable keys.
@@ -7,7 +8,7 @@
 export function copyMessage<T>(value: T, depthMax = COPY_DEPTH_MAX): T {
   if (typeof value !== "object" || value === null) return value;
   if (depthMax <= 0) throw new Error("copyMessage: nested deeper than its bound");
-  if (value instanceof Uint8Array) return value.slice() as T;
+  if (value instanceof Uint8Array) return copyBytes(value) as T;
   if (Array.isArray(value)) return value.map((v) => copyMessage(v, depthMax - 1)) as T;
   const out = Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>;
   for (const k of Object.keys(value)) out[k] = copyMessage((value as Record<string, unknown>)[k], depthMax - 1);

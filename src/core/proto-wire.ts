@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import { type DescMessage, protoInt64, ScalarType } from "@bufbuild/protobuf";
+import { allocBytes } from "./bytes.js";
 
 /**
  * The wire reading of the compiled protobuf decoder (proto-decode.ts): a cursor over the input and one reader per
@@ -246,7 +247,7 @@ export function lengthDelimitedRecords(records: readonly (readonly [number, Uint
   });
   let size = 0;
   for (let i = 0; i < records.length; i++) size += heads[i]!.length + records[i]![1].length;
-  const out = new Uint8Array(size);
+  const out = allocBytes(size);
   let o = 0;
   for (let i = 0; i < records.length; i++) {
     out.set(heads[i]!, o);

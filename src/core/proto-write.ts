@@ -1,3 +1,4 @@
+import { copyBytes } from "./bytes.js";
 /**
  * The wire writing of the compiled protobuf encoder (proto-encode.ts): one scratch buffer per process, reused by
  * every encode, and one writer per scalar type, each writing the bytes protobuf-es's BinaryWriter writes for the same
@@ -49,7 +50,7 @@ export function beginEncode(): void {
 
 /** The bytes written since `beginEncode`, copied out; the scratch buffer is shrunk back if it grew large. */
 export function finishEncode(): Uint8Array {
-  const out = buf.slice(0, pos);
+  const out = copyBytes(buf.subarray(0, pos));
   pos = 0;
   if (buf.length > SCRATCH_KEEP_BYTES) {
     buf = new Uint8Array(SCRATCH_FIRST_BYTES);

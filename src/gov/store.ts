@@ -78,6 +78,9 @@ const QUEUE_RANGES: Readonly<Record<Queue, { readonly prefix: Uint8Array; readon
   inactive: { prefix: byte(INACTIVE_QUEUE), end: prefixEnd(byte(INACTIVE_QUEUE)) },
 };
 const queuePrefix = (q: Queue) => QUEUE_RANGES[q].prefix;
+/** The Proposals collection's prefix and its end (shared: never written to). */
+const PROPOSALS_PREFIX = byte(PROPOSALS);
+const PROPOSALS_END = prefixEnd(PROPOSALS_PREFIX);
 const queueKey = (q: Queue, time: UnixMs, id: bigint) => key(queueKind(q), time, id);
 const perProposalPrefix = (kind: number, id: bigint) => key(kind, id);
 const perProposalKey = (kind: number, id: bigint, address: string) => key(kind, id, undefined, addrKey(address));
@@ -126,8 +129,10 @@ export interface StoredProposal {
 
 /** Every proposal in id order, undecoded. */
 export function allStoredProposals(ctx: Ctx): StoredProposal[] {
+  const s = store(ctx);
+  const entries = s.viewEntries?.(PROPOSALS_PREFIX, PROPOSALS_END) ?? s.iterator(PROPOSALS_PREFIX, PROPOSALS_END);
   const out: StoredProposal[] = [];
-  for (const [k, v] of prefixIterator(store(ctx), byte(PROPOSALS))) out.push({ key: k.subarray(1), bytes: v });
+  for (const [k, v] of entries) out.push({ key: k.subarray(1), bytes: v });
   return out;
 }
 

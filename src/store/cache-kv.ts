@@ -1,4 +1,4 @@
-import { compareBytes } from "../core/bytes.js";
+import { compareBytes, copyBytes } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 import { bytesToLatin1 } from "./mem-backend.js";
 
@@ -73,7 +73,7 @@ export class CacheKVStore implements KVStore, Latin1Reader {
     this.#generation++;
   }
   set(key: Uint8Array, value: Uint8Array): void {
-    this.#put(key, value.slice());
+    this.#put(key, copyBytes(value));
   }
   delete(key: Uint8Array): void {
     this.#put(key, undefined);

@@ -1,3 +1,4 @@
+import { copyBytes } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 import { escStore, isPresent, untag } from "./layout.js";
 import { bytesToLatin1, type MemBackend } from "./mem-backend.js";
@@ -30,8 +31,18 @@ function escapeLatin1(b: Uint8Array): string {
   return `${out}\u0000\u0001`;
 }
 
-/** layout.ts unescapeBytes over a latin1 key: the first escaped component from `offset`; undefined when malformed. */
+/**
+ * layout.ts unescapeBytes over a latin1 key: the first escaped component from `offset`; undefined when malformed.
+ * A component without an escaped 0x00 (the common case) is copied in one pass.
+ */
 function unescapeLatin1(s: string, offset: number): Uint8Array | undefined {
+  const zero = s.indexOf("\u0000", offset);
+  if (zero < 0) return undefined;
+  if (s.charCodeAt(zero + 1) === 0x01) {
+    const out = new Uint8Array(zero - offset);
+    for (let i = 0; i < out.length; i++) out[i] = s.charCodeAt(offset + i);
+    return out;
+  }
   const out: number[] = [];
   for (let i = offset; i < s.length; i++) {
     const x = s.charCodeAt(i);
@@ -135,7 +146,7 @@ export class HistoricalMemKVStore implements KVStore {
 
   get(key: Uint8Array): Uint8Array | undefined {
     const t = this.#at(this.#prefix + escapeLatin1(key));
-    return t !== undefined && isPresent(t) ? untag(t).slice() : undefined;
+    return t !== undefined && isPresent(t) ? copyBytes(untag(t)) : undefined;
   }
   /** `get` without the copy: a past version's values are never written again. */
   view(key: Uint8Array): Uint8Array | undefined {
@@ -165,7 +176,7 @@ export class HistoricalMemKVStore implements KVStore {
     const t = this.#at(group);
     if (t === undefined || !isPresent(t)) return undefined;
     const key = unescapeLatin1(group, this.#prefix.length);
-    return key === undefined ? undefined : [key, untag(t).slice()];
+    return key === undefined ? undefined : [key, copyBytes(untag(t))];
   }
 
   /** Step 2, in chunks of at most ITERATOR_CHUNK entries (the walk stays lazy for a caller that stops early). */
@@ -173,7 +184,7 @@ export class HistoricalMemKVStore implements KVStore {
     let [lo, hi] = this.#bounds(start, end);
     for (;;) {
       const chunk: Entry[] = [];
-      const resume = this.#groups(lo, hi, chunk);
+      const resume = this.#groups(lo, hi, chunk, true);
       yield* chunk;
       if (resume === undefined) return;
       lo = resume;
@@ -181,13 +192,26 @@ export class HistoricalMemKVStore implements KVStore {
   }
 
   /**
-   * Step 2 by one scan of the tree: the present entries of the key groups from `lo` go to `out` until it holds
-   * ITERATOR_CHUNK; the key to resume at, or undefined when the range is done. Within a group the walk goes
+   * KVStore.viewEntries: step 2 gathered whole, each value a view of the stored bytes (a past version's values are
+   * never written again; the caller must not write to them).
+   */
+  viewEntries(start: Uint8Array | undefined, end: Uint8Array | undefined): Entry[] {
+    const [lo, hi] = this.#bounds(start, end);
+    const out: Entry[] = [];
+    for (let resume: string | undefined = lo; resume !== undefined; ) resume = this.#groups(resume, hi, out, false);
+    return out;
+  }
+
+  /**
+   * Step 2 by one scan of the tree: the present entries of the key groups from `lo` go to `out` (values copied, or
+   * views of the stored bytes) until ITERATOR_CHUNK more are there; the key to resume at, or undefined when the
+   * range is done. Within a group the walk goes
    * entry by entry (versions ascend) and moves on at the first version above this view's; a group with more than
    * GROUP_WALK_MAX versions at or below it is read by one seek instead (step 1).
    */
-  #groups(lo: string, hi: string | undefined, out: Entry[]): string | undefined {
+  #groups(lo: string, hi: string | undefined, out: Entry[], copy: boolean): string | undefined {
     const version = this.#version;
+    const full = out.length + ITERATOR_CHUNK;
     let group = "";
     let best: Uint8Array | undefined;
     let walked = 0;
@@ -195,11 +219,11 @@ export class HistoricalMemKVStore implements KVStore {
     const finish = (): boolean => {
       if (best !== undefined && isPresent(best)) {
         const key = unescapeLatin1(group, this.#prefix.length);
-        if (key !== undefined) out.push([key, untag(best).slice()]);
+        if (key !== undefined) out.push([key, copy ? copyBytes(untag(best)) : untag(best)]);
       }
       best = undefined;
       group = "";
-      return out.length >= ITERATOR_CHUNK;
+      return out.length >= full;
     };
     /** Done with the current group: emit it, then skip past it (or stop with the resume key when out is full). */
     const leave = (): string | null => {
