@@ -57,7 +57,9 @@ let slabUsed = 0;
 /**
  * A new zero-filled Uint8Array of `n` bytes, owned by the caller: no other array returned here or elsewhere shares
  * its bytes. Between 65 and SLAB_ITEM_MAX_BYTES bytes it is a view into a shared slab (its `.buffer` is the slab:
- * read it with `byteOffset`), which costs a fifth of a new ArrayBuffer; otherwise `new Uint8Array(n)`.
+ * read it with `byteOffset`), which costs a tenth of a new ArrayBuffer; otherwise `new Uint8Array(n)`. For copies
+ * that live about as long as a request or a block (a value handed to a caller, an encoding, a response); what a
+ * store keeps indefinitely gets a buffer of its own, since one kept array keeps its whole slab alive.
  */
 export function allocBytes(n: number): Uint8Array {
   if (n <= ON_HEAP_MAX_BYTES || n > SLAB_ITEM_MAX_BYTES) return new Uint8Array(n);

@@ -1,4 +1,4 @@
-import { allocBytes, be64, concat, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
+import { be64, concat, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 
 /**
  * Key layout of the versioned multistore over a raw sorted backend. Sections by first byte:
@@ -28,8 +28,9 @@ const CHANGE_STORE = 0x02;
 
 export const TOMBSTONE = Uint8Array.of(0x00);
 
+/** A value as the store keeps it: in a buffer of its own (not allocBytes', whose slab a kept value would pin). */
 export const tagValue = (value: Uint8Array): Uint8Array => {
-  const out = allocBytes(value.length + 1);
+  const out = new Uint8Array(value.length + 1);
   out[0] = 0x01;
   out.set(value, 1);
   return out;

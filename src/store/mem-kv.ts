@@ -1,4 +1,4 @@
-import { copyBytes, toHex } from "../core/bytes.js";
+import { toHex } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 
 /**
@@ -19,7 +19,7 @@ export class MemKVStore implements KVStore {
   set(key: Uint8Array, value: Uint8Array): void {
     const h = toHex(key);
     if (!this.#entries.has(h)) this.#sorted = undefined;
-    this.#entries.set(h, [key.slice(), copyBytes(value)]);
+    this.#entries.set(h, [key.slice(), value.slice()]);
   }
   delete(key: Uint8Array): void {
     if (this.#entries.delete(toHex(key))) this.#sorted = undefined;
