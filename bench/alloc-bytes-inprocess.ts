@@ -1,7 +1,7 @@
-// What a new byte array costs in this Node, by size (docs/performance.md, "Byte arrays above 64 bytes"): `slice()` of
-// a stored value, `new Uint8Array(n)`, and allocBytes / copyBytes (src/core/bytes.ts), in ns per array, each the
-// median of ROUNDS rounds of PER_ROUND arrays after a warm-up round (the collector's share included: the arrays die
-// young, as a copy handed to a caller does).
+// What a new byte array costs in this Node, by size (docs/performance.md, "Session 15: byte arrays above 64
+// bytes"): `slice()` of a stored value, `new Uint8Array(n)`, and allocBytes / copyBytes (src/core/bytes.ts), in ns
+// per array, each the median of ROUNDS rounds of PER_ROUND arrays after a warm-up round (the collector's share
+// included: the arrays die young, as a copy handed to a caller does).
 // Run: node --import tsx bench/alloc-bytes-inprocess.ts
 import { allocBytes, copyBytes } from "../src/core/bytes.js";
 

@@ -44,7 +44,7 @@ const decodeFrom = (b: Uint8Array, from: number): string => textDecoder.decode(f
 /**
  * Up to this many bytes V8 keeps a new typed array's bytes on its own heap; above it every new ArrayBuffer gets an
  * off-heap backing store of its own, which costs about 0.7 µs to make and collect (Node 20, V8 11.3, measured:
- * docs/performance.md "Byte arrays above 64 bytes"), against about 40 ns below.
+ * docs/performance.md "Session 15: byte arrays above 64 bytes"), against about 40 ns below.
  */
 const ON_HEAP_MAX_BYTES = 64;
 /** allocBytes carves arrays up to this size from a shared slab (as Node's Buffer pool does up to 4 KiB). */
@@ -57,7 +57,7 @@ let slabUsed = 0;
 /**
  * A new zero-filled Uint8Array of `n` bytes, owned by the caller: no other array returned here or elsewhere shares
  * its bytes. Between 65 and SLAB_ITEM_MAX_BYTES bytes it is a view into a shared slab (its `.buffer` is the slab:
- * read it with `byteOffset`), which costs a tenth of a new ArrayBuffer; otherwise `new Uint8Array(n)`. For copies
+ * read it with `byteOffset`), which costs a tenth of a new ArrayBuffer up to a few hundred bytes; otherwise `new Uint8Array(n)`. For copies
  * that live about as long as a request or a block (a value handed to a caller, an encoding, a response); what a
  * store keeps indefinitely gets a buffer of its own, since one kept array keeps its whole slab alive.
  */

@@ -13,7 +13,8 @@ import { bytesToLatin1, type MemBackend } from "./mem-backend.js";
  * 1. get/has: the newest history entry of the key at or below the version (one reverse seek).
  * 2. iterator: one scan of the tree over the history keys in the range: a group born after the version is
  *    skipped at its first key; otherwise its entries are stepped through up to the version (step 1 after a
- *    few), then the scan skips past the group.
+ *    few), then the scan skips past the group. viewEntries is the same scan run to the end of the range, its values
+ *    views of the stored bytes instead of copies.
  * 3. reverseIterator: seek the last history key below the bound, step 1 on its group, continue below the group.
  */
 
@@ -205,9 +206,9 @@ export class HistoricalMemKVStore implements KVStore {
   /**
    * Step 2 by one scan of the tree: the present entries of the key groups from `lo` go to `out` (values copied, or
    * views of the stored bytes) until ITERATOR_CHUNK more are there; the key to resume at, or undefined when the
-   * range is done. Within a group the walk goes
-   * entry by entry (versions ascend) and moves on at the first version above this view's; a group with more than
-   * GROUP_WALK_MAX versions at or below it is read by one seek instead (step 1).
+   * range is done. Within a group the walk goes entry by entry (versions ascend) and moves on at the first version
+   * above this view's; a group with more than GROUP_WALK_MAX versions at or below it is read by one seek instead
+   * (step 1).
    */
   #groups(lo: string, hi: string | undefined, out: Entry[], copy: boolean): string | undefined {
     const version = this.#version;
