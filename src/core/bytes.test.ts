@@ -127,7 +127,9 @@ describe("allocBytes and copyBytes", () => {
           a.fill((i % 255) + 1);
         });
         // Writing each array changed no other one.
-        arrays.forEach((a, i) => expect(a.every((x) => x === (i % 255) + 1)).toBe(true));
+        arrays.forEach((a, i) => {
+          expect(a.every((x) => x === (i % 255) + 1)).toBe(true);
+        });
       }),
     );
   });
