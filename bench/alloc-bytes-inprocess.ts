@@ -1,7 +1,8 @@
 // What a new byte array costs in this Node, by size (docs/performance.md, "Session 15: byte arrays above 64
 // bytes"): `slice()` of a stored value, `new Uint8Array(n)`, and allocBytes / copyBytes (src/core/bytes.ts), in ns
 // per array, each the median of ROUNDS rounds of PER_ROUND arrays after a warm-up round (the collector's share
-// included: the arrays die young, as a copy handed to a caller does).
+// included: the arrays die young, as a copy handed to a caller does); then a view of a fresh small array
+// (`subarray`), against a copy of it (`slice`).
 // Run: node --import tsx bench/alloc-bytes-inprocess.ts
 import { allocBytes, copyBytes } from "../src/core/bytes.js";
 
@@ -33,3 +34,11 @@ for (const n of [32, 64, 65, 128, 260, 1024]) {
   ];
   process.stdout.write(`${n} bytes: ns per array: ${row.join(", ")}\n`);
 }
+
+// A fresh array of up to 64 bytes keeps its bytes on V8's heap; a view of it (`subarray`, or reading `.buffer`)
+// first moves them to a backing store of their own.
+const subarrayNs = nsPerArray(() => new Uint8Array(9).subarray(1));
+const sliceNs = nsPerArray(() => new Uint8Array(9).slice(1));
+process.stdout.write(
+  `a fresh 9-byte array: ns per array: subarray(1) ${subarrayNs.toFixed(0)}, slice(1) ${sliceNs.toFixed(0)}\n`,
+);
