@@ -134,6 +134,17 @@ describe("allocBytes and copyBytes", () => {
     );
   });
 
+  it("a copy of a range equals slice's, on both sides of 64 bytes and of the slab bound", () => {
+    fc.assert(
+      // Lengths drawn uniformly (fast-check's arrays are mostly short), every byte distinct from its neighbours.
+      fc.property(fc.integer({ min: 0, max: 3000 }), fc.nat(255), fc.nat(), fc.nat(), (length, seed, x, y) => {
+        const b = Uint8Array.from({ length }, (_, i) => (seed + 7 * i) & 0xff);
+        const [from, end] = [x % (b.length + 1), y % (b.length + 1)].sort((p, q) => p - q) as [number, number];
+        expect(toHex(copyBytes(b, from, end))).toBe(toHex(b.slice(from, end)));
+      }),
+    );
+  });
+
   it("copy equals the source and is not it", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 3000 }), (b) => {

@@ -57,9 +57,10 @@ let slabUsed = 0;
 /**
  * A new zero-filled Uint8Array of `n` bytes, owned by the caller: no other array returned here or elsewhere shares
  * its bytes. Between 65 and SLAB_ITEM_MAX_BYTES bytes it is a view into a shared slab (its `.buffer` is the slab:
- * read it with `byteOffset`), which costs a tenth of a new ArrayBuffer up to a few hundred bytes; otherwise `new Uint8Array(n)`. For copies
- * that live about as long as a request or a block (a value handed to a caller, an encoding, a response); what a
- * store keeps indefinitely gets a buffer of its own, since one kept array keeps its whole slab alive.
+ * read it with `byteOffset`), which costs a tenth of a new ArrayBuffer up to a few hundred bytes; otherwise
+ * `new Uint8Array(n)`. For copies that live about as long as a request or a block (a value handed to a caller, an
+ * encoding, a response); what a store keeps indefinitely gets a buffer of its own, since one kept array keeps its
+ * whole slab alive.
  */
 export function allocBytes(n: number): Uint8Array {
   if (n <= ON_HEAP_MAX_BYTES || n > SLAB_ITEM_MAX_BYTES) return new Uint8Array(n);
@@ -72,10 +73,15 @@ export function allocBytes(n: number): Uint8Array {
   return out;
 }
 
-/** A copy of `b` (as `b.slice()`), made by allocBytes. */
-export function copyBytes(b: Uint8Array): Uint8Array {
-  const out = allocBytes(b.length);
-  out.set(b);
+/**
+ * A copy of `b[from..end)` (as `b.slice(from, end)`), made by allocBytes: what `slice` would put in a new ArrayBuffer
+ * goes to the slab. No view of `b` is made (a view of a small array moves its bytes off V8's heap first).
+ */
+export function copyBytes(b: Uint8Array, from = 0, end = b.length): Uint8Array {
+  const n = end - from;
+  if (n <= ON_HEAP_MAX_BYTES || n > SLAB_ITEM_MAX_BYTES) return b.slice(from, end);
+  const out = allocBytes(n);
+  out.set(from === 0 && end === b.length ? b : b.subarray(from, end));
   return out;
 }
 

@@ -50,7 +50,7 @@ export function beginEncode(): void {
 
 /** The bytes written since `beginEncode`, copied out; the scratch buffer is shrunk back if it grew large. */
 export function finishEncode(): Uint8Array {
-  const out = copyBytes(buf.subarray(0, pos));
+  const out = copyBytes(buf, 0, pos);
   pos = 0;
   if (buf.length > SCRATCH_KEEP_BYTES) {
     buf = new Uint8Array(SCRATCH_FIRST_BYTES);

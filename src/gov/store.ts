@@ -132,7 +132,7 @@ export function allStoredProposals(ctx: Ctx): StoredProposal[] {
   const s = store(ctx);
   const entries = s.viewEntries?.(PROPOSALS_PREFIX, PROPOSALS_END) ?? s.iterator(PROPOSALS_PREFIX, PROPOSALS_END);
   const out: StoredProposal[] = [];
-  // `slice`, not `subarray`: a view of a small array makes V8 first move its bytes off its heap (about 1 µs).
+  // `slice`, not `subarray`: a view of a fresh small array makes V8 first move its bytes off its heap (about 0.6 µs).
   for (const [k, v] of entries) out.push({ key: k.slice(1), bytes: v });
   return out;
 }

@@ -1,7 +1,6 @@
-import { copyBytes } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
-import { escStore, isPresent, untag } from "./layout.js";
-import { bytesToLatin1, type MemBackend } from "./mem-backend.js";
+import { escStore, isPresent, untag, untagCopy } from "./layout.js";
+import { bytesToLatin1, latin1ToBytes, type MemBackend } from "./mem-backend.js";
 
 /**
  * `HistoricalKVStore` (versioned-kv.ts) over the in-memory backend, with keys in latin1 form (one code unit per
@@ -39,11 +38,7 @@ function escapeLatin1(b: Uint8Array): string {
 function unescapeLatin1(s: string, offset: number): Uint8Array | undefined {
   const zero = s.indexOf("\u0000", offset);
   if (zero < 0) return undefined;
-  if (s.charCodeAt(zero + 1) === 0x01) {
-    const out = new Uint8Array(zero - offset);
-    for (let i = 0; i < out.length; i++) out[i] = s.charCodeAt(offset + i);
-    return out;
-  }
+  if (s.charCodeAt(zero + 1) === 0x01) return latin1ToBytes(s, offset, zero);
   const out: number[] = [];
   for (let i = offset; i < s.length; i++) {
     const x = s.charCodeAt(i);
@@ -147,7 +142,7 @@ export class HistoricalMemKVStore implements KVStore {
 
   get(key: Uint8Array): Uint8Array | undefined {
     const t = this.#at(this.#prefix + escapeLatin1(key));
-    return t !== undefined && isPresent(t) ? copyBytes(untag(t)) : undefined;
+    return t !== undefined && isPresent(t) ? untagCopy(t) : undefined;
   }
   /** `get` without the copy: a past version's values are never written again. */
   view(key: Uint8Array): Uint8Array | undefined {
@@ -177,7 +172,7 @@ export class HistoricalMemKVStore implements KVStore {
     const t = this.#at(group);
     if (t === undefined || !isPresent(t)) return undefined;
     const key = unescapeLatin1(group, this.#prefix.length);
-    return key === undefined ? undefined : [key, copyBytes(untag(t))];
+    return key === undefined ? undefined : [key, untagCopy(t)];
   }
 
   /** Step 2, in chunks of at most ITERATOR_CHUNK entries (the walk stays lazy for a caller that stops early). */
@@ -220,7 +215,7 @@ export class HistoricalMemKVStore implements KVStore {
     const finish = (): boolean => {
       if (best !== undefined && isPresent(best)) {
         const key = unescapeLatin1(group, this.#prefix.length);
-        if (key !== undefined) out.push([key, copy ? copyBytes(untag(best)) : untag(best)]);
+        if (key !== undefined) out.push([key, copy ? untagCopy(best) : untag(best)]);
       }
       best = undefined;
       group = "";

@@ -1,4 +1,4 @@
-import { be64, concat, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
+import { be64, concat, copyBytes, prefixEnd, readBe64, utf8 } from "../core/bytes.js";
 
 /**
  * Key layout of the versioned multistore over a raw sorted backend. Sections by first byte:
@@ -38,6 +38,8 @@ export const tagValue = (value: Uint8Array): Uint8Array => {
 export const isPresent = (tagged: Uint8Array): boolean => tagged[0] === 0x01;
 /** The value bytes of a present tagged value (a view; copy before handing out). */
 export const untag = (tagged: Uint8Array): Uint8Array => tagged.subarray(1);
+/** The value bytes of a present tagged value, copied for a caller (without making a view first). */
+export const untagCopy = (tagged: Uint8Array): Uint8Array => copyBytes(tagged, 1);
 
 export function escapeBytes(b: Uint8Array): Uint8Array {
   let zeros = 0;

@@ -34,10 +34,10 @@ export function bytesToLatin1Portable(b: Uint8Array): string {
 
 const CHUNK = 4096;
 
-/** The bytes of `s[from..]` (bytesToLatin1's inverse). */
-export function latin1ToBytes(s: string, from = 0): Uint8Array {
-  const out = new Uint8Array(s.length - from);
-  for (let i = from; i < s.length; i++) out[i - from] = s.charCodeAt(i);
+/** The bytes of `s[from..end)` (bytesToLatin1's inverse). */
+export function latin1ToBytes(s: string, from = 0, end = s.length): Uint8Array {
+  const out = new Uint8Array(end - from);
+  for (let i = from; i < end; i++) out[i - from] = s.charCodeAt(i);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { concat, copyBytes } from "../core/bytes.js";
+import { concat } from "../core/bytes.js";
 import type { KVStore } from "../core/kv.js";
 import type { StoreBackend } from "./backend.js";
 import type { Latin1Reader } from "./cache-kv.js";
@@ -11,7 +11,7 @@ import {
   historyUserKey,
   isPresent,
   latestStoreRange,
-  untag,
+  untagCopy,
 } from "./layout.js";
 import { bytesToLatin1, latin1ToBytes, MemBackend } from "./mem-backend.js";
 
@@ -54,7 +54,7 @@ export class LatestKVStore implements KVStore, Latin1Reader {
   }
   getLatin1(key: Uint8Array, latin1: string | undefined): Uint8Array | undefined {
     const t = this.#tagged(key, latin1);
-    return t !== undefined && isPresent(t) ? copyBytes(untag(t)) : undefined;
+    return t !== undefined && isPresent(t) ? untagCopy(t) : undefined;
   }
   has(key: Uint8Array): boolean {
     const t = this.#tagged(key, undefined);
@@ -94,11 +94,11 @@ export class LatestKVStore implements KVStore, Latin1Reader {
   /** #strip over latin1 keys: each key's bytes built once, without the store prefix. */
   *#stripLatin1(raw: Iterable<readonly [string, Uint8Array]>): Generator<Entry> {
     const n = this.#prefixLatin1.length;
-    for (const [k, t] of raw) if (isPresent(t)) yield [latin1ToBytes(k, n), copyBytes(untag(t))];
+    for (const [k, t] of raw) if (isPresent(t)) yield [latin1ToBytes(k, n), untagCopy(t)];
   }
   *#strip(raw: Iterable<Entry>): Generator<Entry> {
     const n = this.#prefix.length;
-    for (const [k, t] of raw) if (isPresent(t)) yield [k.slice(n), copyBytes(untag(t))];
+    for (const [k, t] of raw) if (isPresent(t)) yield [k.slice(n), untagCopy(t)];
   }
 }
 
@@ -132,7 +132,7 @@ export class HistoricalKVStore implements KVStore {
 
   get(key: Uint8Array): Uint8Array | undefined {
     const t = this.#at(historyKeyPrefix(this.#store, key));
-    return t !== undefined && isPresent(t) ? copyBytes(untag(t)) : undefined;
+    return t !== undefined && isPresent(t) ? untagCopy(t) : undefined;
   }
   has(key: Uint8Array): boolean {
     const t = this.#at(historyKeyPrefix(this.#store, key));
@@ -156,7 +156,7 @@ export class HistoricalKVStore implements KVStore {
     const t = this.#at(group);
     if (t === undefined || !isPresent(t)) return { group, entry: undefined };
     const key = historyUserKey(group, this.#prefix.length);
-    return { group, entry: key === undefined ? undefined : [key, copyBytes(untag(t))] };
+    return { group, entry: key === undefined ? undefined : [key, untagCopy(t)] };
   }
   *iterator(start: Uint8Array | undefined, end: Uint8Array | undefined): IterableIterator<Entry> {
     let [lo, hi] = this.#bounds(start, end);
