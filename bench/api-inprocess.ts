@@ -2,7 +2,8 @@
 // (`Gateway.handleWithoutBody`) over the bench's uncached requests (bench/api-requests.ts: each route at every height
 // of the fixture in turn, more distinct requests than the response cache holds), CPU time per request from
 // process.cpuUsage() around rounds of 4 passes, after 3 warm-up passes.
-// Run: node --import tsx bench/api-inprocess.ts [route substring] [rounds]; prints the min and median per route.
+// Run: node --import tsx bench/api-inprocess.ts [route substring, or =name for that route alone] [rounds]; prints the
+// min and median per route.
 import { Gateway } from "../src/api/gateway/gateway.js";
 import { NODE_JSON } from "../src/api/node-backend.js";
 import { addressOfName } from "../src/core/address.js";
@@ -21,7 +22,7 @@ const only = process.argv[2] ?? "";
 const rounds = Number(process.argv[3] ?? 7);
 
 for (const r of UNCACHED_ROUTES) {
-  if (!r.bench.includes(only)) continue;
+  if (only.startsWith("=") ? r.bench !== only.slice(1) : !r.bench.includes(only)) continue;
   const target = r.path.replace("{val1}", val1);
   const requests = Array.from({ length: UNCACHED_HEIGHTS - r.first + 1 }, (_, i) => ({
     method: "GET",

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { addressFromBytes, DEFAULT_BECH32_PREFIX, decodeAddress } from "../core/address.js";
-import { concat, readBe64, utf8 } from "../core/bytes.js";
+import { concat, utf8 } from "../core/bytes.js";
 import type { Ctx } from "../core/context.js";
 import { err, ok, type Result } from "../core/errors.js";
 import { decodeMessage } from "../core/proto-decode.js";
@@ -31,7 +31,7 @@ import {
   type QueryVotesResponse,
   QueryVotesResponseSchema,
 } from "../gen/chain/gov/v1/query_pb.js";
-import { collectionPaginate, type Page } from "../store/collection-paginate.js";
+import { collectionPaginate, type Page, type PageResponse as StorePage } from "../store/collection-paginate.js";
 import { anyPrefixBytes } from "./address-check.js";
 import { readParams } from "./params.js";
 import {
@@ -42,7 +42,9 @@ import {
   getProposalBytes,
   getStoredParams,
   getVote,
+  proposalCollectionKey,
   type StoredProposal,
+  storedProposalId,
   votesOf,
 } from "./store.js";
 import { computeTally, emptyTallyResult, tallyResultOf } from "./tally.js";
@@ -68,19 +70,30 @@ function addressKey(address: string): Uint8Array {
   return concat(Uint8Array.of(bytes.length), bytes);
 }
 
-/** CollectionPaginate's result as the response fields, or its request error as codes.Internal (grpc_query.go). */
+/** CollectionPaginate's page, or its request error as codes.Internal (grpc_query.go). */
+function paged<V>(
+  values: readonly V[],
+  keyOf: (v: V) => Uint8Array,
+  request: PageRequest | undefined,
+  include?: (v: V) => boolean,
+): Result<Page<V>, QueryError> {
+  const r = collectionPaginate(values, keyOf, request, include);
+  return r.ok ? r : err({ code: "Internal", message: r.error });
+}
+
+/** `paged` as the response fields: the results and the `PageResponse` message. */
 function paginated<V>(
   values: readonly V[],
   keyOf: (v: V) => Uint8Array,
   request: PageRequest | undefined,
   include?: (v: V) => boolean,
-): Result<{ readonly results: V[]; readonly pagination: ReturnType<typeof pageResponse> }, QueryError> {
-  const r = collectionPaginate(values, keyOf, request, include);
-  if (!r.ok) return err({ code: "Internal", message: r.error });
-  return ok({ results: r.value.results, pagination: pageResponse(r.value) });
+): Result<{ readonly results: V[]; readonly pagination: PageResponse }, QueryError> {
+  const r = paged(values, keyOf, request, include);
+  if (!r.ok) return r;
+  return ok({ results: r.value.results, pagination: pageResponse(r.value.page) });
 }
 
-const pageResponse = (p: Page<unknown>) => create(PageResponseSchema, { nextKey: p.page.nextKey, total: p.page.total });
+const pageResponse = (p: StorePage): PageResponse => create(PageResponseSchema, { nextKey: p.nextKey, total: p.total });
 
 export function queryProposal(ctx: Ctx, id: bigint): Result<QueryProposalResponse, QueryError> {
   if (id === 0n) return invalid(ZERO_ID);
@@ -106,29 +119,36 @@ export interface ProposalsFilter {
   readonly depositor?: string;
 }
 
-/** The predicate of CollectionFilteredPaginate in `Proposals`: the status, a vote by `voter`, a deposit by `depositor`. */
-function proposalsPredicate(ctx: Ctx, filter: ProposalsFilter): (p: StoredProposal) => boolean {
+/**
+ * The predicate of CollectionFilteredPaginate in `Proposals`: the status, a vote by `voter`, a deposit by `depositor`;
+ * undefined when the filter asks for nothing (every proposal is included).
+ */
+function proposalsPredicate(ctx: Ctx, filter: ProposalsFilter): ((p: StoredProposal) => boolean) | undefined {
   const { status, voter, depositor } = filter;
   const anyStatus = status === undefined || status === ProposalStatus.UNSPECIFIED;
+  const anyVoter = voter === undefined || voter === "";
+  const anyDepositor = depositor === undefined || depositor === "";
+  if (anyStatus && anyVoter && anyDepositor) return undefined;
   return (p) => {
-    if (!anyStatus && decodeMessage(ProposalSchema, p.bytes).status !== status) return false;
-    if (voter !== undefined && voter !== "" && getVote(ctx, readBe64(p.key), voter) === undefined) return false;
-    return depositor === undefined || depositor === "" || getDeposit(ctx, readBe64(p.key), depositor) !== undefined;
+    if (!anyStatus && decodeMessage(ProposalSchema, p[1]).status !== status) return false;
+    if (!anyVoter && getVote(ctx, storedProposalId(p), voter) === undefined) return false;
+    return anyDepositor || getDeposit(ctx, storedProposalId(p), depositor) !== undefined;
   };
 }
 
 /**
  * Proposals in id order, optionally only those `filter` asks for, one page of them, as stored: each proposal's
- * encoding (the store's bytes, never to be written to) and the page. Decoding each is queryProposals' answer.
+ * encoding (the store's bytes, never to be written to) and the page's `next_key` and `total` (the fields of its
+ * `PageResponse`). Decoding each is queryProposals' answer.
  */
 export function queryProposalsStored(
   ctx: Ctx,
   filter: ProposalsFilter = {},
   pagination?: PageRequest,
-): Result<{ readonly proposals: Uint8Array[]; readonly pagination: PageResponse }, QueryError> {
-  const page = paginated(allStoredProposals(ctx), (p) => p.key, pagination, proposalsPredicate(ctx, filter));
-  if (!page.ok) return page;
-  return ok({ proposals: page.value.results.map((p) => p.bytes), pagination: page.value.pagination });
+): Result<{ readonly proposals: Uint8Array[]; readonly page: StorePage }, QueryError> {
+  const r = paged(allStoredProposals(ctx), proposalCollectionKey, pagination, proposalsPredicate(ctx, filter));
+  if (!r.ok) return r;
+  return ok({ proposals: r.value.results.map((p) => p[1]), page: r.value.page });
 }
 
 /** Proposals in id order, optionally only those `filter` asks for, one page of them. */
@@ -140,7 +160,7 @@ export function queryProposals(
   const r = queryProposalsStored(ctx, filter, pagination);
   if (!r.ok) return r;
   const proposals = r.value.proposals.map((b) => decodeMessage(ProposalSchema, b));
-  return ok(create(QueryProposalsResponseSchema, { proposals, pagination: r.value.pagination }));
+  return ok(create(QueryProposalsResponseSchema, { proposals, pagination: pageResponse(r.value.page) }));
 }
 
 export function queryVote(ctx: Ctx, id: bigint, voter: string): Result<QueryVoteResponse, QueryError> {

@@ -1,4 +1,4 @@
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { alice, bob, TestChain, val1, val2 } from "../../../test/kit/gov.js";
@@ -162,6 +162,8 @@ describe("gov Proposals: the message handler and the gateway's encoded handler",
         const bytes = encoded.value;
         expect(bytes.field).toBeUndefined();
         expect(decodeMessage(QueryProposalsResponseSchema, bytes.bytes)).toStrictEqual(answer);
+        // Byte for byte what protobuf-es writes for the message answer (the page's total and next key included).
+        expect(bytes.bytes).toEqual(toBinary(QueryProposalsResponseSchema, answer));
         // The gateway's text: the transcoder's where it answers; where the message's JSON is an error (a test
         // message's Any), it leaves the bytes to the decoding path, which answers that error.
         const text = gatewayJsonOfTranscoded(QueryProposalsResponseSchema, bytes.bytes, undefined, NODE_JSON);

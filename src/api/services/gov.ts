@@ -1,12 +1,14 @@
+import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
 import { encodeMessage } from "../../core/proto-encode.js";
-import { lengthDelimitedRecords } from "../../core/proto-wire.js";
-import { type PageResponse, PageResponseSchema } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
+import { type WireRecord, wireRecords } from "../../core/proto-wire.js";
+import { PageResponseSchema } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
 import { Query, type QueryProposalRequest, type QueryProposalsRequest } from "../../gen/chain/gov/v1/query_pb.js";
 import type { QueryError } from "../../gov/queries.js";
 import * as q from "../../gov/queries.js";
 import type { StakingView } from "../../gov/types.js";
+import type { PageResponse as StorePage } from "../../store/collection-paginate.js";
 import { type BoundService, bindService, type EncodedHandler, type HandlerError, statusError } from "../backend.js";
 
 /** `QueryProposalResponse.proposal`'s field number. */
@@ -14,6 +16,10 @@ const PROPOSAL_FIELD = 1;
 /** `QueryProposalsResponse.proposals` and `.pagination`'s field numbers. */
 const PROPOSALS_FIELD = 1;
 const PAGINATION_FIELD = 2;
+/** `PageResponse.next_key` and `.total`'s field numbers. */
+const PAGE_NEXT_KEY_FIELD = 1;
+const PAGE_TOTAL_FIELD = 2;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * gov query errors are `status.Error(codes.X, msg)` in the reference (`x/gov/keeper/grpc_query.go`): the code is
@@ -38,7 +44,7 @@ export function govQueryService(staking: StakingView, prefix: string): BoundServ
   const proposalsEncoded: EncodedHandler = (ctx, message) => {
     const req = message as QueryProposalsRequest;
     const r = asStatus(q.queryProposalsStored(ctx, proposalsFilter(req), req.pagination));
-    return r.ok ? ok({ bytes: proposalsResponseBytes(r.value.proposals, r.value.pagination) }) : r;
+    return r.ok ? ok({ bytes: proposalsResponseBytes(r.value.proposals, r.value.page) }) : r;
   };
   const bound = bindService(Query, {
     proposal: (ctx, req) => asStatus(q.queryProposal(ctx, req.proposalId)),
@@ -69,8 +75,21 @@ const proposalsFilter = (req: QueryProposalsRequest): q.ProposalsFilter => ({
  * `QueryProposalsResponse`'s encoding from the stored proposals' bytes: each a `proposals` record in turn, then
  * the `pagination` record (always set, as queryProposals sets it), as protobuf-es writes the decoded response.
  */
-function proposalsResponseBytes(proposals: readonly Uint8Array[], pagination: PageResponse): Uint8Array {
-  const records: (readonly [number, Uint8Array])[] = proposals.map((b) => [PROPOSALS_FIELD, b]);
-  records.push([PAGINATION_FIELD, encodeMessage(PageResponseSchema, pagination)]);
-  return lengthDelimitedRecords(records);
+function proposalsResponseBytes(proposals: readonly Uint8Array[], page: StorePage): Uint8Array {
+  const records: WireRecord[] = proposals.map((b) => [PROPOSALS_FIELD, b]);
+  records.push([PAGINATION_FIELD, pageResponseBytes(page)]);
+  return wireRecords(records);
+}
+
+/**
+ * `PageResponse`'s encoding as protobuf-es writes it (proto3: a field at its zero value is not written): `next_key`
+ * when there is a next page, `total` when counted and not 0 (a page without `limit` counts). A total past 2^53 (no
+ * store holds that many) goes through the message encoder.
+ */
+function pageResponseBytes(page: StorePage): Uint8Array {
+  if (page.total > MAX_SAFE) return encodeMessage(PageResponseSchema, create(PageResponseSchema, page));
+  const records: WireRecord[] = [];
+  if (page.nextKey.length > 0) records.push([PAGE_NEXT_KEY_FIELD, page.nextKey]);
+  if (page.total !== 0n) records.push([PAGE_TOTAL_FIELD, Number(page.total)]);
+  return wireRecords(records);
 }
