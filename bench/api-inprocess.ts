@@ -43,6 +43,10 @@ for (const r of UNCACHED_ROUTES) {
     const used = process.cpuUsage(before);
     perRequestUs.push((used.user + used.system) / (PASSES_PER_ROUND * requests.length));
   }
+  if (perRequestUs.length === 0) {
+    process.stdout.write(`${r.bench}: warm-up only (0 rounds)\n`);
+    continue;
+  }
   perRequestUs.sort((a, b) => a - b);
   const min = perRequestUs[0]!.toFixed(1);
   const median = perRequestUs[perRequestUs.length >> 1]!.toFixed(1);
