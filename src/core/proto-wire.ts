@@ -1,7 +1,6 @@
 import { Buffer } from "node:buffer";
 import { type DescMessage, protoInt64, ScalarType } from "@bufbuild/protobuf";
-import { assert } from "./assert.js";
-import { allocBytes } from "./bytes.js";
+import * as wire from "./proto-write.js";
 
 /**
  * The wire reading of the compiled protobuf decoder (proto-decode.ts): a cursor over the input and one reader per
@@ -238,61 +237,8 @@ export function scalarReader(type: ScalarType, strictUtf: boolean): readonly [Va
 
 /** One length-delimited record, `tag(no, LEN) length payload`: a message whose field `no` holds `payload`'s bytes. */
 export function lengthDelimitedRecord(no: number, payload: Uint8Array): Uint8Array {
-  return wireRecords([[no, payload]]);
-}
-
-/**
- * A record to write: field `no` holding a payload's bytes (length-delimited) or a non-negative integer below 2^53
- * (a varint, as an unsigned integer field writes it).
- */
-export type WireRecord = readonly [no: number, value: Uint8Array | number];
-
-/**
- * The records in the order given, in one buffer: a message whose fields hold the values (a repeated field's elements
- * are its records in turn), written as protobuf-es's BinaryWriter writes them.
- */
-export function wireRecords(records: readonly WireRecord[]): Uint8Array {
-  let size = 0;
-  for (const [no, value] of records) {
-    size +=
-      typeof value === "number"
-        ? varintSize(no * 8 + VARINT) + varintSize(value)
-        : varintSize(no * 8 + LENGTH_DELIMITED) + varintSize(value.length) + value.length;
-  }
-  const out = allocBytes(size);
-  let o = 0;
-  for (const [no, value] of records) {
-    if (typeof value === "number") {
-      assert(Number.isSafeInteger(value) && value >= 0, "wireRecords: a varint is a non-negative safe integer");
-      o = writeVarint(out, writeVarint(out, o, no * 8 + VARINT), value);
-      continue;
-    }
-    o = writeVarint(out, writeVarint(out, o, no * 8 + LENGTH_DELIMITED), value.length);
-    out.set(value, o);
-    o += value.length;
-  }
-  assert(o === size, "wireRecords: the records fill the buffer");
-  return out;
-}
-
-/** The most bytes a varint below 2^53 takes (7 bits a byte). */
-const VARINT_53_MAX_BYTES = 8;
-
-/** The bytes a varint of `value` takes (a non-negative integer below 2^53). */
-function varintSize(value: number): number {
-  let n = 1;
-  for (let v = value; v >= 0x80 && n < VARINT_53_MAX_BYTES; v = Math.floor(v / 128)) n++;
-  return n;
-}
-
-/** Writes `value` (a non-negative integer below 2^53) as a varint at `at`; the offset after it. */
-function writeVarint(out: Uint8Array, at: number, value: number): number {
-  let v = value;
-  let o = at;
-  for (let i = 1; i < VARINT_53_MAX_BYTES && v >= 0x80; i++) {
-    out[o++] = (v & 0x7f) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  out[o++] = v;
-  return o;
+  wire.beginEncode();
+  wire.tag(no * 8 + LENGTH_DELIMITED);
+  wire.bytes(payload);
+  return wire.finishEncode();
 }

@@ -1,9 +1,7 @@
-import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { err, ok, type Result } from "../../core/errors.js";
-import { encodeMessage } from "../../core/proto-encode.js";
-import { type WireRecord, wireRecords } from "../../core/proto-wire.js";
-import { PageResponseSchema } from "../../gen/chain/base/query/v1beta1/pagination_pb.js";
+import { LENGTH_DELIMITED, VARINT } from "../../core/proto-wire.js";
+import * as wire from "../../core/proto-write.js";
 import { Query, type QueryProposalRequest, type QueryProposalsRequest } from "../../gen/chain/gov/v1/query_pb.js";
 import type { QueryError } from "../../gov/queries.js";
 import * as q from "../../gov/queries.js";
@@ -19,7 +17,6 @@ const PAGINATION_FIELD = 2;
 /** `PageResponse.next_key` and `.total`'s field numbers. */
 const PAGE_NEXT_KEY_FIELD = 1;
 const PAGE_TOTAL_FIELD = 2;
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * gov query errors are `status.Error(codes.X, msg)` in the reference (`x/gov/keeper/grpc_query.go`): the code is
@@ -72,24 +69,27 @@ const proposalsFilter = (req: QueryProposalsRequest): q.ProposalsFilter => ({
 });
 
 /**
- * `QueryProposalsResponse`'s encoding from the stored proposals' bytes: each a `proposals` record in turn, then
- * the `pagination` record (always set, as queryProposals sets it), as protobuf-es writes the decoded response.
+ * `QueryProposalsResponse`'s encoding from the stored proposals' bytes, as protobuf-es writes the decoded response:
+ * each a `proposals` record in turn, then the `pagination` record (always set, as queryProposals sets it) holding
+ * `next_key` when there is a next page and `total` when counted and not 0 (proto3 writes no field at its zero value;
+ * a page without `limit` counts). Written with the compiled encoder's wire writer, whose values these are in range.
  */
 function proposalsResponseBytes(proposals: readonly Uint8Array[], page: StorePage): Uint8Array {
-  const records: WireRecord[] = proposals.map((b) => [PROPOSALS_FIELD, b]);
-  records.push([PAGINATION_FIELD, pageResponseBytes(page)]);
-  return wireRecords(records);
-}
-
-/**
- * `PageResponse`'s encoding as protobuf-es writes it (proto3: a field at its zero value is not written): `next_key`
- * when there is a next page, `total` when counted and not 0 (a page without `limit` counts). A total past 2^53 (no
- * store holds that many) goes through the message encoder.
- */
-function pageResponseBytes(page: StorePage): Uint8Array {
-  if (page.total > MAX_SAFE) return encodeMessage(PageResponseSchema, create(PageResponseSchema, page));
-  const records: WireRecord[] = [];
-  if (page.nextKey.length > 0) records.push([PAGE_NEXT_KEY_FIELD, page.nextKey]);
-  if (page.total !== 0n) records.push([PAGE_TOTAL_FIELD, Number(page.total)]);
-  return wireRecords(records);
+  wire.beginEncode();
+  for (const b of proposals) {
+    wire.tag(PROPOSALS_FIELD * 8 + LENGTH_DELIMITED);
+    wire.bytes(b);
+  }
+  wire.tag(PAGINATION_FIELD * 8 + LENGTH_DELIMITED);
+  const at = wire.fork();
+  if (page.nextKey.length > 0) {
+    wire.tag(PAGE_NEXT_KEY_FIELD * 8 + LENGTH_DELIMITED);
+    wire.bytes(page.nextKey);
+  }
+  if (page.total !== 0n) {
+    wire.tag(PAGE_TOTAL_FIELD * 8 + VARINT);
+    wire.uint64(page.total);
+  }
+  wire.join(at);
+  return wire.finishEncode();
 }
